@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/**
+ * A string field whose messages name the field: "<label> is required" when it is missing,
+ * "<label> must be a string" when it has another JSON type.
+ */
+export function labelledString(label: string) {
+  return z.string({
+    error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`),
+  });
+}
+
+/** An optional text field; `null` is accepted and means "no value". */
+export function optionalText(label: string, maxLength: number) {
+  return labelledString(label)
+    .max(maxLength, { error: `${label} must be at most ${maxLength} characters` })
+    .nullish();
+}
+
+/** Free-form key-value data attached to a user or an item (spec: "Additional key-value data"). */
+export const MetadataSchema = z.record(z.string(), z.unknown(), {
+  error: 'metadata must be a JSON object',
+});
+
+/** An ISO 8601 timestamp with milliseconds and a Z suffix, as every response carries it. */
+export const TimestampSchema = z.iso.datetime({ precision: 3 });
+
+/** The validation details of a 400 (spec part 7): form-level messages and messages per field. */
+export const ValidationDetailsSchema = z.object({
+  formErrors: z.array(z.string()),
+  fieldErrors: z.record(z.string(), z.array(z.string())),
+});
+
+/** The body of every error response (spec part 7). */
+export const ErrorBodySchema = z.object({
+  error: z.string(),
+  details: ValidationDetailsSchema.optional(),
+});
+
+export type Metadata = z.infer<typeof MetadataSchema>;
+export type ValidationDetails = z.infer<typeof ValidationDetailsSchema>;
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** The exact error texts of the spec, shared by the server that sends them and the clients that read them. */
+export const ERROR_MESSAGES = {
+  invalidInput: 'Invalid input',
+  missingApiKey: 'Missing x-api-key header',
+  invalidApiKey: 'Invalid API key',
+  feedbackNotFound: 'Feedback not found',
+  rateLimited: 'Too many requests, please slow down',
+  internal: 'Internal server error',
+} as const;

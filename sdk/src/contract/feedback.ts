@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { labelledString, MetadataSchema, optionalText, TimestampSchema } from './common.js';
+import { FeedbackStatusSchema, FeedbackTypeSchema, SortBySchema } from './enums.js';
+import { commaList, integerParam, textParam } from './query.js';
+import { EndUserInputSchema, externalIdField } from './users.js';
+
+/** Longest title accepted, after trimming (spec part 8). */
+export const TITLE_MAX_LENGTH = 200;
+/** Largest page size (spec part 8); the default is 20. */
+export const PAGE_SIZE_MAX = 100;
+export const PAGE_SIZE_DEFAULT = 20;
+
+/** Body of POST /api/v1/feedback (spec 4.2). */
+export const CreateFeedbackRequestSchema = z.object({
+  title: labelledString('Title')
+    .trim()
+    .min(1, { error: 'Title is required' })
+    .max(TITLE_MAX_LENGTH, { error: `Title must be at most ${TITLE_MAX_LENGTH} characters` }),
+  description: optionalText('Description', 100_000),
+  type: FeedbackTypeSchema.default('idea'),
+  metadata: MetadataSchema.nullish(),
+  endUser: EndUserInputSchema.nullish(),
+});
+
+/** Query of GET /api/v1/feedback (spec 4.3). */
+export const ListFeedbackQuerySchema = z.object({
+  status: commaList(FeedbackStatusSchema, 'status'),
+  type: commaList(FeedbackTypeSchema, 'type'),
+  search: textParam('search', 200),
+  sortBy: z
+    .preprocess((value) => (value === '' ? undefined : value), SortBySchema.optional())
+    .transform((value) => value ?? 'newest'),
+  page: integerParam('page', 1, 1, 10_000_000),
+  limit: integerParam('limit', PAGE_SIZE_DEFAULT, 1, PAGE_SIZE_MAX),
+});
+
+/** Path parameters of the routes under /api/v1/feedback/:id. */
+export const FeedbackIdParamsSchema = z.object({ id: z.string() });
+
+/** Query of GET /api/v1/feedback/:id (spec 4.4) and GET /api/v1/feedback/:id/vote (spec 4.6). */
+export const EndUserIdQuerySchema = z.object({
+  endUserId: externalIdField('endUserId').optional(),
+});
+
+/** The submitter of an item as lists show it. */
+export const FeedbackAuthorSchema = z.object({
+  name: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+});
+
+/** An item of a list, and the created item (spec 2.2). */
+export const FeedbackListItemSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string().nullable(),
+  type: FeedbackTypeSchema,
+  status: FeedbackStatusSchema,
+  voteCount: z.number().int(),
+  commentCount: z.number().int(),
+  createdAt: TimestampSchema,
+  endUser: FeedbackAuthorSchema.nullable(),
+});
+
+/** The author of a comment (spec 2.4): `avatarUrl` for end users, `isTeam: true` for the owning team. */
+export const CommentAuthorSchema = z.object({
+  name: z.string().nullable(),
+  avatarUrl: z.string().nullable().optional(),
+  isTeam: z.boolean().optional(),
+});
+
+/** A comment of the detail view (spec 2.4). */
+export const CommentSchema = z.object({
+  id: z.string(),
+  content: z.string(),
+  createdAt: TimestampSchema,
+  author: CommentAuthorSchema.nullable(),
+});
+
+/** One item with its comments, oldest first (spec 2.3). */
+export const FeedbackDetailSchema = FeedbackListItemSchema.extend({
+  userHasVoted: z.boolean(),
+  comments: z.array(CommentSchema),
+});
+
+/** Response 201 of POST /api/v1/feedback. */
+export const CreateFeedbackResponseSchema = z.object({ feedback: FeedbackListItemSchema });
+/** Response 200 of GET /api/v1/feedback/:id. */
+export const GetFeedbackResponseSchema = z.object({ feedback: FeedbackDetailSchema });
+/** Response 200 of GET /api/v1/feedback (spec 2.7). */
+export const PaginatedFeedbackSchema = z.object({
+  items: z.array(FeedbackListItemSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+  totalPages: z.number().int(),
+});
+
+export type CreateFeedbackRequest = z.input<typeof CreateFeedbackRequestSchema>;
+export type ListFeedbackQuery = z.output<typeof ListFeedbackQuerySchema>;
+export type FeedbackListItem = z.infer<typeof FeedbackListItemSchema>;
+export type FeedbackAuthor = z.infer<typeof FeedbackAuthorSchema>;
+export type CommentAuthor = z.infer<typeof CommentAuthorSchema>;
+export type Comment = z.infer<typeof CommentSchema>;
+export type FeedbackDetail = z.infer<typeof FeedbackDetailSchema>;
+export type PaginatedFeedback = z.infer<typeof PaginatedFeedbackSchema>;

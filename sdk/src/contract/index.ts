@@ -1,0 +1,12 @@
+/**
+ * The wire contract of the feedback API: zod schemas and types for every request and response of
+ * the spec, and the route table. The server validates with these schemas and the SDK checks
+ * responses with them, so the two cannot drift apart.
+ */
+export * from './common.js';
+export * from './enums.js';
+export * from './feedback.js';
+export * from './query.js';
+export * from './routes.js';
+export * from './users.js';
+export * from './votes.js';

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+// Query strings arrive as text (or as an array when a parameter is repeated), so these helpers parse
+// them strictly: a value that is not exactly what the spec allows is a 400, never a silent default.
+
+/** A parameter holding one value or several separated by commas (repeating the parameter also works). */
+export function commaList<T extends z.ZodType<unknown, string>>(item: T, label: string) {
+  return z
+    .union([z.string(), z.array(z.string())], { error: `${label} must be a string` })
+    .optional()
+    .transform((value) => {
+      const raw = value === undefined ? [] : Array.isArray(value) ? value : [value];
+      const parts = raw.flatMap((part) => part.split(',')).map((part) => part.trim()).filter((part) => part !== '');
+      return parts.length === 0 ? undefined : [...new Set(parts)];
+    })
+    .pipe(z.array(item).optional());
+}
+
+/** A whole-number parameter within [min, max]; absent or empty means `fallback`. */
+export function integerParam(label: string, fallback: number, min: number, max: number) {
+  const message = `${label} must be an integer between ${min} and ${max}`;
+  return z
+    .union([z.string(), z.number(), z.array(z.string())], { error: message })
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      const text = String(value).trim();
+      const parsed = /^\d{1,10}$/.test(text) ? Number(text) : Number.NaN;
+      if (!(parsed >= min && parsed <= max)) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+}
+
+/** A single text parameter; absent or blank means "not given". */
+export function textParam(label: string, maxLength: number) {
+  return z
+    .string({ error: `${label} must be a single string` })
+    .trim()
+    .max(maxLength, { error: `${label} must be at most ${maxLength} characters` })
+    .optional()
+    .transform((value) => (value === '' ? undefined : value));
+}

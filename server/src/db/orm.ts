@@ -1,0 +1,33 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import type { Database } from './database.js';
+import { entities } from './entities.js';
+import { migrationsList } from './migrations/index.js';
+
+/** Opens MikroORM on an open database. Nothing here is global: tests open as many as they like. */
+export async function openOrm(database: Database, options: { debug?: boolean; log?: (message: string) => void } = {}): Promise<MikroORM> {
+  return MikroORM.init({
+    ...database.connection,
+    entities,
+    extensions: [Migrator],
+    pool: { min: 0, max: database.poolMax },
+    // Every unit of work uses a fork made for it (one per request); a stray global use is a bug.
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    debug: options.debug ?? false,
+    colors: false,
+    // MikroORM's own messages (migrator progress, debug SQL) go to our logger, not straight to stdout.
+    logger: options.log ?? (() => {}),
+    discovery: { warnWhenNoEntities: true, disableDynamicFileAccess: true },
+    migrations: {
+      // Listed explicitly, so that no glob decides between .ts and .js files at run time.
+      migrationsList,
+      tableName: 'mikro_orm_migrations',
+      transactional: true,
+      allOrNothing: true,
+      // The default issues `set session_replication_role`, which needs a superuser.
+      disableForeignKeys: false,
+      snapshot: false,
+    },
+  });
+}

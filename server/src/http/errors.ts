@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { ERROR_MESSAGES, type ErrorBody, type ValidationDetails } from '@feedback/sdk/contract';
+
+/**
+ * An expected failure with its HTTP status and the spec's error text. Handlers throw these (or let
+ * zod and body-parser errors bubble); only the error handler turns them into responses.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details?: ValidationDetails,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  static invalidInput(details: ValidationDetails): AppError {
+    return new AppError(400, ERROR_MESSAGES.invalidInput, details);
+  }
+
+  static invalidInputMessage(message: string): AppError {
+    return AppError.invalidInput({ formErrors: [message], fieldErrors: {} });
+  }
+}
+
+/** A failure as it goes on the wire. `unexpected` means a bug: log its stack, show nothing of it. */
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+  unexpected: boolean;
+}
+
+/** Errors thrown by raw-body / co-body (inside koa-bodyparser), recognised by their `type`. */
+const BODY_ERRORS: Record<string, (limit: unknown) => Omit<ErrorResponse, 'unexpected' | 'headers'>> = {
+  'request.aborted': () => ({ status: 400, body: invalidInputBody('The request body was cut short') }),
+  'request.size.invalid': () => ({ status: 400, body: invalidInputBody('The request body does not match its Content-Length') }),
+  'entity.too.large': (limit) => ({ status: 413, body: { error: `Request body too large: the limit is ${formatBytes(limit)}` } }),
+  'encoding.unsupported': () => ({ status: 415, body: { error: 'Unsupported Content-Encoding' } }),
+  'charset.unsupported': () => ({ status: 415, body: { error: 'Unsupported charset: send JSON in UTF-8' } }),
+};
+
+/** The one status table: every error the server can meet, mapped to the spec's JSON error shape. */
+export function toErrorResponse(error: unknown): ErrorResponse {
+  if (error instanceof AppError) {
+    return { status: error.status, body: withDetails(error.message, error.details), headers: error.headers, unexpected: false };
+  }
+  if (error instanceof z.ZodError) {
+    return { status: 400, body: withDetails(ERROR_MESSAGES.invalidInput, toValidationDetails(error)), headers: {}, unexpected: false };
+  }
+  const fields = (typeof error === 'object' && error !== null ? error : {}) as {
+    type?: unknown;
+    limit?: unknown;
+    status?: unknown;
+    expose?: unknown;
+    message?: unknown;
+    headers?: unknown;
+  };
+  const bodyError = typeof fields.type === 'string' ? BODY_ERRORS[fields.type] : undefined;
+  if (bodyError) return { ...bodyError(fields.limit), headers: {}, unexpected: false };
+  // http-errors raised by Koa or the router (405 Method Not Allowed, ...): their message is meant for clients.
+  if (typeof fields.status === 'number' && fields.status >= 400 && fields.status < 500 && fields.expose === true) {
+    const headers = isStringRecord(fields.headers) ? fields.headers : {};
+    return { status: fields.status, body: { error: String(fields.message) }, headers, unexpected: false };
+  }
+  return { status: 500, body: { error: ERROR_MESSAGES.internal }, headers: {}, unexpected: true };
+}
+
+/** zod's flattened error in the spec's shape: `formErrors` and `fieldErrors` keyed by top-level field. */
+export function toValidationDetails(error: z.ZodError): ValidationDetails {
+  const flat = z.flattenError(error);
+  const fieldErrors: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(flat.fieldErrors as Record<string, string[] | undefined>)) {
+    if (messages) fieldErrors[field] = messages;
+  }
+  return { formErrors: flat.formErrors, fieldErrors };
+}
+
+function invalidInputBody(formError: string): ErrorBody {
+  return withDetails(ERROR_MESSAGES.invalidInput, { formErrors: [formError], fieldErrors: {} });
+}
+
+function withDetails(error: string, details: ValidationDetails | undefined): ErrorBody {
+  return details ? { error, details } : { error };
+}
+
+function formatBytes(limit: unknown): string {
+  if (typeof limit !== 'number') return 'exceeded';
+  return limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MB` : `${limit} bytes`;
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && Object.values(value).every((v) => typeof v === 'string');
+}

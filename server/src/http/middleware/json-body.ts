@@ -1,0 +1,37 @@
+import type { Middleware } from 'koa';
+import bodyParser from 'koa-bodyparser';
+import type { AppState } from '../context.js';
+import { AppError } from '../errors.js';
+
+/** The largest request body accepted (larger ones get a 413). */
+export const BODY_LIMIT = '1mb';
+
+/**
+ * Request bodies are JSON (spec part 4). A body of another type is refused with 415 instead of
+ * being read as empty; a request with no body at all (an anonymous vote) counts as `{}`.
+ */
+export function jsonBody(): Middleware<AppState> {
+  const parse = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: BODY_LIMIT,
+    strict: true,
+    onerror: (error) => {
+      // co-body marks size and encoding failures with a `type`; a JSON syntax error (thrown by
+      // @hapi/bourne as a bare SyntaxError) or a non-object body in strict mode has none or a 400.
+      const { type, status } = error as { type?: unknown; status?: unknown };
+      if (typeof type === 'string' && type !== 'entity.parse.failed') throw error;
+      if (error instanceof SyntaxError || status === 400 || type === 'entity.parse.failed') {
+        throw AppError.invalidInputMessage('Malformed JSON in request body: send one JSON object');
+      }
+      throw error;
+    },
+  });
+  return async (ctx, next) => {
+    if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'DELETE' || ctx.method === 'OPTIONS') return next();
+    const hasBody = ctx.get('transfer-encoding') !== '' || Number(ctx.get('content-length') || 0) > 0;
+    if (hasBody && !ctx.is('application/json', '+json')) {
+      throw new AppError(415, 'Unsupported Media Type: send the body as JSON with Content-Type: application/json');
+    }
+    return parse(ctx, next);
+  };
+}

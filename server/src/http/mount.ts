@@ -1,0 +1,57 @@
+import type Router from '@koa/router';
+import type { z } from 'zod';
+import type { RouteDefinition } from '@feedback/sdk/contract';
+import type { AppContext, AppState } from './context.js';
+import { parseInput } from './validate.js';
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a handler receives: the route's params, query and body, already parsed by the contract. */
+export interface RouteInput<R extends RouteDefinition> {
+  params: Parsed<R['params']>;
+  query: Parsed<R['query']>;
+  body: Parsed<R['body']>;
+}
+
+/** What a handler returns: one of the route's statuses with a body typed by the contract. */
+export type RouteReply<R extends RouteDefinition> = {
+  [S in keyof R['responses'] & number]: { status: S; body: z.input<R['responses'][S]> };
+}[keyof R['responses'] & number];
+
+export interface MountOptions {
+  /** Check every reply against the contract (tests turn this on; a mismatch is a 500 there). */
+  validateResponses: boolean;
+}
+
+/**
+ * Mounts one contract route: the handler sees validated input and returns a typed reply, so
+ * handlers never touch `ctx.request.body` and never build error bodies.
+ */
+export function mount<R extends RouteDefinition>(
+  router: Router<AppState>,
+  route: R,
+  options: MountOptions,
+  handler: (input: RouteInput<NoInfer<R>>, ctx: AppContext) => Promise<RouteReply<NoInfer<R>>>,
+): void {
+  const method = route.method === 'GET' ? 'get' : 'post';
+  router[method](route.path, async (ctx) => {
+    const input = {
+      params: route.params ? parseInput(route.params, ctx.params) : undefined,
+      query: route.query ? parseInput(route.query, ctx.query) : undefined,
+      body: route.body ? parseInput(route.body, ctx.request.body ?? {}) : undefined,
+    } as RouteInput<R>;
+    const reply = await handler(input, ctx);
+    if (options.validateResponses) {
+      const schema = route.responses[reply.status];
+      if (!schema) throw new Error(`${route.method} ${route.path} replied ${reply.status}, which its contract does not list`);
+      schema.parse(reply.body);
+    }
+    ctx.status = reply.status;
+    ctx.body = reply.body;
+  });
+}
+
+/** Builds a handler's reply; keeps the status a literal so the contract can type the body. */
+export function reply<const S extends number, B>(status: S, body: B): { status: S; body: B } {
+  return { status, body };
+}

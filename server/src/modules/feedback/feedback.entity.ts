@@ -1,0 +1,70 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { FEEDBACK_STATUSES, FEEDBACK_TYPES, type Metadata } from '@feedback/sdk/contract';
+import { Project } from '../projects/project.entity.js';
+import { EndUser } from '../users/end-user.entity.js';
+
+const p = defineEntity.properties;
+
+/**
+ * A feedback item. Its counters live in FeedbackCounters: a vote then rewrites a narrow row
+ * instead of this wide one with its trigram indexes.
+ */
+export const Feedback = defineEntity({
+  name: 'Feedback',
+  tableName: 'feedback',
+  indexes: [
+    { name: 'feedback_project_id_created_at_id_index', expression: 'create index "feedback_project_id_created_at_id_index" on "feedback" ("project_id", "created_at" desc, "id" desc)' },
+    { name: 'feedback_title_trgm_index', expression: 'create index "feedback_title_trgm_index" on "feedback" using gin ("title" gin_trgm_ops)' },
+    { name: 'feedback_description_trgm_index', expression: 'create index "feedback_description_trgm_index" on "feedback" using gin ("description" gin_trgm_ops)' },
+  ],
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    project: p.manyToOne(Project).deleteRule('cascade'),
+    endUser: p.manyToOne(EndUser).nullable().deleteRule('set null'),
+    title: p.text(),
+    description: p.text().nullable(),
+    type: p.enum([...FEEDBACK_TYPES]).default('idea'),
+    status: p.enum([...FEEDBACK_STATUSES]).default('new'),
+    metadata: p.json<Metadata>().nullable(),
+    createdAt: p.datetime(3).defaultRaw('now()'),
+  },
+});
+
+/** The counters of a feedback item, changed only by atomic SQL in the transaction that changes what they count. */
+export const FeedbackCounters = defineEntity({
+  name: 'FeedbackCounters',
+  tableName: 'feedback_counters',
+  indexes: [
+    { name: 'feedback_counters_votes_index', expression: 'create index "feedback_counters_votes_index" on "feedback_counters" ("project_id", "vote_count" desc, "created_at" desc, "feedback_id" desc)' },
+    { name: 'feedback_counters_comments_index', expression: 'create index "feedback_counters_comments_index" on "feedback_counters" ("project_id", "comment_count" desc, "created_at" desc, "feedback_id" desc)' },
+  ],
+  properties: {
+    feedback: p.oneToOne(Feedback).primary().owner().deleteRule('cascade'),
+    /** Copied from the item so that the votes and comments sorts are served by one index each. */
+    project: p.manyToOne(Project).deleteRule('cascade'),
+    createdAt: p.datetime(3),
+    voteCount: p.integer().default(0),
+    commentCount: p.integer().default(0),
+  },
+});
+
+/** A comment on an item, by an end user or by the owning team. */
+export const Comment = defineEntity({
+  name: 'Comment',
+  tableName: 'comments',
+  indexes: [{ name: 'comments_feedback_id_created_at_index', properties: ['feedback', 'createdAt'] }],
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    feedback: p.manyToOne(Feedback).deleteRule('cascade'),
+    authorEndUser: p.manyToOne(EndUser).nullable().deleteRule('set null'),
+    /** Display name of a team author (team members are not end users). */
+    authorName: p.text().nullable(),
+    isTeam: p.boolean().default(false),
+    content: p.text(),
+    createdAt: p.datetime(3).defaultRaw('now()'),
+  },
+});
+
+export type Feedback = InferEntity<typeof Feedback>;
+export type FeedbackCounters = InferEntity<typeof FeedbackCounters>;
+export type Comment = InferEntity<typeof Comment>;

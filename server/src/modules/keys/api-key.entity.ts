@@ -1,0 +1,22 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { Project } from '../projects/project.entity.js';
+
+const p = defineEntity.properties;
+
+/** A public API key. Only the SHA-256 of the key is stored; the key itself is shown once. */
+export const ApiKey = defineEntity({
+  name: 'ApiKey',
+  tableName: 'api_keys',
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    project: p.manyToOne(Project).deleteRule('cascade'),
+    name: p.text().nullable(),
+    keyHash: p.text().unique(),
+    /** The first characters of the key, to recognise it in listings. */
+    keyPrefix: p.text(),
+    createdAt: p.datetime(3).defaultRaw('now()'),
+    revokedAt: p.datetime(3).nullable(),
+  },
+});
+
+export type ApiKey = InferEntity<typeof ApiKey>;

@@ -1,0 +1,76 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ensureProject } from '../projects/projects.service.js';
+import { ApiKey } from './api-key.entity.js';
+import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key.js';
+
+/** A key as listings show it (never the key itself, which is not stored). */
+export interface ApiKeySummary {
+  id: string;
+  name: string | null;
+  prefix: string;
+  project: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** Mints a key for a project (the default project, created when missing). The key is returned once. */
+export async function createApiKey(
+  em: EntityManager,
+  options: { projectSlug?: string | undefined; name?: string | undefined } = {},
+): Promise<{ key: string; summary: ApiKeySummary }> {
+  const { project } = await ensureProject(em, options.projectSlug);
+  const key = generateApiKey();
+  const apiKey = em.create(ApiKey, {
+    project,
+    name: options.name ?? null,
+    keyHash: hashApiKey(key),
+    keyPrefix: displayPrefix(key),
+  });
+  await em.flush();
+  await em.refresh(apiKey);
+  return { key, summary: summarize(apiKey, project.slug) };
+}
+
+export async function listApiKeys(em: EntityManager): Promise<ApiKeySummary[]> {
+  const keys = await em.find(ApiKey, {}, { populate: ['project'], orderBy: { createdAt: 'asc', id: 'asc' } });
+  return keys.map((key) => summarize(key, key.project.slug));
+}
+
+/** Revokes a key given its id or the key itself. Revoking twice is harmless. */
+export async function revokeApiKey(em: EntityManager, idOrKey: string): Promise<ApiKeySummary> {
+  const where = looksLikeApiKey(idOrKey) ? { keyHash: hashApiKey(idOrKey) } : isUuid(idOrKey) ? { id: idOrKey } : undefined;
+  const apiKey = where ? await em.findOne(ApiKey, where, { populate: ['project'] }) : null;
+  if (!apiKey) throw new ApiKeyNotFoundError(idOrKey);
+  apiKey.revokedAt ??= new Date();
+  await em.flush();
+  return summarize(apiKey, apiKey.project.slug);
+}
+
+/** The project of an active key, or undefined for an unknown or revoked key (refused alike). */
+export async function findProjectIdByKey(em: EntityManager, key: string): Promise<string | undefined> {
+  if (!looksLikeApiKey(key)) return undefined;
+  const found = await em.findOne(ApiKey, { keyHash: hashApiKey(key), revokedAt: null }, { fields: ['project'] });
+  return found?.project.id;
+}
+
+export class ApiKeyNotFoundError extends Error {
+  constructor(idOrKey: string) {
+    super(`no API key matches "${idOrKey.startsWith('pk_') ? displayPrefix(idOrKey) + '…' : idOrKey}"`);
+    this.name = 'ApiKeyNotFoundError';
+  }
+}
+
+function summarize(key: ApiKey, project: string): ApiKeySummary {
+  return {
+    id: key.id,
+    name: key.name ?? null,
+    prefix: key.keyPrefix,
+    project,
+    createdAt: key.createdAt.toISOString(),
+    revokedAt: key.revokedAt ? key.revokedAt.toISOString() : null,
+  };
+}
+
+function isUuid(text: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text);
+}

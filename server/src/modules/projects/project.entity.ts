@@ -1,0 +1,20 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+
+const p = defineEntity.properties;
+
+/** A tenant: one customer product. Every other row belongs to one project. */
+export const Project = defineEntity({
+  name: 'Project',
+  tableName: 'projects',
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    /** Stable handle; the project made on first start is `default`. */
+    slug: p.text().unique(),
+    name: p.text(),
+    /** Salt of the hashed IPs that identify anonymous voters; kept in the database so every instance hashes alike. */
+    voterSalt: p.text().hidden().lazy(),
+    createdAt: p.datetime(3).defaultRaw('now()'),
+  },
+});
+
+export type Project = InferEntity<typeof Project>;

@@ -1,0 +1,25 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import type { Metadata } from '@feedback/sdk/contract';
+import { Project } from '../projects/project.entity.js';
+
+const p = defineEntity.properties;
+
+/** An end user of the customer's product, known by the customer's own id (externalId). */
+export const EndUser = defineEntity({
+  name: 'EndUser',
+  tableName: 'end_users',
+  uniques: [{ name: 'end_users_project_id_external_id_unique', properties: ['project', 'externalId'] }],
+  properties: {
+    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    project: p.manyToOne(Project).deleteRule('cascade'),
+    externalId: p.text(),
+    email: p.text().nullable(),
+    name: p.text().nullable(),
+    avatarUrl: p.text().nullable(),
+    metadata: p.json<Metadata>().nullable(),
+    createdAt: p.datetime(3).defaultRaw('now()'),
+    updatedAt: p.datetime(3).defaultRaw('now()'),
+  },
+});
+
+export type EndUser = InferEntity<typeof EndUser>;
