@@ -9,3 +9,4 @@ export { createLogger, silentLogger, type Logger, type LogLevel } from './logger
 export { createApiKey, listApiKeys, revokeApiKey, ApiKeyNotFoundError, type ApiKeySummary } from './modules/keys/keys.service.js';
 export { ensureProject, ProjectNotFoundError, DEFAULT_PROJECT_SLUG } from './modules/projects/projects.service.js';
 export { AppError, toErrorResponse } from './http/errors.js';
+export type { MikroORM } from '@mikro-orm/postgresql';

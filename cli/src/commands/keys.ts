@@ -1,0 +1,72 @@
+import { Command, Option } from 'commander';
+import { ApiKeyNotFoundError, createApiKey, listApiKeys, ProjectNotFoundError, revokeApiKey, type ApiKeySummary } from '@feedback/server';
+import { addDatabaseOptions, databaseLocation } from '../database-options.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { ensureMigrated, withDatabase } from '../operator.js';
+import { printJson, printTable, type Output } from '../output.js';
+
+interface KeyFlags {
+  dataDir: string;
+  databaseUrl?: string;
+  json?: boolean;
+}
+
+export function keysCommand(output: Output): Command {
+  const keys = new Command('keys').description('Create, list and revoke public API keys');
+
+  const create = new Command('create')
+    .description('Mint a public API key (shown once: only its hash is stored)')
+    .option('--name <name>', 'a label to recognise the key by')
+    .addOption(new Option('--project <slug>', 'project the key belongs to').default('default'))
+    .option('--json', 'print {"key": ..., ...} as JSON');
+  addDatabaseOptions(create).action(async (flags: KeyFlags & { name?: string; project: string }) =>
+    withDatabase(databaseLocation(flags), async (orm) => {
+      await ensureMigrated(orm, output);
+      const { key, summary } = await createApiKey(orm.em.fork(), { projectSlug: flags.project, name: flags.name }).catch(rethrowAsCliError);
+      if (flags.json) return printJson(output, { key, ...summary });
+      output.out(key);
+      output.err(`\nThis key is shown only once. Send it in the x-api-key header, e.g.\n  curl -H 'x-api-key: ${key}' http://127.0.0.1:3000/api/v1/feedback`);
+    }),
+  );
+
+  const list = new Command('list').description('List API keys (prefixes only)').option('--json', 'print the keys as a JSON array');
+  addDatabaseOptions(list).action(async (flags: KeyFlags) =>
+    withDatabase(databaseLocation(flags), async (orm) => {
+      await ensureMigrated(orm, output);
+      const rows = await listApiKeys(orm.em.fork());
+      if (flags.json) return printJson(output, rows);
+      printTable(
+        output,
+        [
+          { header: 'ID', value: (row: ApiKeySummary) => row.id },
+          { header: 'PREFIX', value: (row: ApiKeySummary) => `${row.prefix}…` },
+          { header: 'NAME', value: (row: ApiKeySummary) => row.name ?? '' },
+          { header: 'PROJECT', value: (row: ApiKeySummary) => row.project },
+          { header: 'CREATED', value: (row: ApiKeySummary) => row.createdAt },
+          { header: 'STATUS', value: (row: ApiKeySummary) => (row.revokedAt ? `revoked ${row.revokedAt}` : 'active') },
+        ],
+        rows,
+      );
+    }),
+  );
+
+  const revoke = new Command('revoke')
+    .description('Revoke a key, given its id (from `keys list`) or the key itself')
+    .argument('<id-or-key>', 'key id or the full key')
+    .option('--json', 'print the revoked key as JSON');
+  addDatabaseOptions(revoke).action(async (idOrKey: string, flags: KeyFlags) =>
+    withDatabase(databaseLocation(flags), async (orm) => {
+      await ensureMigrated(orm, output);
+      const summary = await revokeApiKey(orm.em.fork(), idOrKey).catch(rethrowAsCliError);
+      if (flags.json) return printJson(output, summary);
+      output.out(`revoked ${summary.prefix}… (${summary.id})`);
+    }),
+  );
+
+  return keys.addCommand(create).addCommand(list).addCommand(revoke);
+}
+
+function rethrowAsCliError(error: unknown): never {
+  if (error instanceof ApiKeyNotFoundError || error instanceof ProjectNotFoundError) throw new CliError(error.message, EXIT.notFound);
+  throw error;
+}

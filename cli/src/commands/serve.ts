@@ -1,0 +1,86 @@
+import { Command, Option } from 'commander';
+import { createLogger, DataDirInUseError, startServer, type LogLevel } from '@feedback/server';
+import { addDatabaseOptions, databaseLocation } from '../database-options.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import type { Output } from '../output.js';
+
+/** Hard stop if draining and closing the database take longer than this after a signal. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+interface ServeFlags {
+  port: string;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  migrate: boolean;
+  logLevel: LogLevel;
+}
+
+export function serveCommand(output: Output): Command {
+  const command = new Command('serve')
+    .description('Start the API server (applies pending migrations first)')
+    .addOption(new Option('-p, --port <port>', 'port to listen on').env('FEEDBACK_PORT').default('3000'))
+    .addOption(new Option('--host <host>', 'address to listen on').env('FEEDBACK_HOST').default('127.0.0.1'));
+  addDatabaseOptions(command)
+    .addOption(new Option('--no-migrate', 'do not apply pending migrations on start').env('FEEDBACK_NO_MIGRATE'))
+    .addOption(
+      new Option('--log-level <level>', 'least severe log level printed').choices(['debug', 'info', 'warn', 'error']).env('FEEDBACK_LOG_LEVEL').default('info'),
+    )
+    .action(async (flags: ServeFlags) => serve(flags, output));
+  return command;
+}
+
+async function serve(flags: ServeFlags, output: Output): Promise<void> {
+  const port = Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a number from 0 to 65535, not "${flags.port}"`, EXIT.usage);
+  const logger = createLogger({ level: flags.logLevel, write: (line) => output.err(line) });
+  let server;
+  try {
+    server = await startServer({
+      ...databaseLocation(flags),
+      port,
+      host: flags.host,
+      migrate: flags.migrate,
+      logger,
+      drainTimeoutMs: SHUTDOWN_DEADLINE_MS - 2_000,
+      onFirstKey: (key) => output.out(firstKeyMessage(key, flags.host, port)),
+    });
+  } catch (error) {
+    if (error instanceof DataDirInUseError) throw new CliError(error.message);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${port} on ${flags.host} is already in use (choose another with --port)`);
+    throw error;
+  }
+
+  const running = server;
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      logger.info('signal received', { signal });
+      // A second signal, or a shutdown past the deadline, ends the process at once.
+      process.once('SIGINT', () => process.exit(EXIT.error));
+      process.once('SIGTERM', () => process.exit(EXIT.error));
+      setTimeout(() => {
+        logger.error('shutdown took too long; exiting');
+        process.exit(EXIT.error);
+      }, SHUTDOWN_DEADLINE_MS).unref();
+      running.close().then(resolve, (error: unknown) => {
+        logger.error('error while shutting down', { error: String(error) });
+        resolve();
+      });
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}
+
+function firstKeyMessage(key: string, host: string, port: number): string {
+  return [
+    'First start: created the default project and its first API key. It is shown only this once:',
+    '',
+    `  ${key}`,
+    '',
+    'Send it in the x-api-key header, for example:',
+    `  curl -H 'x-api-key: ${key}' http://${host}:${port}/api/v1/feedback`,
+    'Mint more keys with `feedback keys create`.',
+    '',
+  ].join('\n');
+}
