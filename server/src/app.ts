@@ -7,7 +7,7 @@ import { entityManager } from './http/middleware/entity-manager.js';
 import { errorHandler } from './http/middleware/error-handler.js';
 import { health } from './http/middleware/health.js';
 import { jsonBody } from './http/middleware/json-body.js';
-import { notFound } from './http/middleware/not-found.js';
+import { routeFallback } from './http/middleware/not-found.js';
 import { requestId } from './http/middleware/request-id.js';
 import { requestLog } from './http/middleware/request-log.js';
 import type { Logger } from './logger.js';
@@ -41,8 +41,8 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     .use(entityManager(deps.orm))
     .use(auth())
     .use(jsonBody())
+    .use(routeFallback())
     .use(router.routes())
-    .use(router.allowedMethods({ throw: true }))
-    .use(notFound());
+    .use(router.allowedMethods());
   return app;
 }

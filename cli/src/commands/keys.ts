@@ -25,7 +25,7 @@ export function keysCommand(output: Output): Command {
       const { key, summary } = await createApiKey(orm.em.fork(), { projectSlug: flags.project, name: flags.name }).catch(rethrowAsCliError);
       if (flags.json) return printJson(output, { key, ...summary });
       output.out(key);
-      output.err(`\nThis key is shown only once. Send it in the x-api-key header, e.g.\n  curl -H 'x-api-key: ${key}' http://127.0.0.1:3000/api/v1/feedback`);
+      output.err('\nThis key is shown only once (only its hash is stored). Send it in the x-api-key header of every API request.');
     }),
   );
 

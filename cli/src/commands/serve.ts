@@ -35,6 +35,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a number from 0 to 65535, not "${flags.port}"`, EXIT.usage);
   const logger = createLogger({ level: flags.logLevel, write: (line) => output.err(line) });
   let server;
+  let firstKey: string | undefined;
   try {
     server = await startServer({
       ...databaseLocation(flags),
@@ -43,7 +44,9 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
       migrate: flags.migrate,
       logger,
       drainTimeoutMs: SHUTDOWN_DEADLINE_MS - 2_000,
-      onFirstKey: (key) => output.out(firstKeyMessage(key, flags.host, port)),
+      onFirstKey: (key) => {
+        firstKey = key;
+      },
     });
   } catch (error) {
     if (error instanceof DataDirInUseError) throw new CliError(error.message);
@@ -52,6 +55,8 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   }
 
   const running = server;
+  // Printed once listening, so that the example names the real address (also with --port 0).
+  if (firstKey) output.out(firstKeyMessage(firstKey, running.url));
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       logger.info('signal received', { signal });
@@ -72,14 +77,14 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   });
 }
 
-function firstKeyMessage(key: string, host: string, port: number): string {
+function firstKeyMessage(key: string, url: string): string {
   return [
     'First start: created the default project and its first API key. It is shown only this once:',
     '',
     `  ${key}`,
     '',
     'Send it in the x-api-key header, for example:',
-    `  curl -H 'x-api-key: ${key}' http://${host}:${port}/api/v1/feedback`,
+    `  curl -X POST ${url}/api/v1/identify -H 'x-api-key: ${key}' -H 'content-type: application/json' -d '{"externalId":"user-1"}'`,
     'Mint more keys with `feedback keys create`.',
     '',
   ].join('\n');

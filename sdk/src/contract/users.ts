@@ -16,7 +16,8 @@ export const ExternalIdSchema = externalIdField('externalId');
  * The end-user fields a request may carry (identify, and `endUser` of submit and vote).
  * An omitted field keeps its stored value; `null` clears it.
  */
-export const EndUserInputSchema = z.object(
+function endUserFields(message: string) {
+  return z.object(
   {
     externalId: ExternalIdSchema,
     email: z
@@ -33,11 +34,15 @@ export const EndUserInputSchema = z.object(
       .nullish(),
     metadata: MetadataSchema.nullish(),
   },
-  { error: (issue) => (issue.input === undefined ? 'endUser is required' : 'endUser must be an object with an externalId') },
+  { error: message },
 );
+}
+
+/** The `endUser` object of submit and vote bodies. */
+export const EndUserInputSchema = endUserFields('endUser must be an object with an externalId');
 
 /** Body of POST /api/v1/identify (spec 4.1). */
-export const IdentifyRequestSchema = EndUserInputSchema;
+export const IdentifyRequestSchema = endUserFields('The request body must be a JSON object with an externalId');
 
 /** An end user as the API returns it (spec 2.5); metadata is never returned. */
 export const IdentifiedUserSchema = z.object({

@@ -2,9 +2,16 @@ import type { Middleware } from 'koa';
 import type { AppState } from '../context.js';
 import { AppError } from '../errors.js';
 
-/** The end of the chain: a request no route answered is a JSON 404. */
-export function notFound(): Middleware<AppState> {
-  return async (ctx) => {
-    throw new AppError(404, `Not found: ${ctx.method} ${ctx.path}`);
+/**
+ * Wraps the router: a request no route answered becomes a JSON 404, and a known path called with
+ * the wrong method a JSON 405 (the router's allowedMethods has already set the Allow header).
+ */
+export function routeFallback(): Middleware<AppState> {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.body !== undefined && ctx.body !== null) return;
+    if (ctx.status === 405) throw new AppError(405, `Method ${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
+    if (ctx.status === 501) throw new AppError(501, `Method ${ctx.method} is not supported`);
+    if (ctx.status === 404) throw new AppError(404, `Not found: ${ctx.method} ${ctx.path}`);
   };
 }

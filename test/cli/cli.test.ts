@@ -1,0 +1,171 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../cli/bin/feedback.js', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `feedback ...` as a user would, with a clean environment for the variables it reads. */
+function feedback(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['DATABASE_URL', 'FEEDBACK_DATA_DIR', 'FEEDBACK_PORT', 'FEEDBACK_HOST', 'FEEDBACK_NO_MIGRATE', 'FEEDBACK_LOG_LEVEL']) delete env[name];
+  return { ...env, ...extra };
+}
+
+/** Starts `feedback serve` and resolves once it listens, with the URL and any first key it printed. */
+function serve(args: string[]): Promise<{ child: ChildProcess; url: string; stdout: () => string; stderr: () => string; exited: Promise<number | null> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: cleanEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<number | null>((done) => child.on('close', done));
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+      const match = /listening url=(\S+)/.exec(stderr);
+      if (match) resolve({ child, url: match[1]!, stdout: () => stdout, stderr: () => stderr, exited });
+    });
+    void exited.then((code) => reject(new Error(`serve exited with ${code} before listening:\n${stderr}`)));
+  });
+}
+
+async function identify(url: string, key: string): Promise<number> {
+  const res = await fetch(`${url}/api/v1/identify`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ externalId: 'cli-user' }),
+  });
+  return res.status;
+}
+
+describe('feedback CLI', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'feedback-cli-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('when --help is asked of each command, then it lists the flags with their environment variables and the exit codes', async () => {
+    const top = await feedback(['--help']);
+    expect(top.code).to.equal(0);
+    expect(top.stdout).to.include('serve').and.include('migrate').and.include('keys').and.include('Exit codes');
+    const serveHelp = await feedback(['serve', '--help']);
+    for (const name of ['FEEDBACK_PORT', 'FEEDBACK_HOST', 'FEEDBACK_DATA_DIR', 'DATABASE_URL', 'FEEDBACK_NO_MIGRATE']) expect(serveHelp.stdout).to.include(name);
+    const keysHelp = await feedback(['keys', 'create', '--help']);
+    expect(keysHelp.stdout).to.include('--json').and.include('FEEDBACK_DATA_DIR');
+  });
+
+  it('when a command or flag is unknown, then it exits 2 with a usage message on stderr', async () => {
+    const run = await feedback(['frobnicate']);
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.match(/unknown command/);
+    const badPort = await feedback(['serve', '--port', 'eighty', '--data-dir', dataDir]);
+    expect(badPort.code).to.equal(2);
+  });
+
+  it('when keys create --json runs before serve, then it prints one JSON object whose key works once the server runs', async () => {
+    const created = await feedback(['keys', 'create', '--json', '--data-dir', dataDir]);
+    expect(created.code, created.stderr).to.equal(0);
+    const parsed = JSON.parse(created.stdout) as { key: string };
+    expect(parsed.key).to.match(/^pk_[0-9A-Za-z]{32,}$/);
+    const server = await serve(['--data-dir', dataDir]);
+    try {
+      expect(server.stdout(), 'a key exists already, so serve prints none').not.to.match(/pk_/);
+      expect(await identify(server.url, parsed.key)).to.equal(200);
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).to.equal(0);
+    }
+  });
+
+  it('when serve starts on an empty database, then it prints one key; keys made while it runs work; SIGTERM exits 0', async () => {
+    const server = await serve(['--data-dir', dataDir]);
+    let exited = false;
+    try {
+      // The key is printed right after the "listening" log line, on the other stream.
+      for (let i = 0; i < 100 && !/pk_/.test(server.stdout()); i += 1) await new Promise((r) => setTimeout(r, 50));
+      const first = /(pk_[0-9A-Za-z]+)/.exec(server.stdout())?.[1];
+      expect(first, 'the first key is printed').to.be.a('string');
+      expect(await identify(server.url, first!)).to.equal(200);
+
+      const during = await feedback(['keys', 'create', '--json', '--data-dir', dataDir]);
+      expect(during.code, during.stderr).to.equal(0);
+      const key = (JSON.parse(during.stdout) as { key: string }).key;
+      expect(await identify(server.url, key)).to.equal(200);
+
+      const listed = await feedback(['keys', 'list', '--json', '--data-dir', dataDir]);
+      expect((JSON.parse(listed.stdout) as unknown[]).length).to.equal(2);
+
+      const revoked = await feedback(['keys', 'revoke', key, '--data-dir', dataDir]);
+      expect(revoked.code).to.equal(0);
+      expect(await identify(server.url, key)).to.equal(401);
+
+      const second = await feedback(['serve', '--port', '0', '--data-dir', dataDir]);
+      expect(second.code).to.equal(1);
+      expect(second.stderr).to.match(/in use by process/);
+
+      server.child.kill('SIGTERM');
+      expect(await server.exited).to.equal(0);
+      exited = true;
+      expect(server.stderr()).to.match(/stopped/);
+    } finally {
+      if (!exited) server.child.kill('SIGKILL');
+    }
+  });
+
+  it('when migrate status and up run on a fresh directory, then they report pending and then applied migrations as JSON', async () => {
+    const before = await feedback(['migrate', 'status', '--json', '--data-dir', dataDir]);
+    expect(before.code, before.stderr).to.equal(0);
+    expect((JSON.parse(before.stdout) as { pending: string[] }).pending).to.have.length(2);
+    const up = await feedback(['migrate', 'up', '--json', '--data-dir', dataDir]);
+    expect((JSON.parse(up.stdout) as { applied: string[] }).applied).to.have.length(2);
+    const after = await feedback(['migrate', 'status', '--json', '--data-dir', dataDir]);
+    expect(JSON.parse(after.stdout)).to.deep.include({ pending: [] });
+  });
+
+  it('when a key that does not exist is revoked, then it exits 3', async () => {
+    const run = await feedback(['keys', 'revoke', '00000000-0000-0000-0000-000000000000', '--data-dir', dataDir]);
+    expect(run.code).to.equal(3);
+    expect(run.stderr).to.match(/no API key matches/);
+  });
+
+  if (process.env.TEST_DATABASE_URL) {
+    it('when --database-url points at PostgreSQL, then keys create and serve use it', async () => {
+      const { backends } = await import('../helpers/backends.js');
+      const postgres = backends().find((b) => b.name === 'postgres')!;
+      const fresh = await postgres.create();
+      const url = fresh.location.databaseUrl!;
+      try {
+        const created = await feedback(['keys', 'create', '--json', '--database-url', url]);
+        expect(created.code, created.stderr).to.equal(0);
+        const key = (JSON.parse(created.stdout) as { key: string }).key;
+        const server = await serve(['--database-url', url]);
+        expect(await identify(server.url, key)).to.equal(200);
+        server.child.kill('SIGTERM');
+        expect(await server.exited).to.equal(0);
+      } finally {
+        await fresh.drop();
+      }
+    });
+  }
+});

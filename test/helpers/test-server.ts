@@ -1,0 +1,75 @@
+import { createApiKey, startServer, type RunningServer } from '@feedback/server';
+import type { Backend, FreshDatabase } from './backends.js';
+
+/** A server on port 0 over a fresh database, with one API key of the default project. */
+export interface TestServer {
+  url: string;
+  apiKey: string;
+  server: RunningServer;
+  database: FreshDatabase;
+  /** Log lines the server wrote. */
+  logs: string[];
+  /** Mints another key (of the default project, or of another project by slug). */
+  newKey(projectSlug?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(backend: Backend): Promise<TestServer> {
+  const database = await backend.create();
+  const logs: string[] = [];
+  let firstKey: string | undefined;
+  const server = await startServer({
+    ...database.location,
+    port: 0,
+    host: '127.0.0.1',
+    validateResponses: true,
+    logger: {
+      debug: () => {},
+      info: (message, fields) => logs.push(`INFO ${message} ${JSON.stringify(fields ?? {})}`),
+      warn: (message, fields) => logs.push(`WARN ${message} ${JSON.stringify(fields ?? {})}`),
+      error: (message, fields) => logs.push(`ERROR ${message} ${JSON.stringify(fields ?? {})}`),
+    },
+    onFirstKey: (key) => {
+      firstKey = key;
+    },
+  });
+  if (!firstKey) throw new Error('a fresh database should have produced a first key');
+  return {
+    url: server.url,
+    apiKey: firstKey,
+    server,
+    database,
+    logs,
+    newKey: async (projectSlug) => (await createApiKey(server.orm.em.fork(), { projectSlug })).key,
+    close: async () => {
+      await server.close();
+      await database.drop();
+    },
+  };
+}
+
+/** A JSON request to the test server; returns status, headers and the parsed body. */
+export async function request(
+  server: { url: string; apiKey: string },
+  method: string,
+  path: string,
+  options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; apiKey?: string | null } = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const headers: Record<string, string> = { ...options.headers };
+  const key = options.apiKey === undefined ? server.apiKey : options.apiKey;
+  if (key !== null) headers['x-api-key'] = key;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(server.url + path, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON: the tests that care assert on it.
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
+}

@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import { migrateDown, migrateUp, migrationStatus, openDatabase, openOrm } from '@feedback/server';
+import { backends } from '../helpers/backends.js';
+
+const ALL = ['Migration20261121000000_pg_trgm', 'Migration20261121000100_initial_schema'];
+
+for (const backend of backends()) {
+  describe(`migrations (${backend.name})`, () => {
+    it('when applied to an empty database, then every migration runs in order and the schema equals the entities', async () => {
+      const fresh = await backend.create();
+      const database = await openDatabase(fresh.location, 'operator');
+      const orm = await openOrm(database);
+      try {
+        expect((await migrationStatus(orm)).pending).to.deep.equal(ALL);
+        expect(await migrateUp(orm)).to.deep.equal(ALL);
+        expect(await migrateUp(orm), 'a second run has nothing to do').to.deep.equal([]);
+        const status = await migrationStatus(orm);
+        expect(status.pending).to.deep.equal([]);
+        expect(status.executed.map((m) => m.name)).to.deep.equal(ALL);
+        const diff = await orm.schema.getUpdateSchemaSQL({ wrap: false });
+        expect(diff.trim(), 'entities and migrations describe the same schema').to.equal('');
+        const ext = await orm.em.fork().getConnection().execute(`select extname from pg_extension where extname = 'pg_trgm'`);
+        expect(ext).to.have.length(1);
+      } finally {
+        await orm.close();
+        await database.close();
+        await fresh.drop();
+      }
+    });
+
+    it('when migrated down and up again, then the schema is rebuilt', async () => {
+      const fresh = await backend.create();
+      const database = await openDatabase(fresh.location, 'operator');
+      const orm = await openOrm(database);
+      try {
+        await migrateUp(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[1]]);
+        const tables = await orm.em.fork().getConnection().execute(`select to_regclass('public.feedback') as t`);
+        expect(tables[0]!.t).to.equal(null);
+        expect(await migrateUp(orm)).to.deep.equal([ALL[1]]);
+        expect((await orm.schema.getUpdateSchemaSQL({ wrap: false })).trim()).to.equal('');
+      } finally {
+        await orm.close();
+        await database.close();
+        await fresh.drop();
+      }
+    });
+  });
+}
