@@ -14,6 +14,12 @@ export function addDatabaseOptions(command: Command): Command {
     .addOption(new Option('--database-url <url>', 'PostgreSQL URL to use instead of the embedded database').env('DATABASE_URL'));
 }
 
-export function databaseLocation(options: { dataDir: string; databaseUrl?: string }): DatabaseLocation {
+/** The parsed values of the options addDatabaseOptions adds. */
+export interface DatabaseFlags {
+  dataDir: string;
+  databaseUrl?: string;
+}
+
+export function databaseLocation(options: DatabaseFlags): DatabaseLocation {
   return { dataDir: options.dataDir, databaseUrl: options.databaseUrl || undefined };
 }

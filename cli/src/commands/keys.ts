@@ -1,13 +1,11 @@
 import { Command, Option } from 'commander';
 import { ApiKeyNotFoundError, createApiKey, listApiKeys, ProjectNotFoundError, revokeApiKey, type ApiKeySummary } from '@feedback/server';
-import { addDatabaseOptions, databaseLocation } from '../database-options.js';
+import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { ensureMigrated, withDatabase } from '../operator.js';
 import { printJson, printTable, type Output } from '../output.js';
 
-interface KeyFlags {
-  dataDir: string;
-  databaseUrl?: string;
+interface KeyFlags extends DatabaseFlags {
   json?: boolean;
 }
 

@@ -1,12 +1,10 @@
 import { Argument, Command, Option } from 'commander';
 import { migrateDown, migrateUp, migrationStatus } from '@feedback/server';
-import { addDatabaseOptions, databaseLocation } from '../database-options.js';
+import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { withDatabase } from '../operator.js';
 import { printJson, printTable, type Output } from '../output.js';
 
-interface MigrateFlags {
-  dataDir: string;
-  databaseUrl?: string;
+interface MigrateFlags extends DatabaseFlags {
   json?: boolean;
 }
 

@@ -1,17 +1,15 @@
 import { Command, Option } from 'commander';
 import { createLogger, DataDirInUseError, startServer, type LogLevel } from '@feedback/server';
-import { addDatabaseOptions, databaseLocation } from '../database-options.js';
+import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
 
 /** Hard stop if draining and closing the database take longer than this after a signal. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
-interface ServeFlags {
+interface ServeFlags extends DatabaseFlags {
   port: string;
   host: string;
-  dataDir: string;
-  databaseUrl?: string;
   migrate: boolean;
   logLevel: LogLevel;
 }
