@@ -8,16 +8,26 @@ import { errorHandler } from './http/middleware/error-handler.js';
 import { health } from './http/middleware/health.js';
 import { jsonBody } from './http/middleware/json-body.js';
 import { routeFallback } from './http/middleware/not-found.js';
+import { rateLimit, type RateLimitOptions } from './http/middleware/rate-limit.js';
 import { requestId } from './http/middleware/request-id.js';
 import { requestLog } from './http/middleware/request-log.js';
 import type { Logger } from './logger.js';
+import { mountFeedbackRoutes } from './modules/feedback/feedback.routes.js';
 import { mountUserRoutes } from './modules/users/users.routes.js';
+import { mountVoteRoutes } from './modules/votes/votes.routes.js';
 
 export interface AppDependencies {
   orm: MikroORM;
   logger: Logger;
   /** Check every reply against the contract; tests turn it on. */
   validateResponses?: boolean;
+  /** Requests per minute per API key (spec part 8), and optionally the limiter's store. */
+  rateLimit: RateLimitOptions;
+  /**
+   * How many reverse proxies in front of the server to trust: the caller's IP (anonymous votes) is
+   * then read from X-Forwarded-For, that many entries from its end. 0 ignores the header.
+   */
+  trustProxy?: number;
 }
 
 /**
@@ -28,10 +38,19 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   const app = new Koa<AppState>();
   // Every error is answered by errorHandler; Koa's default handler would print stacks to stderr.
   app.silent = true;
+  const trustedProxies = deps.trustProxy ?? 0;
+  if (trustedProxies > 0) {
+    // Only the last N entries can be vouched for; anything before them may be forged by the caller.
+    app.proxy = true;
+    app.maxIpsCount = trustedProxies;
+  }
 
   const router = new Router<AppState>();
   const mountOptions = { validateResponses: deps.validateResponses ?? false };
   mountUserRoutes(router, mountOptions);
+  mountFeedbackRoutes(router, mountOptions);
+  mountVoteRoutes(router, mountOptions);
+  const limits = rateLimit(deps.rateLimit, deps.logger);
 
   app
     .use(requestId())
@@ -39,7 +58,9 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     .use(errorHandler(deps.logger))
     .use(health(deps.orm))
     .use(entityManager(deps.orm))
+    .use(limits.policy)
     .use(auth())
+    .use(limits.consume)
     .use(jsonBody())
     .use(routeFallback())
     .use(router.routes())

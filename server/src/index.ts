@@ -10,3 +10,5 @@ export { createApiKey, listApiKeys, revokeApiKey, ApiKeyNotFoundError, type ApiK
 export { ensureProject, ProjectNotFoundError, DEFAULT_PROJECT_SLUG } from './modules/projects/projects.service.js';
 export { AppError, toErrorResponse } from './http/errors.js';
 export type { MikroORM } from '@mikro-orm/postgresql';
+export { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS, type RateLimitOptions } from './http/middleware/rate-limit.js';
+export { addComment, type CommentAuthorInput } from './modules/feedback/comments.service.js';

@@ -5,6 +5,7 @@ import { createApp } from './app.js';
 import { openDatabase, type Database, type DatabaseLocation } from './db/database.js';
 import { migrateUp, migrationStatus } from './db/migrate.js';
 import { openOrm } from './db/orm.js';
+import { DEFAULT_RATE_LIMIT } from './http/middleware/rate-limit.js';
 import { createLogger, type Logger } from './logger.js';
 import { createApiKey } from './modules/keys/keys.service.js';
 import { ensureProject, hasNoProjects } from './modules/projects/projects.service.js';
@@ -19,6 +20,10 @@ export interface ServeOptions extends DatabaseLocation {
   drainTimeoutMs?: number;
   /** Check every reply against the contract (tests). */
   validateResponses?: boolean;
+  /** Requests per minute per API key (default 100, spec part 8). */
+  rateLimit?: number;
+  /** Reverse proxies to trust for the caller's IP (X-Forwarded-For); 0 or absent ignores the header. */
+  trustProxy?: number;
   /** Called once, on the first start with an empty database, with the key minted for it. */
   onFirstKey?: (key: string) => void;
 }
@@ -44,12 +49,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     await prepareSchema(orm, logger, options.migrate ?? true);
     await mintFirstKey(orm, options.onFirstKey);
 
-    const app = createApp({ orm, logger, validateResponses: options.validateResponses ?? false });
+    const app = createApp({
+      orm,
+      logger,
+      validateResponses: options.validateResponses ?? false,
+      rateLimit: { points: options.rateLimit ?? DEFAULT_RATE_LIMIT },
+      trustProxy: options.trustProxy ?? 0,
+    });
     const server = createServer(app.callback());
     await listen(server, options.port, options.host);
     const port = (server.address() as AddressInfo).port;
     const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-    logger.info('listening', { url });
+    logger.info('listening', { url, rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT, trustProxy: options.trustProxy ?? 0 });
     const opened = orm;
     return { url, port, orm: opened, database, close: () => shutdown(server, opened, database, logger, options.drainTimeoutMs ?? 8_000) };
   } catch (error) {

@@ -14,7 +14,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(backend: Backend): Promise<TestServer> {
+/** Server options a suite may set. The rate limit is off (very high) unless a suite asks for one. */
+export interface TestServerOptions {
+  rateLimit?: number;
+  trustProxy?: number;
+}
+
+export async function startTestServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
   const database = await backend.create();
   const logs: string[] = [];
   let firstKey: string | undefined;
@@ -23,6 +29,8 @@ export async function startTestServer(backend: Backend): Promise<TestServer> {
     port: 0,
     host: '127.0.0.1',
     validateResponses: true,
+    rateLimit: options.rateLimit ?? 1_000_000,
+    trustProxy: options.trustProxy ?? 0,
     logger: {
       debug: () => {},
       info: (message, fields) => logs.push(`INFO ${message} ${JSON.stringify(fields ?? {})}`),

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { createLogger, DataDirInUseError, startServer, type LogLevel } from '@feedback/server';
+import { createLogger, DataDirInUseError, DEFAULT_RATE_LIMIT, startServer, type LogLevel } from '@feedback/server';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
@@ -12,6 +12,8 @@ interface ServeFlags extends DatabaseFlags {
   host: string;
   migrate: boolean;
   logLevel: LogLevel;
+  rateLimit: string;
+  trustProxy?: string | boolean;
 }
 
 export function serveCommand(output: Output): Command {
@@ -24,6 +26,13 @@ export function serveCommand(output: Output): Command {
     .addOption(
       new Option('--log-level <level>', 'least severe log level printed').choices(['debug', 'info', 'warn', 'error']).env('FEEDBACK_LOG_LEVEL').default('info'),
     )
+    .addOption(new Option('--rate-limit <n>', 'requests per minute allowed per API key').env('FEEDBACK_RATE_LIMIT').default(String(DEFAULT_RATE_LIMIT)))
+    .addOption(
+      new Option(
+        '--trust-proxy [hops]',
+        'behind reverse proxies: take the caller IP (anonymous votes) from X-Forwarded-For, trusting this many proxies (1 when no number is given); without it the header is ignored',
+      ).env('FEEDBACK_TRUST_PROXY'),
+    )
     .action(async (flags: ServeFlags) => serve(flags, output));
   return command;
 }
@@ -31,6 +40,8 @@ export function serveCommand(output: Output): Command {
 async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const port = Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a number from 0 to 65535, not "${flags.port}"`, EXIT.usage);
+  const rateLimit = wholeNumber(flags.rateLimit, '--rate-limit', 1);
+  const trustProxy = trustedProxies(flags.trustProxy);
   const logger = createLogger({ level: flags.logLevel, write: (line) => output.err(line) });
   let server;
   let firstKey: string | undefined;
@@ -40,6 +51,8 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
       port,
       host: flags.host,
       migrate: flags.migrate,
+      rateLimit,
+      trustProxy,
       logger,
       drainTimeoutMs: SHUTDOWN_DEADLINE_MS - 2_000,
       onFirstKey: (key) => {
@@ -73,6 +86,19 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+}
+
+/** `--trust-proxy` alone means one proxy; `--trust-proxy=N` (or FEEDBACK_TRUST_PROXY=N) means N. */
+function trustedProxies(flag: string | boolean | undefined): number {
+  if (flag === undefined || flag === false || flag === 'false') return 0;
+  if (flag === true || flag === '' || flag === 'true') return 1;
+  return wholeNumber(flag, '--trust-proxy', 0);
+}
+
+function wholeNumber(text: string, flag: string, min: number): number {
+  const value = /^\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!(value >= min)) throw new CliError(`${flag} must be a whole number of at least ${min}, not "${text}"`, EXIT.usage);
+  return value;
 }
 
 function firstKeyMessage(key: string, url: string): string {

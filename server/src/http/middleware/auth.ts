@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { ERROR_MESSAGES } from '@feedback/sdk/contract';
-import { findProjectIdByKey } from '../../modules/keys/keys.service.js';
+import { findActiveKey } from '../../modules/keys/keys.service.js';
 import type { AppState } from '../context.js';
 import { AppError } from '../errors.js';
 
@@ -9,9 +9,10 @@ export function auth(): Middleware<AppState> {
   return async (ctx, next) => {
     const key = ctx.get('x-api-key').trim();
     if (key === '') throw new AppError(401, ERROR_MESSAGES.missingApiKey);
-    const projectId = await findProjectIdByKey(ctx.state.em, key);
-    if (!projectId) throw new AppError(401, ERROR_MESSAGES.invalidApiKey);
-    ctx.state.projectId = projectId;
+    const active = await findActiveKey(ctx.state.em, key);
+    if (!active) throw new AppError(401, ERROR_MESSAGES.invalidApiKey);
+    ctx.state.apiKeyId = active.keyId;
+    ctx.state.projectId = active.projectId;
     await next();
   };
 }

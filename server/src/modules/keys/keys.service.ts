@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { isUuid } from '../../db/uuid.js';
 import { ensureProject } from '../projects/projects.service.js';
 import { ApiKey } from './api-key.entity.js';
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key.js';
@@ -46,11 +47,17 @@ export async function revokeApiKey(em: EntityManager, idOrKey: string): Promise<
   return summarize(apiKey, apiKey.project.slug);
 }
 
-/** The project of an active key, or undefined for an unknown or revoked key (refused alike). */
-export async function findProjectIdByKey(em: EntityManager, key: string): Promise<string | undefined> {
+/** An active key as a request sees it: which key (the rate limit's budget) and which project (the data's scope). */
+export interface ActiveKey {
+  keyId: string;
+  projectId: string;
+}
+
+/** The active key matching `key`, or undefined for an unknown or revoked key (refused alike). */
+export async function findActiveKey(em: EntityManager, key: string): Promise<ActiveKey | undefined> {
   if (!looksLikeApiKey(key)) return undefined;
-  const found = await em.findOne(ApiKey, { keyHash: hashApiKey(key), revokedAt: null }, { fields: ['project'] });
-  return found?.project.id;
+  const found = await em.findOne(ApiKey, { keyHash: hashApiKey(key), revokedAt: null }, { fields: ['id', 'project'] });
+  return found ? { keyId: found.id, projectId: found.project.id } : undefined;
 }
 
 export class ApiKeyNotFoundError extends Error {
@@ -71,6 +78,3 @@ function summarize(key: ApiKey, project: string): ApiKeySummary {
   };
 }
 
-function isUuid(text: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text);
-}
