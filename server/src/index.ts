@@ -12,3 +12,4 @@ export { AppError, toErrorResponse } from './http/errors.js';
 export type { MikroORM } from '@mikro-orm/postgresql';
 export { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS, type RateLimitOptions } from './http/middleware/rate-limit.js';
 export { addComment, type CommentAuthorInput } from './modules/feedback/comments.service.js';
+export { listFeedbackSql, type Statement } from './modules/feedback/feedback-list.js';

@@ -28,7 +28,9 @@ function feedback(args: string[], env: Record<string, string> = {}): Promise<Run
 
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['DATABASE_URL', 'FEEDBACK_DATA_DIR', 'FEEDBACK_PORT', 'FEEDBACK_HOST', 'FEEDBACK_NO_MIGRATE', 'FEEDBACK_LOG_LEVEL']) delete env[name];
+  for (const name of ['DATABASE_URL', 'FEEDBACK_DATA_DIR', 'FEEDBACK_PORT', 'FEEDBACK_HOST', 'FEEDBACK_NO_MIGRATE', 'FEEDBACK_LOG_LEVEL', 'FEEDBACK_RATE_LIMIT', 'FEEDBACK_TRUST_PROXY']) {
+    delete env[name];
+  }
   return { ...env, ...extra };
 }
 
@@ -70,7 +72,9 @@ describe('feedback CLI', () => {
     expect(top.code).to.equal(0);
     expect(top.stdout).to.include('serve').and.include('migrate').and.include('keys').and.include('Exit codes');
     const serveHelp = await feedback(['serve', '--help']);
-    for (const name of ['FEEDBACK_PORT', 'FEEDBACK_HOST', 'FEEDBACK_DATA_DIR', 'DATABASE_URL', 'FEEDBACK_NO_MIGRATE']) expect(serveHelp.stdout).to.include(name);
+    for (const name of ['FEEDBACK_PORT', 'FEEDBACK_HOST', 'FEEDBACK_DATA_DIR', 'DATABASE_URL', 'FEEDBACK_NO_MIGRATE', 'FEEDBACK_RATE_LIMIT', 'FEEDBACK_TRUST_PROXY']) {
+      expect(serveHelp.stdout).to.include(name);
+    }
     const keysHelp = await feedback(['keys', 'create', '--help']);
     expect(keysHelp.stdout).to.include('--json').and.include('FEEDBACK_DATA_DIR');
   });
@@ -81,6 +85,12 @@ describe('feedback CLI', () => {
     expect(run.stderr).to.match(/unknown command/);
     const badPort = await feedback(['serve', '--port', 'eighty', '--data-dir', dataDir]);
     expect(badPort.code).to.equal(2);
+    const badLimit = await feedback(['serve', '--rate-limit', '0', '--data-dir', dataDir]);
+    expect(badLimit.code).to.equal(2);
+    expect(badLimit.stderr).to.match(/--rate-limit must be a whole number of at least 1/);
+    const badProxy = await feedback(['serve', '--trust-proxy=many', '--data-dir', dataDir]);
+    expect(badProxy.code).to.equal(2);
+    expect(badProxy.stderr).to.match(/--trust-proxy must be a whole number/);
   });
 
   it('when keys create --json runs before serve, then it prints one JSON object whose key works once the server runs', async () => {
@@ -130,6 +140,34 @@ describe('feedback CLI', () => {
       expect(server.stderr()).to.match(/stopped/);
     } finally {
       if (!exited) server.child.kill('SIGKILL');
+    }
+  });
+
+  it('when serve runs with --rate-limit 3 --trust-proxy, then the key gets 3 requests a minute and X-Forwarded-For names the voter', async () => {
+    const server = await serve(['--data-dir', dataDir, '--rate-limit', '3', '--trust-proxy']);
+    try {
+      for (let i = 0; i < 100 && !/pk_/.test(server.stdout()); i += 1) await new Promise((r) => setTimeout(r, 50));
+      const key = /(pk_[0-9A-Za-z]+)/.exec(server.stdout())![1]!;
+      const call = (method: string, path: string, forwardedFor: string) =>
+        fetch(server.url + path, { method, headers: { 'x-api-key': key, 'x-forwarded-for': forwardedFor } });
+      const created = await fetch(`${server.url}/api/v1/feedback`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.1' },
+        body: JSON.stringify({ title: 'Proxy test' }),
+      });
+      expect(created.headers.get('ratelimit-policy')).to.equal('"default";q=3;w=60');
+      const id = ((await created.json()) as { feedback: { id: string } }).feedback.id;
+      // The anonymous submission is the vote of 203.0.113.1, as the proxy reported it.
+      const sameCaller = await call('GET', `/api/v1/feedback/${id}/vote`, '198.51.100.7, 203.0.113.1');
+      expect(await sameCaller.json()).to.deep.equal({ voted: true, voteCount: 1 });
+      const otherCaller = await call('GET', `/api/v1/feedback/${id}/vote`, '203.0.113.2');
+      expect(await otherCaller.json()).to.deep.equal({ voted: false, voteCount: 1 });
+      const limited = await call('GET', '/api/v1/feedback', '203.0.113.1');
+      expect(limited.status).to.equal(429);
+      expect(limited.headers.get('retry-after')).to.match(/^\d+$/);
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).to.equal(0);
     }
   });
 

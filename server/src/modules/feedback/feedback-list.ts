@@ -18,17 +18,10 @@ const ORDER_BY: Record<SortBy, string> = {
 
 /** Spec 4.3: one page of the caller's project, filtered, searched and sorted, with the exact total. */
 export async function listFeedback(em: EntityManager, projectId: string, query: ListFeedbackQuery): Promise<PaginatedFeedback> {
-  const where = filters(projectId, query);
+  const sql = listFeedbackSql(projectId, query);
   const [items, counted] = await Promise.all([
-    em.execute<FeedbackItemRow[]>(
-      `select ${FEEDBACK_ITEM_COLUMNS}
-       from ${FEEDBACK_ITEM_FROM}
-       where c.project_id = ? and ${where.sql}
-       order by ${ORDER_BY[query.sortBy]}
-       limit ? offset ?`,
-      [projectId, ...where.params, query.limit, (query.page - 1) * query.limit],
-    ),
-    em.execute<{ total: number }[]>(`select count(*)::int as total from feedback f where ${where.sql}`, where.params),
+    em.execute<FeedbackItemRow[]>(sql.page.text, sql.page.params),
+    em.execute<{ total: number }[]>(sql.count.text, sql.count.params),
   ]);
   const total = counted[0]?.total ?? 0;
   return {
@@ -37,6 +30,28 @@ export async function listFeedback(em: EntityManager, projectId: string, query: 
     page: query.page,
     limit: query.limit,
     totalPages: Math.ceil(total / query.limit),
+  };
+}
+
+/** A statement with `?` placeholders and its parameters. */
+export interface Statement {
+  text: string;
+  params: unknown[];
+}
+
+/** The two statements of a list: the page, and the count of every matching item (the benchmark EXPLAINs them). */
+export function listFeedbackSql(projectId: string, query: ListFeedbackQuery): { page: Statement; count: Statement } {
+  const where = filters(projectId, query);
+  return {
+    page: {
+      text: `select ${FEEDBACK_ITEM_COLUMNS}
+       from ${FEEDBACK_ITEM_FROM}
+       where c.project_id = ? and ${where.sql}
+       order by ${ORDER_BY[query.sortBy]}
+       limit ? offset ?`,
+      params: [projectId, ...where.params, query.limit, (query.page - 1) * query.limit],
+    },
+    count: { text: `select count(*)::int as total from feedback f where ${where.sql}`, params: where.params },
   };
 }
 

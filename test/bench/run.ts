@@ -1,0 +1,186 @@
+/**
+ * `npm run bench`: speed of the v1 API over a large project on a real PostgreSQL.
+ *
+ * Creates a throwaway database on BENCH_DATABASE_URL (else TEST_DATABASE_URL, else the local
+ * server), fills one project with BENCH_ITEMS items (default 100,000), starts the server on it and
+ * measures each list order, filters, search, detail and concurrent vote toggles over HTTP. Prints
+ * the query plans of the list statements (pass --no-explain to skip them) and the process memory.
+ */
+import { randomBytes } from 'node:crypto';
+import { ListFeedbackQuerySchema } from '@feedback/sdk/contract';
+import { createApiKey, listFeedbackSql, silentLogger, startServer, type RunningServer } from '@feedback/server';
+import pg from 'pg';
+import { seedItems } from './seed.js';
+
+const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const itemCount = Number(process.env.BENCH_ITEMS ?? 100_000);
+const explain = !process.argv.includes('--no-explain');
+
+/** The list requests measured, as query strings of GET /api/v1/feedback. */
+const LIST_CASES: Record<string, string> = {
+  'newest, page 1': '',
+  'oldest, page 1': 'sortBy=oldest',
+  'votes, page 1': 'sortBy=votes',
+  'comments, page 1': 'sortBy=comments',
+  'newest, page 500': 'page=500',
+  'votes, page 500': 'sortBy=votes&page=500',
+  'status=planned,completed': 'status=planned,completed',
+  'type=bug, votes': 'type=bug&sortBy=votes',
+  'search "csv"': 'search=csv',
+  'search "okta", votes': 'search=okta&sortBy=votes',
+  'search "a1b2" (description)': 'search=a1b2',
+  'search "zzzq" (no match)': 'search=zzzq',
+  'limit=100': 'limit=100',
+};
+
+async function main(): Promise<void> {
+  const dbName = `feedback_bench_${randomBytes(4).toString('hex')}`;
+  await admin(`create database "${dbName}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  let server: RunningServer | undefined;
+  try {
+    server = await startServer({ databaseUrl: url.toString(), dataDir: '', port: 0, host: '127.0.0.1', rateLimit: 1_000_000_000, logger: silentLogger });
+    const { key } = await createApiKey(server.orm.em.fork(), { name: 'bench' });
+    const projectId = await defaultProjectId(server);
+
+    let started = performance.now();
+    await seedItems(server.orm, projectId, itemCount);
+    log(`seeded ${itemCount.toLocaleString('en')} items in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+    const call = (method: string, path: string, body?: unknown) => timedRequest(server!.url, key, method, path, body);
+    const rows: string[][] = [];
+    for (const [name, query] of Object.entries(LIST_CASES)) {
+      const result = await measure(() => call('GET', `/api/v1/feedback${query ? `?${query}` : ''}`), 30);
+      rows.push([`GET list: ${name}`, ...result.cells, `total=${result.last.total}`]);
+    }
+    const first = (await call('GET', '/api/v1/feedback?sortBy=votes')).body.items[0].id as string;
+    const detail = await measure(() => call('GET', `/api/v1/feedback/${first}?endUserId=bench-user-1`), 100);
+    rows.push(['GET detail', ...detail.cells, '']);
+
+    const single = await measure(() => call('POST', `/api/v1/feedback/${first}/vote`, { endUser: { externalId: 'bench-user-1' } }), 100);
+    rows.push(['POST vote, one at a time', ...single.cells, '']);
+
+    // Concurrent toggles: 20 callers at a time, distinct users spread over 50 items.
+    const items = (await call('GET', '/api/v1/feedback?limit=50')).body.items.map((item: { id: string }) => item.id) as string[];
+    const toggles = 2_000;
+    started = performance.now();
+    const latencies: number[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        while (next < toggles) {
+          const n = next++;
+          const res = await call('POST', `/api/v1/feedback/${items[n % items.length]}/vote`, { endUser: { externalId: `bench-user-${n % 5000}` } });
+          if (res.status !== 200) throw new Error(`vote answered ${res.status}`);
+          latencies.push(res.ms);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    rows.push(['POST vote x2000, 20 concurrent', ...percentiles(latencies), `${Math.round(toggles / seconds)} votes/s`]);
+
+    printTable(['request', 'p50 ms', 'p95 ms', 'max ms', 'note'], rows);
+    const memory = process.memoryUsage();
+    log(`\nmemory of the benchmark process (server included): rss ${mb(memory.rss)} MB, heap used ${mb(memory.heapUsed)} MB`);
+
+    if (explain) await printPlans(server, projectId);
+  } finally {
+    await server?.close();
+    await admin(`drop database if exists "${dbName}" with (force)`);
+  }
+}
+
+async function printPlans(server: RunningServer, projectId: string): Promise<void> {
+  const em = server.orm.em.fork();
+  const cases: Record<string, Record<string, string>> = {
+    'search "csv" (newest)': { search: 'csv' },
+    'search "okta" (votes)': { search: 'okta', sortBy: 'votes' },
+    'search "a1b2" (rare)': { search: 'a1b2' },
+    newest: {},
+    oldest: { sortBy: 'oldest' },
+    votes: { sortBy: 'votes' },
+    comments: { sortBy: 'comments' },
+    'status=planned,completed': { status: 'planned,completed' },
+  };
+  for (const [name, raw] of Object.entries(cases)) {
+    const sql = listFeedbackSql(projectId, ListFeedbackQuerySchema.parse(raw));
+    for (const [part, statement] of Object.entries(sql)) {
+      const plan = await em.execute<Record<string, string>[]>(`explain (analyze, buffers, costs off) ${statement.text}`, statement.params);
+      log(`\nEXPLAIN ${name}: ${part}\n${plan.map((row) => `  ${Object.values(row)[0]}`).join('\n')}`);
+    }
+  }
+}
+
+interface Timed {
+  status: number;
+  ms: number;
+  body: any;
+}
+
+async function timedRequest(baseUrl: string, apiKey: string, method: string, path: string, body?: unknown): Promise<Timed> {
+  const started = performance.now();
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const parsed = await response.json();
+  return { status: response.status, ms: performance.now() - started, body: parsed };
+}
+
+/** Runs a request `times` times in a row (after two warm-ups) and reports its latency percentiles. */
+async function measure(request: () => Promise<Timed>, times: number): Promise<{ cells: string[]; last: any }> {
+  await request();
+  await request();
+  const latencies: number[] = [];
+  let last: Timed | undefined;
+  for (let i = 0; i < times; i++) {
+    last = await request();
+    if (last.status !== 200) throw new Error(`answered ${last.status}: ${JSON.stringify(last.body)}`);
+    latencies.push(last.ms);
+  }
+  return { cells: percentiles(latencies), last: last?.body };
+}
+
+function percentiles(values: number[]): string[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return [at(0.5), at(0.95), sorted[sorted.length - 1] ?? 0].map((ms) => ms.toFixed(1));
+}
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}`);
+}
+
+async function defaultProjectId(server: RunningServer): Promise<string> {
+  const rows = await server.orm.em.fork().execute<{ id: string }[]>("select id from projects where slug = 'default'");
+  const id = rows[0]?.id;
+  if (!id) throw new Error('the default project is missing');
+  return id;
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(0);
+}
+
+function log(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
