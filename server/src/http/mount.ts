@@ -44,7 +44,10 @@ export function mount<R extends RouteDefinition>(
     if (options.validateResponses) {
       const schema = route.responses[reply.status];
       if (!schema) throw new Error(`${route.method} ${route.path} replied ${reply.status}, which its contract does not list`);
-      schema.parse(reply.body);
+      // A reply that breaks the contract is the server's bug: a plain Error (500), never the
+      // ZodError that the error handler would answer as the client's 400.
+      const checked = schema.safeParse(reply.body);
+      if (!checked.success) throw new Error(`${route.method} ${route.path} replied ${reply.status} against its contract: ${checked.error.message}`);
     }
     ctx.status = reply.status;
     ctx.body = reply.body;

@@ -1,0 +1,33 @@
+import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { routes } from '@feedback/sdk/contract';
+import type { AppState } from '../../server/src/http/context.js';
+import { errorHandler } from '../../server/src/http/middleware/error-handler.js';
+import { mount } from '../../server/src/http/mount.js';
+import { silentLogger } from '../../server/src/logger.js';
+
+describe('replies checked against the contract (test mode)', () => {
+  let server: Server;
+  let url: string;
+  before(async () => {
+    const app = new Koa<AppState>();
+    app.silent = true;
+    const router = new Router<AppState>();
+    // A handler with a bug: voteCount must be an integer.
+    mount(router, routes.getVote, { validateResponses: true }, async () => ({ status: 200 as const, body: { voted: true, voteCount: 1.5 } }));
+    app.use(errorHandler(silentLogger)).use(router.routes());
+    server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('when a handler replies against its contract, then it is a 500 (the server bug), not a 400 blaming the client', async () => {
+    const res = await fetch(`${url}/api/v1/feedback/00000000-0000-0000-0000-000000000000/vote`);
+    expect(res.status).to.equal(500);
+    expect(await res.json()).to.deep.equal({ error: 'Internal server error' });
+  });
+});
