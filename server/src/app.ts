@@ -6,6 +6,7 @@ import { auth } from './http/middleware/auth.js';
 import { entityManager } from './http/middleware/entity-manager.js';
 import { errorHandler } from './http/middleware/error-handler.js';
 import { health } from './http/middleware/health.js';
+import { idempotency } from './http/middleware/idempotency.js';
 import { jsonBody } from './http/middleware/json-body.js';
 import { routeFallback } from './http/middleware/not-found.js';
 import { rateLimit, type RateLimitOptions } from './http/middleware/rate-limit.js';
@@ -62,6 +63,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     .use(auth())
     .use(limits.consume)
     .use(jsonBody())
+    .use(idempotency(deps.logger))
     .use(routeFallback())
     .use(router.routes())
     .use(router.allowedMethods());
