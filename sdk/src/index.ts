@@ -1,5 +1,37 @@
 /**
  * @feedback/sdk: the typed client of the feedback API. The wire contract is re-exported here and
  * is also available on its own as `@feedback/sdk/contract`.
+ *
+ * @example
+ * import { FeedbackClient, NotFoundError } from '@feedback/sdk';
+ *
+ * const client = new FeedbackClient(); // FEEDBACK_URL and FEEDBACK_API_KEY from the environment
+ * const page = await client.feedback.list({ status: ['new', 'planned'], sortBy: 'votes' });
+ * await client.close();
  */
 export * from './contract/index.js';
+export {
+  DEFAULT_BASE_URL,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_RETRY_DELAY_MS,
+  DEFAULT_TIMEOUT_MS,
+  FeedbackClient,
+  type FeedbackClientOptions,
+} from './client.js';
+export {
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  FeedbackApiError,
+  FeedbackError,
+  InternalServerError,
+  NotFoundError,
+  RateLimitError,
+  TimeoutError,
+  UnexpectedResponseError,
+  type ApiErrorInit,
+} from './errors.js';
+export type { FeedbackResource, ListFeedbackParams } from './resources/feedback.js';
+export type { UsersResource } from './resources/users.js';
+export type { VotesResource } from './resources/votes.js';
+export { SDK_VERSION, type OperationResult, type RequestOptions } from './transport.js';
