@@ -32,3 +32,30 @@ export function printTable(output: Output, columns: { header: string; value: (ro
   output.out(render(columns.map((column) => column.header)));
   for (const line of cells) output.out(render(line));
 }
+
+/** Text on one line: tabs and line breaks become spaces, so a value never splits a row or a column. */
+export function oneLine(text: string): string {
+  return text.replace(/[\t\r\n]+/g, ' ').trim();
+}
+
+/** `text` cut to `max` characters with an ellipsis, for terminal columns. */
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** One tab-separated line for scripts; every cell is made single-line first. */
+export function printLine(output: Output, cells: readonly (string | number)[]): void {
+  output.out(cells.map((cell) => oneLine(String(cell))).join('\t'));
+}
+
+/** Labelled fields, aligned, for the detail views on a terminal. Empty values print as "-". */
+export function printFields(output: Output, fields: readonly [label: string, value: string][], indent = '  '): void {
+  const width = Math.max(0, ...fields.map(([label]) => label.length));
+  for (const [label, value] of fields) output.out(`${indent}${label.padEnd(width)}  ${value === '' ? '-' : value}`.trimEnd());
+}
+
+/** An API timestamp (ISO 8601, UTC) as "2026-01-31 12:00 UTC" for people; other text is left as is. */
+export function formatTime(iso: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
+  return match ? `${match[1]} ${match[2]} UTC` : iso;
+}

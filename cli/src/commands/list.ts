@@ -1,0 +1,98 @@
+import { Command, Option } from 'commander';
+import type { FeedbackListItem } from '@feedback/sdk';
+import { FEEDBACK_STATUSES, FEEDBACK_TYPES, PAGE_SIZE_MAX, SORT_ORDERS, type SortBy } from '@feedback/sdk/contract';
+import { addApiOptions, apiFlags, enumList, positiveInteger, withClient } from '../api-client.js';
+import { formatTime, oneLine, printJson, printLine, printTable, truncate, type Output } from '../output.js';
+
+/** Titles longer than this are cut in the terminal table (never in piped or JSON output). */
+const TITLE_WIDTH = 60;
+
+interface ListFlags {
+  status?: string;
+  type?: string;
+  search?: string;
+  sort?: SortBy;
+  page?: string;
+  limit?: string;
+  all?: boolean;
+}
+
+export function listCommand(output: Output): Command {
+  const command = new Command('list')
+    .description('List feedback, newest first unless --sort says otherwise, one page at a time (or --all)')
+    .option('--status <list>', `only these statuses, separated by commas (${FEEDBACK_STATUSES.join(', ')})`)
+    .option('--type <list>', `only these types, separated by commas (${FEEDBACK_TYPES.join(', ')})`)
+    .option('--search <text>', 'only items whose title or description contains this text (any case)')
+    .addOption(new Option('--sort <order>', 'order of the list (server default: newest)').choices(SORT_ORDERS))
+    .option('--page <n>', 'page to show, from 1 (default 1)')
+    .option('--limit <n>', `items per page, 1 to ${PAGE_SIZE_MAX} (default 20); with --all, the size of each request`)
+    .addOption(new Option('--all', 'every matching item: fetches page after page').conflicts('page'));
+  addApiOptions(command).action(async (flags: ListFlags, self: Command) => {
+    const api = apiFlags(self);
+    const query = {
+      status: enumList(flags.status, '--status', FEEDBACK_STATUSES),
+      type: enumList(flags.type, '--type', FEEDBACK_TYPES),
+      search: flags.search,
+      sortBy: flags.sort,
+      limit: positiveInteger(flags.limit, '--limit', PAGE_SIZE_MAX),
+    };
+    const page = positiveInteger(flags.page, '--page', 10_000_000);
+
+    if (flags.all) {
+      const items = await withClient(api, async (client) => {
+        const all: FeedbackListItem[] = [];
+        for await (const item of client.feedback.listAll(query)) {
+          all.push(item);
+          // Piped, each line goes out as soon as its page arrives.
+          if (!api.json && !output.isTty) printLine(output, itemLine(item));
+        }
+        return all;
+      });
+      if (api.json) return printJson(output, { items, total: items.length });
+      if (output.isTty) {
+        printItems(output, items);
+        output.err(`${count(items.length, 'item')}`);
+      }
+      return;
+    }
+
+    const result = await withClient(api, (client) => client.feedback.list({ ...query, page }));
+    if (api.json) return printJson(output, result);
+    printItems(output, result.items);
+    if (output.isTty) {
+      const next = result.page < result.totalPages ? `; next: feedback list --page ${result.page + 1}` : '';
+      output.err(`page ${result.page} of ${Math.max(result.totalPages, 1)}, ${count(result.total, 'item')} in all${next}`);
+    }
+  });
+  return command;
+}
+
+/** An item for scripts: id, status, type, votes, comments, title (`show` starts with the same line). */
+export function itemLine(item: FeedbackListItem): (string | number)[] {
+  return [item.id, item.status, item.type, item.voteCount, item.commentCount, item.title];
+}
+
+function printItems(output: Output, items: readonly FeedbackListItem[]): void {
+  if (output.isTty && items.length === 0) return output.out('No feedback matches.');
+  if (!output.isTty) {
+    for (const item of items) printLine(output, itemLine(item));
+    return;
+  }
+  printTable(
+    output,
+    [
+      { header: 'ID', value: (item: FeedbackListItem) => item.id },
+      { header: 'STATUS', value: (item: FeedbackListItem) => item.status },
+      { header: 'TYPE', value: (item: FeedbackListItem) => item.type },
+      { header: 'VOTES', value: (item: FeedbackListItem) => String(item.voteCount) },
+      { header: 'COMMENTS', value: (item: FeedbackListItem) => String(item.commentCount) },
+      { header: 'CREATED', value: (item: FeedbackListItem) => formatTime(item.createdAt) },
+      { header: 'TITLE', value: (item: FeedbackListItem) => truncate(oneLine(item.title), TITLE_WIDTH) },
+    ],
+    items,
+  );
+}
+
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
