@@ -3,36 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const BIN = fileURLToPath(new URL('../../cli/bin/feedback.js', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `feedback ...` as a user would, with a clean environment for the variables it reads. */
-function feedback(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of ['DATABASE_URL', 'FEEDBACK_DATA_DIR', 'FEEDBACK_PORT', 'FEEDBACK_HOST', 'FEEDBACK_NO_MIGRATE', 'FEEDBACK_LOG_LEVEL', 'FEEDBACK_RATE_LIMIT', 'FEEDBACK_TRUST_PROXY']) {
-    delete env[name];
-  }
-  return { ...env, ...extra };
-}
+import { BIN, cleanEnv, runFeedback as feedback } from '../helpers/cli-process.js';
 
 /** Starts `feedback serve` and resolves once it listens, with the URL and any first key it printed. */
 function serve(args: string[]): Promise<{ child: ChildProcess; url: string; stdout: () => string; stderr: () => string; exited: Promise<number | null> }> {

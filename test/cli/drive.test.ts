@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
@@ -8,43 +7,11 @@ import { addComment } from '@feedback/server';
 import { main } from '../../cli/src/index.js';
 import type { Output } from '../../cli/src/output.js';
 import { embeddedBackend } from '../helpers/backends.js';
+import { BIN, runFeedback as feedback, spawnRun, type Run } from '../helpers/cli-process.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
-const BIN = fileURLToPath(new URL('../../cli/bin/feedback.js', import.meta.url));
 const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The variables the API commands read; removed so that the runs see only what a test gives them. */
-const API_VARIABLES = ['FEEDBACK_URL', 'FEEDBACK_API_KEY', 'FEEDBACK_RETRIES'];
-
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of API_VARIABLES) delete env[name];
-  return { ...env, ...extra };
-}
-
-/** Runs the real `feedback` binary, as a script would: stdout is a pipe. */
-function feedback(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return spawnRun(process.execPath, [BIN, ...args], env);
-}
-
-function spawnRun(command: string, args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** Runs `feedback ...` in this process through main(), with stdout a terminal (tty) or a pipe. */
 async function inProcess(args: string[], options: { tty?: boolean } = {}): Promise<Run> {

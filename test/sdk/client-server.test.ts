@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { rejection } from '../helpers/assertions.js';
 import {
   AuthenticationError,
   BadRequestError,
@@ -15,15 +16,6 @@ import {
 import { backends, embeddedBackend } from '../helpers/backends.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
-/** Rejects unless `promise` rejects; returns the rejection for the assertions. */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to reject, but it resolved');
-}
 
 /** Collects an async iterator. */
 async function collect<T>(iterator: AsyncIterable<T>): Promise<T[]> {

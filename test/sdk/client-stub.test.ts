@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { rejection } from '../helpers/assertions.js';
 import {
   AuthenticationError,
   BadRequestError,
@@ -92,15 +93,6 @@ function page(n: number, limit: number, total: number) {
   return { items, total, page: n, limit, totalPages: Math.ceil(total / limit) };
 }
 
-/** Rejects unless `promise` rejects; returns the rejection for the assertions. */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to reject, but it resolved');
-}
 
 describe('SDK against a local stub server', () => {
   const clients: FeedbackClient[] = [];

@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The committed launcher of the `feedback` binary, as npm links it. */
+export const BIN = fileURLToPath(new URL('../../cli/bin/feedback.js', import.meta.url));
+
+/** How a process ended, and what it wrote. */
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Every variable the CLI reads; removed from the environment so that a run sees only what its test gives it. */
+const CLI_VARIABLES = [
+  'DATABASE_URL',
+  'FEEDBACK_DATA_DIR',
+  'FEEDBACK_PORT',
+  'FEEDBACK_HOST',
+  'FEEDBACK_NO_MIGRATE',
+  'FEEDBACK_LOG_LEVEL',
+  'FEEDBACK_RATE_LIMIT',
+  'FEEDBACK_TRUST_PROXY',
+  'FEEDBACK_URL',
+  'FEEDBACK_API_KEY',
+  'FEEDBACK_RETRIES',
+];
+
+/** This process's environment without the CLI's variables, plus `extra`. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of CLI_VARIABLES) delete env[name];
+  return { ...env, ...extra };
+}
+
+/** Runs a command to its end with stdout and stderr piped, in a clean environment. */
+export function spawnRun(command: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs `feedback ...` as a user or a script would: the real binary, stdout a pipe. */
+export function runFeedback(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return spawnRun(process.execPath, [BIN, ...args], env);
+}
