@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import Koa from 'koa';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { SqlPool } from './db/pool.js';
 import type { AppState } from './http/context.js';
-import { auth } from './http/middleware/auth.js';
-import { entityManager } from './http/middleware/entity-manager.js';
+import { auth, KeyCache } from './http/middleware/auth.js';
 import { errorHandler } from './http/middleware/error-handler.js';
 import { health } from './http/middleware/health.js';
 import { idempotency } from './http/middleware/idempotency.js';
@@ -13,12 +12,11 @@ import { rateLimit, type RateLimitOptions } from './http/middleware/rate-limit.j
 import { requestId } from './http/middleware/request-id.js';
 import { requestLog } from './http/middleware/request-log.js';
 import type { Logger } from './logger.js';
-import { mountFeedbackRoutes } from './modules/feedback/feedback.routes.js';
-import { mountUserRoutes } from './modules/users/users.routes.js';
-import { mountVoteRoutes } from './modules/votes/votes.routes.js';
+import { mountPublicRoutes } from './public/routes.js';
 
 export interface AppDependencies {
-  orm: MikroORM;
+  /** The pool every request's statements run on (see docs/architecture.md, "two sides of data access"). */
+  sql: SqlPool;
   logger: Logger;
   /** Check every reply against the contract; tests turn it on. */
   validateResponses?: boolean;
@@ -32,8 +30,8 @@ export interface AppDependencies {
 }
 
 /**
- * The Koa application with the whole middleware chain. It does not listen: `startServer` does,
- * and tests mount it on port 0.
+ * The Koa application with the whole middleware chain. It does not listen: `startServer` (or a
+ * cluster worker) does, and tests mount it on port 0.
  */
 export function createApp(deps: AppDependencies): Koa<AppState> {
   const app = new Koa<AppState>();
@@ -47,23 +45,19 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   }
 
   const router = new Router<AppState>();
-  const mountOptions = { validateResponses: deps.validateResponses ?? false };
-  mountUserRoutes(router, mountOptions);
-  mountFeedbackRoutes(router, mountOptions);
-  mountVoteRoutes(router, mountOptions);
+  mountPublicRoutes(router, deps.sql, { validateResponses: deps.validateResponses ?? false });
   const limits = rateLimit(deps.rateLimit, deps.logger);
 
   app
     .use(requestId())
     .use(requestLog(deps.logger))
     .use(errorHandler(deps.logger))
-    .use(health(deps.orm))
-    .use(entityManager(deps.orm))
+    .use(health(deps.sql))
     .use(limits.policy)
-    .use(auth())
+    .use(auth(new KeyCache(deps.sql)))
     .use(limits.consume)
     .use(jsonBody())
-    .use(idempotency(deps.logger))
+    .use(idempotency(deps.sql, deps.logger))
     .use(routeFallback())
     .use(router.routes())
     .use(router.allowedMethods());

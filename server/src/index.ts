@@ -1,7 +1,9 @@
 /** @feedback/server: the feedback API server, its database layer and operator functions. */
 export { createApp, type AppDependencies } from './app.js';
-export { startServer, type RunningServer, type ServeOptions } from './main.js';
+export { startServer, hotPoolSize, type RunningServer, type ServeOptions } from './main.js';
+export { startCluster, type ClusterOptions, type RunningCluster } from './cluster/primary.js';
 export { openDatabase, redactUrl, type Database, type DatabaseLocation, type DatabaseRole } from './db/database.js';
+export { openSqlPool, type SqlPool } from './db/pool.js';
 export { DataDirInUseError } from './db/embedded/embedded-postgres.js';
 export { openOrm } from './db/orm.js';
 export { migrateDown, migrateUp, migrationStatus, type MigrationStatus } from './db/migrate.js';
@@ -9,7 +11,10 @@ export { createLogger, silentLogger, type Logger, type LogLevel } from './logger
 export { createApiKey, listApiKeys, revokeApiKey, ApiKeyNotFoundError, type ApiKeySummary } from './modules/keys/keys.service.js';
 export { ensureProject, ProjectNotFoundError, DEFAULT_PROJECT_SLUG } from './modules/projects/projects.service.js';
 export { AppError, toErrorResponse } from './http/errors.js';
+export { KEY_CACHE_TTL_MS } from './http/middleware/auth.js';
 export type { MikroORM } from '@mikro-orm/postgresql';
 export { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS, type RateLimitOptions } from './http/middleware/rate-limit.js';
+export { LimitBank, type Grant, type LeaseHolders } from './limits/bank.js';
+export { LeaseClient, type RateLimiter, type RateLimitState } from './limits/lease-client.js';
 export { addComment, type CommentAuthorInput } from './modules/feedback/comments.service.js';
-export { listFeedbackSql, type Statement } from './modules/feedback/feedback-list.js';
+export { listStatement, listValues } from './public/feedback.sql.js';

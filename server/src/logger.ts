@@ -1,39 +1,76 @@
+import { pino, type DestinationStream, type Logger as Pino } from 'pino';
+import pretty from 'pino-pretty';
+
 /** The levels a log line can have. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-/** Fields of a structured log line; values are rendered as logfmt `key=value`. */
+/** Fields of a structured log line. */
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 
-/** A tiny structured logger: one logfmt line per event, so logs stay greppable and machine-readable. */
+/** What the server logs through: one structured line per event. Tests pass their own. */
 export interface Logger {
   debug(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
+  /** Writes out what is buffered (before the process exits). */
+  flush?(): void;
 }
 
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+export interface LoggerOptions {
+  level?: LogLevel;
+  /** Where lines go instead of stderr (one call per line, synchronously). */
+  write?: (line: string) => void;
+  /**
+   * Readable lines instead of JSON. Defaults to whether stderr is a terminal: people read it
+   * there, while a pipe (a log collector, a file) gets one JSON object per line.
+   */
+  pretty?: boolean;
+}
 
-export function createLogger(options: { level?: LogLevel; write?: (line: string) => void } = {}): Logger {
-  const threshold = ORDER[options.level ?? 'info'];
-  const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const log = (level: LogLevel) => (message: string, fields?: LogFields) => {
-    if (ORDER[level] < threshold) return;
-    write(`${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}${renderFields(fields)}`);
+/**
+ * pino: JSON lines written asynchronously to stderr, so logging never blocks a request on the
+ * terminal or the pipe; readable lines (pino-pretty) when stderr is a terminal.
+ */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const level = options.level ?? 'info';
+  const readable = options.pretty ?? (options.write === undefined && process.stderr.isTTY === true);
+  let destination: DestinationStream & { flushSync?: () => void };
+  if (options.write) {
+    const write = options.write;
+    destination = { write: (line: string) => write(line.replace(/\n$/, '')) };
+  } else if (readable) {
+    destination = pretty({ destination: 2, sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  } else {
+    destination = pino.destination({ dest: 2, sync: false });
+  }
+  const base = pino(
+    {
+      level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
+  return wrap(base, () => destination.flushSync?.());
+}
+
+function wrap(base: Pino, flush: () => void): Logger {
+  return {
+    debug: (message, fields) => base.debug(fields ?? {}, message),
+    info: (message, fields) => base.info(fields ?? {}, message),
+    warn: (message, fields) => base.warn(fields ?? {}, message),
+    error: (message, fields) => base.error(fields ?? {}, message),
+    flush: () => {
+      try {
+        flush();
+      } catch {
+        // Nothing was buffered, or stderr is gone: nothing to save.
+      }
+    },
   };
-  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
 }
 
 /** A logger that drops everything (tests that assert nothing about logs). */
-export const silentLogger: Logger = createLogger({ write: () => {} });
-
-function renderFields(fields: LogFields | undefined): string {
-  if (!fields) return '';
-  let out = '';
-  for (const [key, value] of Object.entries(fields)) {
-    if (value === undefined) continue;
-    const text = String(value);
-    out += ` ${key}=${/^[\w.:/@+-]+$/.test(text) ? text : JSON.stringify(text)}`;
-  }
-  return out;
-}
+export const silentLogger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };

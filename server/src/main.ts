@@ -1,11 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createApp } from './app.js';
 import { openDatabase, type Database, type DatabaseLocation } from './db/database.js';
 import { migrateUp, migrationStatus } from './db/migrate.js';
 import { openOrm } from './db/orm.js';
+import { openSqlPool, type SqlPool } from './db/pool.js';
 import { DEFAULT_RATE_LIMIT } from './http/middleware/rate-limit.js';
+import { baseUrl, drain, listen } from './lifecycle.js';
 import { createLogger, type Logger } from './logger.js';
 import { createApiKey } from './modules/keys/keys.service.js';
 import { ensureProject, hasNoProjects } from './modules/projects/projects.service.js';
@@ -32,15 +33,61 @@ export interface RunningServer {
   /** Base URL, e.g. http://127.0.0.1:3000 */
   url: string;
   port: number;
+  /** The operator side's handle (keys, comments, migrations). */
   orm: MikroORM;
+  /** The hot side's pool, the one requests use. */
+  sql: SqlPool;
   database: Database;
   /** Stops accepting, lets in-flight requests finish (up to the drain timeout), closes the database. */
   close(): Promise<void>;
 }
 
-/** Opens the database, migrates, makes the first key on an empty database, and listens. */
+/** How many connections the hot pool of one serving process opens. */
+export function hotPoolSize(database: Pick<Database, 'kind'>, processes: number): number {
+  // PGlite runs one statement at a time: a few connections let requests queue at the database
+  // rather than at the pool. On PostgreSQL about 20 in all keep 2 cores busy without thrashing.
+  return database.kind === 'embedded' ? Math.max(2, Math.ceil(4 / processes)) : Math.max(4, Math.ceil(20 / processes));
+}
+
+/** Opens the database, migrates, makes the first key on an empty database, and listens, in this one process. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
+  const { database, orm } = await prepareDatabase(options, logger);
+  const sql = openSqlPool(database, hotPoolSize(database, 1));
+  try {
+    const app = createApp({
+      sql,
+      logger,
+      validateResponses: options.validateResponses ?? false,
+      rateLimit: { points: options.rateLimit ?? DEFAULT_RATE_LIMIT },
+      trustProxy: options.trustProxy ?? 0,
+    });
+    const server = createServer(app.callback());
+    const port = await listen(server, options.port, options.host);
+    const url = baseUrl(options.host, port);
+    logger.info('listening', { url, rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT, trustProxy: options.trustProxy ?? 0, workers: 1 });
+    const close = async () => {
+      logger.info('shutting down: no new connections, finishing requests in flight');
+      await drain(server, options.drainTimeoutMs ?? 8_000, logger);
+      await sql.close();
+      await orm.close();
+      await database.close();
+      logger.info('stopped');
+    };
+    return { url, port, orm, sql, database, close };
+  } catch (error) {
+    await sql.close().catch(() => {});
+    await orm.close().catch(() => {});
+    await database.close().catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * What happens once per machine before serving: open the database (and own the embedded one),
+ * apply migrations, and on an empty database create the default project and its first key.
+ */
+export async function prepareDatabase(options: ServeOptions, logger: Logger): Promise<{ database: Database; orm: MikroORM }> {
   const database = await openDatabase(options, 'server');
   let orm: MikroORM | undefined;
   try {
@@ -48,21 +95,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     logger.info('database ready', { database: database.description });
     await prepareSchema(orm, logger, options.migrate ?? true);
     await mintFirstKey(orm, options.onFirstKey);
-
-    const app = createApp({
-      orm,
-      logger,
-      validateResponses: options.validateResponses ?? false,
-      rateLimit: { points: options.rateLimit ?? DEFAULT_RATE_LIMIT },
-      trustProxy: options.trustProxy ?? 0,
-    });
-    const server = createServer(app.callback());
-    await listen(server, options.port, options.host);
-    const port = (server.address() as AddressInfo).port;
-    const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-    logger.info('listening', { url, rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT, trustProxy: options.trustProxy ?? 0 });
-    const opened = orm;
-    return { url, port, orm: opened, database, close: () => shutdown(server, opened, database, logger, options.drainTimeoutMs ?? 8_000) };
+    return { database, orm };
   } catch (error) {
     await orm?.close().catch(() => {});
     await database.close().catch(() => {});
@@ -88,35 +121,4 @@ async function mintFirstKey(orm: MikroORM, onFirstKey: ((key: string) => void) |
   if (!created) return;
   const { key } = await createApiKey(em, { name: 'first key' });
   onFirstKey?.(key);
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
-async function shutdown(server: Server, orm: MikroORM, database: Database, logger: Logger, drainTimeoutMs: number): Promise<void> {
-  logger.info('shutting down: no new connections, finishing requests in flight');
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // Idle keep-alive connections would hold close() open until they time out.
-  server.closeIdleConnections();
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(true), drainTimeoutMs);
-  });
-  const cut = await Promise.race([closed.then(() => false), timedOut]);
-  clearTimeout(timer);
-  if (cut) {
-    logger.warn('drain timeout: closing the remaining connections', { ms: drainTimeoutMs });
-    server.closeAllConnections();
-    await closed;
-  }
-  await orm.close();
-  await database.close();
-  logger.info('stopped');
 }

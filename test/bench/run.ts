@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ListFeedbackQuerySchema } from '@feedback/sdk/contract';
-import { createApiKey, listFeedbackSql, silentLogger, startServer, type RunningServer } from '@feedback/server';
+import { createApiKey, listStatement, listValues, silentLogger, startServer, type RunningServer } from '@feedback/server';
 import pg from 'pg';
 import { seedItems } from './seed.js';
 
@@ -84,15 +84,19 @@ async function main(): Promise<void> {
     const memory = process.memoryUsage();
     log(`\nmemory of the benchmark process (server included): rss ${mb(memory.rss)} MB, heap used ${mb(memory.heapUsed)} MB`);
 
-    if (explain) await printPlans(server, projectId);
+    if (explain) await printPlans(url.toString(), projectId);
   } finally {
     await server?.close();
     await admin(`drop database if exists "${dbName}" with (force)`);
   }
 }
 
-async function printPlans(server: RunningServer, projectId: string): Promise<void> {
-  const em = server.orm.em.fork();
+/**
+ * The plans the server really runs: every list statement is prepared and explained under
+ * plan_cache_mode=force_generic_plan, as the hot pool sets it, so a plan that only holds for
+ * one set of values shows here.
+ */
+async function printPlans(databaseUrl: string, projectId: string): Promise<void> {
   const cases: Record<string, Record<string, string>> = {
     'search "csv" (newest)': { search: 'csv' },
     'search "okta" (votes)': { search: 'okta', sortBy: 'votes' },
@@ -101,14 +105,24 @@ async function printPlans(server: RunningServer, projectId: string): Promise<voi
     oldest: { sortBy: 'oldest' },
     votes: { sortBy: 'votes' },
     comments: { sortBy: 'comments' },
+    'page 50': { page: '50' },
     'status=planned,completed': { status: 'planned,completed' },
+    'status=planned,in-progress&type=bug,idea, votes': { status: 'planned,in-progress', type: 'bug,idea', sortBy: 'votes' },
   };
-  for (const [name, raw] of Object.entries(cases)) {
-    const sql = listFeedbackSql(projectId, ListFeedbackQuerySchema.parse(raw));
-    for (const [part, statement] of Object.entries(sql)) {
-      const plan = await em.execute<Record<string, string>[]>(`explain (analyze, buffers, costs off) ${statement.text}`, statement.params);
-      log(`\nEXPLAIN ${name}: ${part}\n${plan.map((row) => `  ${Object.values(row)[0]}`).join('\n')}`);
+  const client = new pg.Client({ connectionString: databaseUrl, options: '-c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0 -c jit=off' });
+  await client.connect();
+  try {
+    for (const [name, raw] of Object.entries(cases)) {
+      const query = ListFeedbackQuerySchema.parse(raw);
+      const statement = listStatement(query);
+      const values = listValues(statement, projectId, query).map((value) => client.escapeLiteral(Array.isArray(value) ? `{${value.join(',')}}` : String(value)));
+      await client.query(`prepare plan_probe as ${statement.text}`);
+      const plan = await client.query<Record<string, string>>(`explain (analyze, buffers, costs off) execute plan_probe(${values.join(', ')})`);
+      await client.query('deallocate plan_probe');
+      log(`\nEXPLAIN ${name} (${statement.name}, generic plan)\n${plan.rows.map((row) => `  ${Object.values(row)[0]}`).join('\n')}`);
     }
+  } finally {
+    await client.end();
   }
 }
 

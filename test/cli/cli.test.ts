@@ -1,26 +1,11 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, cleanEnv, runFeedback as feedback } from '../helpers/cli-process.js';
+import { KEY_CACHE_TTL_MS } from '@feedback/server';
+import { runFeedback as feedback, startServe } from '../helpers/cli-process.js';
 
-/** Starts `feedback serve` and resolves once it listens, with the URL and any first key it printed. */
-function serve(args: string[]): Promise<{ child: ChildProcess; url: string; stdout: () => string; stderr: () => string; exited: Promise<number | null> }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: cleanEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const exited = new Promise<number | null>((done) => child.on('close', done));
-    child.stdout!.on('data', (chunk) => (stdout += chunk));
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk;
-      const match = /listening url=(\S+)/.exec(stderr);
-      if (match) resolve({ child, url: match[1]!, stdout: () => stdout, stderr: () => stderr, exited });
-    });
-    void exited.then((code) => reject(new Error(`serve exited with ${code} before listening:\n${stderr}`)));
-  });
-}
+const serve = (args: string[]) => startServe(args);
 
 async function identify(url: string, key: string): Promise<number> {
   const res = await fetch(`${url}/api/v1/identify`, {
@@ -99,6 +84,8 @@ describe('feedback CLI', () => {
 
       const revoked = await feedback(['keys', 'revoke', key, '--data-dir', dataDir]);
       expect(revoked.code).to.equal(0);
+      // The server trusts a key it has looked up for at most KEY_CACHE_TTL_MS.
+      await new Promise((r) => setTimeout(r, KEY_CACHE_TTL_MS));
       expect(await identify(server.url, key)).to.equal(401);
 
       const second = await feedback(['serve', '--port', '0', '--data-dir', dataDir]);
@@ -145,9 +132,9 @@ describe('feedback CLI', () => {
   it('when migrate status and up run on a fresh directory, then they report pending and then applied migrations as JSON', async () => {
     const before = await feedback(['migrate', 'status', '--json', '--data-dir', dataDir]);
     expect(before.code, before.stderr).to.equal(0);
-    expect((JSON.parse(before.stdout) as { pending: string[] }).pending).to.have.length(3);
+    expect((JSON.parse(before.stdout) as { pending: string[] }).pending).to.have.length(4);
     const up = await feedback(['migrate', 'up', '--json', '--data-dir', dataDir]);
-    expect((JSON.parse(up.stdout) as { applied: string[] }).applied).to.have.length(3);
+    expect((JSON.parse(up.stdout) as { applied: string[] }).applied).to.have.length(4);
     const after = await feedback(['migrate', 'status', '--json', '--data-dir', dataDir]);
     expect(JSON.parse(after.stdout)).to.deep.include({ pending: [] });
   });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The committed launcher of the `feedback` binary, as npm links it. */
@@ -24,6 +24,7 @@ const CLI_VARIABLES = [
   'FEEDBACK_URL',
   'FEEDBACK_API_KEY',
   'FEEDBACK_RETRIES',
+  'FEEDBACK_WORKERS',
 ];
 
 /** This process's environment without the CLI's variables, plus `extra`. */
@@ -49,4 +50,52 @@ export function spawnRun(command: string, args: string[], env: Record<string, st
 /** Runs `feedback ...` as a user or a script would: the real binary, stdout a pipe. */
 export function runFeedback(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return spawnRun(process.execPath, [BIN, ...args], env);
+}
+
+/** A `feedback serve` process started by a test. */
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  stdout(): string;
+  stderr(): string;
+  /** The exit code, once the process has ended. */
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts `feedback serve --port 0 ...` and resolves once it logs "listening" (a JSON line: stderr
+ * is a pipe), with the URL it serves.
+ */
+export function startServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let pending = '';
+    const exited = new Promise<number | null>((done) => child.on('close', done));
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) {
+        const entry = parseLogLine(line);
+        if (entry?.msg === 'listening' && typeof entry.url === 'string') {
+          resolve({ child, url: entry.url, stdout: () => stdout, stderr: () => stderr, exited });
+        }
+      }
+    });
+    void exited.then((code) => reject(new Error(`serve exited with ${code} before listening:\n${stderr}`)));
+  });
+}
+
+/** One JSON log line of the server, or undefined for anything else. */
+export function parseLogLine(line: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }

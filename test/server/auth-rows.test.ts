@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { createApiKey, revokeApiKey } from '@feedback/server';
+import { createApiKey, KEY_CACHE_TTL_MS, revokeApiKey } from '@feedback/server';
 import { backends } from '../helpers/backends.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -76,6 +77,8 @@ for (const backend of backends()) {
         // Before revocation the key works (a GET, so the call under test still has its effect pending).
         expect((await request(server, 'GET', '/api/v1/feedback?limit=1', { apiKey: key })).status).to.equal(200);
         await revokeApiKey(server.server.orm.em.fork(), key);
+        // Keys are cached in the server for at most KEY_CACHE_TTL_MS: that is how long a revoked key may still work.
+        await sleep(KEY_CACHE_TTL_MS + 50);
         await expectRefused(call, key, 'Invalid API key');
       });
     }

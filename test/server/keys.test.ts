@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { createApiKey, listApiKeys, revokeApiKey, ApiKeyNotFoundError } from '@feedback/server';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createApiKey, KEY_CACHE_TTL_MS, listApiKeys, revokeApiKey, ApiKeyNotFoundError } from '@feedback/server';
 import { backends } from '../helpers/backends.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -36,14 +37,33 @@ for (const backend of backends()) {
       expect(JSON.stringify(listed)).not.to.include(key);
     });
 
-    it('when a key is revoked by id, then requests with it get 401 "Invalid API key"', async () => {
+    it('when a key is revoked by id, then after the key cache bound (KEY_CACHE_TTL_MS) requests with it get 401 "Invalid API key"', async () => {
       const { key, summary } = await createApiKey(server.server.orm.em.fork());
       expect((await request(server, 'POST', '/api/v1/identify', { body: { externalId: 'r' }, apiKey: key })).status).to.equal(200);
       const revoked = await revokeApiKey(server.server.orm.em.fork(), summary.id);
       expect(revoked.revokedAt).to.be.a('string');
+      await sleep(KEY_CACHE_TTL_MS);
       const res = await request(server, 'POST', '/api/v1/identify', { body: { externalId: 'r' }, apiKey: key });
       expect(res.status).to.equal(401);
       expect(res.body).to.deep.equal({ error: 'Invalid API key' });
+    });
+
+    it('key cache: when a key in constant use is revoked, then it is refused no later than KEY_CACHE_TTL_MS after the revocation, and refused from then on', async () => {
+      const { key } = await createApiKey(server.server.orm.em.fork());
+      const call = () => request(server, 'GET', '/api/v1/feedback?limit=1', { apiKey: key });
+      expect((await call()).status, 'the key works and is now cached').to.equal(200);
+      await revokeApiKey(server.server.orm.em.fork(), key);
+      const revokedAt = Date.now();
+      const statuses: number[] = [];
+      while (statuses.at(-1) !== 401 && Date.now() - revokedAt < 5_000) {
+        statuses.push((await call()).status);
+        await sleep(20);
+      }
+      const refusedAfter = Date.now() - revokedAt;
+      expect(statuses.at(-1)).to.equal(401);
+      // The bound plus the time of one request on a busy machine.
+      expect(refusedAfter).to.be.at.most(KEY_CACHE_TTL_MS + 500);
+      for (let i = 0; i < 5; i++) expect((await call()).status).to.equal(401);
     });
 
     it('when a key is revoked by the key itself, then it is refused like an unknown one', async () => {

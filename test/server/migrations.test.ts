@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { migrateDown, migrateUp, migrationStatus, openDatabase, openOrm } from '@feedback/server';
 import { backends } from '../helpers/backends.js';
 
-const ALL = ['Migration20261121000000_pg_trgm', 'Migration20261121000100_initial_schema', 'Migration20261121000200_idempotency_keys'];
+const ALL = [
+  'Migration20261121000000_pg_trgm',
+  'Migration20261121000100_initial_schema',
+  'Migration20261121000200_idempotency_keys',
+  'Migration20261122000300_hot_path',
+];
 
 for (const backend of backends()) {
   describe(`migrations (${backend.name})`, () => {
@@ -34,11 +39,12 @@ for (const backend of backends()) {
       const orm = await openOrm(database);
       try {
         await migrateUp(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[3]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[2]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[1]]);
         const tables = await orm.em.fork().getConnection().execute(`select to_regclass('public.feedback') as t, to_regclass('public.idempotency_keys') as k`);
         expect(tables[0]).to.deep.equal({ t: null, k: null });
-        expect(await migrateUp(orm)).to.deep.equal([ALL[1], ALL[2]]);
+        expect(await migrateUp(orm)).to.deep.equal([ALL[1], ALL[2], ALL[3]]);
         expect((await orm.schema.getUpdateSchemaSQL({ wrap: false })).trim()).to.equal('');
       } finally {
         await orm.close();

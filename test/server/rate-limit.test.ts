@@ -193,7 +193,7 @@ describe(`Rate limit, ${LIMIT} per minute per key (${embeddedBackend.name})`, ()
 
   it('8 rate limit: when an app is built with DEFAULT_RATE_LIMIT, then the limit is 100 per minute: 100 requests pass and the 101st is a 429', async () => {
     expect(DEFAULT_RATE_LIMIT).to.equal(100);
-    const app = createApp({ orm: server.server.orm, logger: silentLogger, rateLimit: { points: DEFAULT_RATE_LIMIT } });
+    const app = createApp({ sql: server.server.sql, logger: silentLogger, rateLimit: { points: DEFAULT_RATE_LIMIT } });
     const listening = await listenApp(app);
     try {
       const caller = { url: listening.url, apiKey: await server.newKey() };
@@ -220,7 +220,7 @@ describe(`Rate limit, ${LIMIT} per minute per key (${embeddedBackend.name})`, ()
     }
     const lines: string[] = [];
     const logger: Logger = createLogger({ level: 'debug', write: (line) => lines.push(line) });
-    const app = createApp({ orm: server.server.orm, logger, rateLimit: { points: LIMIT, limiter: new FailingLimiter({ points: LIMIT, duration: 60 }) } });
+    const app = createApp({ sql: server.server.sql, logger, rateLimit: { points: LIMIT, limiter: new FailingLimiter({ points: LIMIT, duration: 60 }) } });
     const listening = await listenApp(app);
     try {
       const caller = { url: listening.url, apiKey: await server.newKey() };
@@ -230,9 +230,10 @@ describe(`Rate limit, ${LIMIT} per minute per key (${embeddedBackend.name})`, ()
       const created = await request(caller, 'POST', '/api/v1/feedback', { body: { title: 'Served without a limiter' } });
       expect(created.status).to.equal(201);
       expect(created.body.feedback.title).to.equal('Served without a limiter');
-      const warnings = lines.filter((line) => / WARN /.test(line) && line.includes('rate limiter') && line.includes('store down'));
+      const entries = lines.map((line) => JSON.parse(line) as { level: string; msg: string; error?: string });
+      const warnings = entries.filter((entry) => entry.level === 'warn' && entry.msg.includes('rate limiter') && entry.error === 'store down');
       expect(warnings).to.have.length(LIMIT + 3);
-      expect(lines.filter((line) => / ERROR /.test(line))).to.deep.equal([]);
+      expect(entries.filter((entry) => entry.level === 'error')).to.deep.equal([]);
     } finally {
       await listening.close();
     }

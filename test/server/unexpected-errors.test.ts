@@ -10,7 +10,7 @@ describe('unexpected failures', () => {
   after(async () => server?.close());
 
   it('when the database connection is gone, then identify answers 500 "Internal server error" and the stack is only in the log', async () => {
-    await server.server.orm.close(true);
+    await server.server.sql.close();
     const res = await request(server, 'POST', '/api/v1/identify', { body: { externalId: 'x' } });
     expect(res.status).to.equal(500);
     expect(res.body).to.deep.equal({ error: 'Internal server error' });

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { createLogger, DataDirInUseError, DEFAULT_RATE_LIMIT, startServer, type LogLevel } from '@feedback/server';
+import { availableParallelism } from 'node:os';
+import { createLogger, DataDirInUseError, DEFAULT_RATE_LIMIT, startCluster, startServer, type LogLevel } from '@feedback/server';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
@@ -14,6 +15,7 @@ interface ServeFlags extends DatabaseFlags {
   logLevel: LogLevel;
   rateLimit: string;
   trustProxy?: string | boolean;
+  workers?: string;
 }
 
 export function serveCommand(output: Output): Command {
@@ -33,6 +35,12 @@ export function serveCommand(output: Output): Command {
         'behind reverse proxies: take the caller IP (anonymous votes) from X-Forwarded-For, trusting this many proxies (1 when no number is given); without it the header is ignored',
       ).env('FEEDBACK_TRUST_PROXY'),
     )
+    .addOption(
+      new Option(
+        '--workers <n>',
+        'processes serving HTTP on the one port (default: one per core on PostgreSQL, 1 on the embedded database, which runs one query at a time)',
+      ).env('FEEDBACK_WORKERS'),
+    )
     .action(async (flags: ServeFlags) => serve(flags, output));
   return command;
 }
@@ -42,23 +50,28 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a number from 0 to 65535, not "${flags.port}"`, EXIT.usage);
   const rateLimit = wholeNumber(flags.rateLimit, '--rate-limit', 1);
   const trustProxy = trustedProxies(flags.trustProxy);
-  const logger = createLogger({ level: flags.logLevel, write: (line) => output.err(line) });
+  const location = databaseLocation(flags);
+  const workers = flags.workers === undefined ? (location.databaseUrl ? availableParallelism() : 1) : wholeNumber(flags.workers, '--workers', 1);
+  // pino straight to stderr, asynchronously (readable on a terminal, JSON lines when piped).
+  const logger = createLogger({ level: flags.logLevel });
   let server;
   let firstKey: string | undefined;
+  const options = {
+    ...location,
+    port,
+    host: flags.host,
+    migrate: flags.migrate,
+    rateLimit,
+    trustProxy,
+    logger,
+    logLevel: flags.logLevel,
+    drainTimeoutMs: SHUTDOWN_DEADLINE_MS - 2_000,
+    onFirstKey: (key: string) => {
+      firstKey = key;
+    },
+  };
   try {
-    server = await startServer({
-      ...databaseLocation(flags),
-      port,
-      host: flags.host,
-      migrate: flags.migrate,
-      rateLimit,
-      trustProxy,
-      logger,
-      drainTimeoutMs: SHUTDOWN_DEADLINE_MS - 2_000,
-      onFirstKey: (key) => {
-        firstKey = key;
-      },
-    });
+    server = workers > 1 ? await startCluster({ ...options, workers }) : await startServer(options);
   } catch (error) {
     if (error instanceof DataDirInUseError) throw new CliError(error.message);
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${port} on ${flags.host} is already in use (choose another with --port)`);
@@ -76,6 +89,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
       process.once('SIGTERM', () => process.exit(EXIT.error));
       setTimeout(() => {
         logger.error('shutdown took too long; exiting');
+        logger.flush?.();
         process.exit(EXIT.error);
       }, SHUTDOWN_DEADLINE_MS).unref();
       running.close().then(resolve, (error: unknown) => {
@@ -86,6 +100,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+  logger.flush?.();
 }
 
 /** `--trust-proxy` alone means one proxy; `--trust-proxy=N` (or FEEDBACK_TRUST_PROXY=N) means N. */

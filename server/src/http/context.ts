@@ -1,15 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ParameterizedContext } from 'koa';
+import type { Caller } from './middleware/auth.js';
 
 /** What the middleware chain puts on `ctx.state` for the handlers after it. */
 export interface AppState {
   requestId: string;
-  /** A fork of the ORM's EntityManager made for this request alone. */
-  em: EntityManager;
-  /** The id of the caller's API key (the rate limit's budget); set by the auth middleware. */
-  apiKeyId: string;
-  /** The project of the caller's API key; set by the auth middleware. */
-  projectId: string;
+  /** The caller's key and project; set by the auth middleware. */
+  caller: Caller;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -13,9 +13,18 @@ export interface RouteInput<R extends RouteDefinition> {
   body: Parsed<R['body']>;
 }
 
+/**
+ * A reply body that is already JSON text (the hot statements build it in PostgreSQL), typed by the
+ * value it encodes so the contract still types it. It is sent as it is.
+ */
+export class JsonText<T> {
+  declare private readonly encodes?: T;
+  constructor(readonly text: string) {}
+}
+
 /** What a handler returns: one of the route's statuses with a body typed by the contract. */
 export type RouteReply<R extends RouteDefinition> = {
-  [S in keyof R['responses'] & number]: { status: S; body: z.input<R['responses'][S]> };
+  [S in keyof R['responses'] & number]: { status: S; body: z.input<R['responses'][S]> | JsonText<z.input<R['responses'][S]>> };
 }[keyof R['responses'] & number];
 
 export interface MountOptions {
@@ -41,17 +50,28 @@ export function mount<R extends RouteDefinition>(
       body: route.body ? parseInput(route.body, ctx.request.body ?? {}) : undefined,
     } as RouteInput<R>;
     const reply = await handler(input, ctx);
+    const body: unknown = reply.body instanceof JsonText ? reply.body.text : reply.body;
     if (options.validateResponses) {
       const schema = route.responses[reply.status];
       if (!schema) throw new Error(`${route.method} ${route.path} replied ${reply.status}, which its contract does not list`);
       // A reply that breaks the contract is the server's bug: a plain Error (500), never the
       // ZodError that the error handler would answer as the client's 400.
-      const checked = schema.safeParse(reply.body);
+      const checked = schema.safeParse(reply.body instanceof JsonText ? JSON.parse(reply.body.text) : reply.body);
       if (!checked.success) throw new Error(`${route.method} ${route.path} replied ${reply.status} against its contract: ${checked.error.message}`);
     }
     ctx.status = reply.status;
-    ctx.body = reply.body;
+    ctx.body = body;
+    ctx.type = 'application/json';
   });
+}
+
+/** A reply whose body is JSON text already, typed as the route's body for that status. */
+export function jsonReply<R extends RouteDefinition, const S extends keyof R['responses'] & number>(
+  _route: R,
+  status: S,
+  text: string,
+): { status: S; body: JsonText<z.input<R['responses'][S]>> } {
+  return { status, body: new JsonText(text) };
 }
 
 /** Builds a handler's reply; keeps the status a literal so the contract can type the body. */

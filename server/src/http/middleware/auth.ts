@@ -1,18 +1,74 @@
 import type { Middleware } from 'koa';
 import { ERROR_MESSAGES } from '@feedback/sdk/contract';
-import { findActiveKey } from '../../modules/keys/keys.service.js';
+import type { SqlPool } from '../../db/pool.js';
+import { hashApiKey, looksLikeApiKey } from '../../modules/keys/api-key.js';
 import type { AppState } from '../context.js';
 import { AppError } from '../errors.js';
 
+/** Who a valid key belongs to: its id (the rate limit's budget), its project, and the project's voter salt. */
+export interface Caller {
+  keyId: string;
+  projectId: string;
+  voterSalt: string;
+}
+
+/**
+ * How long a looked-up key is trusted without asking the database again. This is the bound on how
+ * long a revoked key can still work (in every process, on every instance): at most 1 second.
+ */
+export const KEY_CACHE_TTL_MS = 1_000;
+/** Entries kept at most; past it the oldest go first (unknown keys are cached too, so guessing cannot grow it). */
+const KEY_CACHE_MAX_ENTRIES = 10_000;
+
+const FIND_KEY = {
+  name: 'auth_find_key',
+  text: `select k.id as key_id, k.project_id, p.voter_salt
+    from api_keys k join projects p on p.id = k.project_id
+    where k.key_hash = $1 and k.revoked_at is null`,
+};
+
+/**
+ * Resolves API keys to callers with a short-lived in-process cache keyed by the key's SHA-256, so a
+ * request costs no database round trip for its key. Concurrent misses of one key share one query.
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, { expires: number; caller: Promise<Caller | undefined> }>();
+
+  constructor(
+    private readonly sql: SqlPool,
+    private readonly ttlMs: number = KEY_CACHE_TTL_MS,
+  ) {}
+
+  lookup(key: string): Promise<Caller | undefined> {
+    if (!looksLikeApiKey(key)) return Promise.resolve(undefined);
+    const hash = hashApiKey(key);
+    const now = Date.now();
+    const cached = this.entries.get(hash);
+    if (cached && cached.expires > now) return cached.caller;
+    const caller = this.find(hash);
+    this.entries.delete(hash);
+    if (this.entries.size >= KEY_CACHE_MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(hash, { expires: now + this.ttlMs, caller });
+    // A failed look-up (database down) is not remembered: the next request asks again.
+    caller.catch(() => this.entries.delete(hash));
+    return caller;
+  }
+
+  private async find(hash: string): Promise<Caller | undefined> {
+    const rows = await this.sql.query<{ key_id: string; project_id: string; voter_salt: string }>(FIND_KEY.name, FIND_KEY.text, [hash]);
+    const row = rows[0];
+    return row ? { keyId: row.key_id, projectId: row.project_id, voterSalt: row.voter_salt } : undefined;
+  }
+}
+
 /** Spec part 5: every request carries `x-api-key`; a missing, unknown or revoked key is a 401. */
-export function auth(): Middleware<AppState> {
+export function auth(keys: KeyCache): Middleware<AppState> {
   return async (ctx, next) => {
     const key = ctx.get('x-api-key').trim();
     if (key === '') throw new AppError(401, ERROR_MESSAGES.missingApiKey);
-    const active = await findActiveKey(ctx.state.em, key);
-    if (!active) throw new AppError(401, ERROR_MESSAGES.invalidApiKey);
-    ctx.state.apiKeyId = active.keyId;
-    ctx.state.projectId = active.projectId;
+    const caller = await keys.lookup(key);
+    if (!caller) throw new AppError(401, ERROR_MESSAGES.invalidApiKey);
+    ctx.state.caller = caller;
     await next();
   };
 }

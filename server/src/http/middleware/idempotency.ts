@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import type { SqlPool } from '../../db/pool.js';
 import type { Logger } from '../../logger.js';
 import {
   deleteExpiredKeys,
@@ -25,21 +26,21 @@ const CLEANUP_EVERY_MS = 10 * 60_000;
  * with another request (method, path or body) is a 400. Only successful (2xx) responses are stored;
  * after a failure the key is free again, so a retry runs the request anew.
  */
-export function idempotency(logger: Logger): Middleware<AppState> {
+export function idempotency(sql: SqlPool, logger: Logger): Middleware<AppState> {
   let lastCleanup = 0;
   return async (ctx, next) => {
     const key = ctx.get(HEADER);
     if (ctx.method !== 'POST' || key === '') return next();
     if (!VALID_KEY.test(key)) throw AppError.invalidInputMessage(`${HEADER} must be 1 to 255 visible ASCII characters`);
-    const { em, projectId } = ctx.state;
+    const { projectId } = ctx.state.caller;
 
     if (Date.now() - lastCleanup > CLEANUP_EVERY_MS) {
       lastCleanup = Date.now();
-      await deleteExpiredKeys(em).catch((error: unknown) => logger.warn('could not delete expired idempotency keys', { error: String(error) }));
+      await deleteExpiredKeys(sql).catch((error: unknown) => logger.warn('could not delete expired idempotency keys', { error: String(error) }));
     }
 
     const fingerprint = requestFingerprint(ctx.method, ctx.path, ctx.request.body);
-    const reservation = await reserveWaiting(() => reserveKey(em, projectId, key, fingerprint));
+    const reservation = await reserveWaiting(() => reserveKey(sql, projectId, key, fingerprint));
     switch (reservation.kind) {
       case 'mismatch':
         throw AppError.invalidInputMessage(`${HEADER} "${key}" was already used with a different request; use a new key for a new request`);
@@ -48,6 +49,7 @@ export function idempotency(logger: Logger): Middleware<AppState> {
       case 'replay':
         ctx.status = reservation.status;
         ctx.body = reservation.body;
+        ctx.type = 'application/json';
         ctx.set('Idempotent-Replayed', 'true');
         return;
       case 'reserved':
@@ -58,12 +60,12 @@ export function idempotency(logger: Logger): Middleware<AppState> {
     try {
       await next();
       if (ctx.status >= 200 && ctx.status < 300) {
-        await storeResponse(em, projectId, key, ctx.status, ctx.body);
+        await storeResponse(sql, projectId, key, ctx.status, ctx.body);
         stored = true;
       }
     } finally {
       if (!stored) {
-        await releaseKey(em, projectId, key).catch((error: unknown) =>
+        await releaseKey(sql, projectId, key).catch((error: unknown) =>
           logger.warn('could not release an idempotency key', { id: ctx.state.requestId, error: String(error) }),
         );
       }

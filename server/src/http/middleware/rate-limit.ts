@@ -1,6 +1,9 @@
 import type { Middleware } from 'koa';
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ERROR_MESSAGES } from '@feedback/sdk/contract';
+import { flexibleLimiter } from '../../limits/flexible-limiter.js';
+import type { RateLimiter, RateLimitState } from '../../limits/lease-client.js';
+import { localLimiter } from '../../limits/local-limiter.js';
 import type { Logger } from '../../logger.js';
 import type { AppState } from '../context.js';
 import { AppError } from '../errors.js';
@@ -12,8 +15,11 @@ export const RATE_LIMIT_WINDOW_SECONDS = 60;
 export interface RateLimitOptions {
   /** Requests allowed per key in each window. */
   points: number;
-  /** The store of the counts; in memory unless given (shared stores plug in here). */
-  limiter?: RateLimiterAbstract;
+  /**
+   * Where the counts live. By default in this process (one bank, see limits/bank.ts); a cluster
+   * worker passes its lease client; a rate-limiter-flexible store (Redis, ...) plugs in as it is.
+   */
+  limiter?: RateLimiter | RateLimiterAbstract;
 }
 
 /**
@@ -23,43 +29,46 @@ export interface RateLimitOptions {
  * A request without a valid key is refused by auth before `consume`, so it never spends a key's budget.
  */
 export function rateLimit(options: RateLimitOptions, logger: Logger): { policy: Middleware<AppState>; consume: Middleware<AppState> } {
-  const limiter = options.limiter ?? new RateLimiterMemory({ points: options.points, duration: RATE_LIMIT_WINDOW_SECONDS });
+  const limiter = toRateLimiter(options);
   const limit = limiter.points;
-  const window = limiter.duration;
+  const window = limiter.durationSeconds;
+  // The IETF draft's policy header, and the widely used X- header that says the same.
+  const policyHeader = `"default";q=${limit};w=${window}`;
+  const limitHeader = String(limit);
 
   const policy: Middleware<AppState> = async (ctx, next) => {
-    // The IETF draft's policy header, and the widely used X- header that says the same.
-    ctx.set('RateLimit-Policy', `"default";q=${limit};w=${window}`);
-    ctx.set('X-RateLimit-Limit', String(limit));
+    ctx.set('RateLimit-Policy', policyHeader);
+    ctx.set('X-RateLimit-Limit', limitHeader);
     await next();
   };
 
   const consume: Middleware<AppState> = async (ctx, next) => {
-    let state: RateLimiterRes;
-    let allowed = true;
+    let state: RateLimitState;
     try {
-      state = await limiter.consume(ctx.state.apiKeyId);
+      state = await limiter.consume(ctx.state.caller.keyId);
     } catch (error) {
-      if (!(error instanceof RateLimiterRes)) {
-        // The store failed, not the caller: serve the request rather than fail it, and say so.
-        logger.warn('rate limiter store failed; request served without a limit', {
-          id: ctx.state.requestId,
-          error: error instanceof Error ? error.message : String(error),
-        });
-        return next();
-      }
-      state = error;
-      allowed = false;
+      // The store failed, not the caller: serve the request rather than fail it, and say so.
+      logger.warn('rate limiter store failed; request served without a limit', {
+        id: ctx.state.requestId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return next();
     }
     const resetSeconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
-    const remaining = Math.max(0, state.remainingPoints);
+    const remaining = Math.max(0, state.remaining);
     ctx.set('RateLimit', `"default";r=${remaining};t=${resetSeconds}`);
     ctx.set('X-RateLimit-Remaining', String(remaining));
     // Like GitHub's: the Unix time (seconds) when the window resets.
     ctx.set('X-RateLimit-Reset', String(Math.ceil((Date.now() + state.msBeforeNext) / 1000)));
-    if (!allowed) throw new AppError(429, ERROR_MESSAGES.rateLimited, undefined, { 'Retry-After': String(resetSeconds) });
+    if (!state.allowed) throw new AppError(429, ERROR_MESSAGES.rateLimited, undefined, { 'Retry-After': String(resetSeconds) });
     await next();
   };
 
   return { policy, consume };
+}
+
+function toRateLimiter(options: RateLimitOptions): RateLimiter {
+  const given = options.limiter;
+  if (!given) return localLimiter(options.points, RATE_LIMIT_WINDOW_SECONDS);
+  return 'durationSeconds' in given ? given : flexibleLimiter(given);
 }

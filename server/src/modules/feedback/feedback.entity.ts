@@ -13,7 +13,7 @@ export const Feedback = defineEntity({
   name: 'Feedback',
   tableName: 'feedback',
   indexes: [
-    { name: 'feedback_project_id_created_at_id_index', expression: 'create index "feedback_project_id_created_at_id_index" on "feedback" ("project_id", "created_at" desc, "id" desc)' },
+    { name: 'feedback_project_id_created_at_id_index', expression: 'create index "feedback_project_id_created_at_id_index" on "feedback" ("project_id", "created_at" desc, "id" desc) include ("status", "type")' },
     { name: 'feedback_title_trgm_index', expression: 'create index "feedback_title_trgm_index" on "feedback" using gin ("title" gin_trgm_ops)' },
     { name: 'feedback_description_trgm_index', expression: 'create index "feedback_description_trgm_index" on "feedback" using gin ("description" gin_trgm_ops)' },
   ],
@@ -35,14 +35,17 @@ export const FeedbackCounters = defineEntity({
   name: 'FeedbackCounters',
   tableName: 'feedback_counters',
   indexes: [
-    { name: 'feedback_counters_votes_index', expression: 'create index "feedback_counters_votes_index" on "feedback_counters" ("project_id", "vote_count" desc, "created_at" desc, "feedback_id" desc)' },
-    { name: 'feedback_counters_comments_index', expression: 'create index "feedback_counters_comments_index" on "feedback_counters" ("project_id", "comment_count" desc, "created_at" desc, "feedback_id" desc)' },
+    { name: 'feedback_counters_votes_index', expression: 'create index "feedback_counters_votes_index" on "feedback_counters" ("project_id", "vote_count" desc, "created_at" desc, "feedback_id" desc) include ("status", "type")' },
+    { name: 'feedback_counters_comments_index', expression: 'create index "feedback_counters_comments_index" on "feedback_counters" ("project_id", "comment_count" desc, "created_at" desc, "feedback_id" desc) include ("status", "type")' },
   ],
   properties: {
     feedback: p.oneToOne(Feedback).primary().owner().deleteRule('cascade'),
     /** Copied from the item so that the votes and comments sorts are served by one index each. */
     project: p.manyToOne(Project).deleteRule('cascade'),
     createdAt: p.datetime(3),
+    /** Copies of the item's status and type (kept by triggers), so filtered votes/comments pages need no join. */
+    status: p.text(),
+    type: p.text(),
     voteCount: p.integer().default(0),
     commentCount: p.integer().default(0),
   },
@@ -65,6 +68,23 @@ export const Comment = defineEntity({
   },
 });
 
+/**
+ * Items per (project, status, type), split into shards by the writing connection. Kept by triggers
+ * on `feedback` (migration 000300): no code writes it; list totals read it.
+ */
+export const FeedbackStats = defineEntity({
+  name: 'FeedbackStats',
+  tableName: 'feedback_stats',
+  properties: {
+    project: p.manyToOne(Project).primary().deleteRule('cascade'),
+    status: p.text().primary(),
+    type: p.text().primary(),
+    shard: p.smallint().primary(),
+    itemCount: p.integer().default(0),
+  },
+});
+
 export type Feedback = InferEntity<typeof Feedback>;
 export type FeedbackCounters = InferEntity<typeof FeedbackCounters>;
 export type Comment = InferEntity<typeof Comment>;
+export type FeedbackStats = InferEntity<typeof FeedbackStats>;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SqlPool } from '../../db/pool.js';
 
 /** How long a key is remembered (a retry after that runs the request again). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -13,37 +13,39 @@ export type Reservation =
   | { kind: 'mismatch' }
   | { kind: 'in-progress' };
 
-interface KeyRow {
+type KeyRow = {
   request_hash: string;
   status: number | null;
   body: unknown;
   age_ms: number;
   expired: boolean;
-}
+};
 
 /**
  * Reserves `key` for this request, or says why not. The reservation is one
  * `insert … on conflict do nothing`: of two requests racing with one key, exactly one runs.
  */
-export async function reserveKey(em: EntityManager, projectId: string, key: string, requestHash: string): Promise<Reservation> {
+export async function reserveKey(sql: SqlPool, projectId: string, key: string, requestHash: string): Promise<Reservation> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const inserted = await em.execute<{ key: string }[]>(
-      'insert into idempotency_keys (project_id, key, request_hash) values (?, ?, ?) on conflict do nothing returning key',
+    const inserted = await sql.query<{ key: string }>(
+      'idempotency_reserve',
+      'insert into idempotency_keys (project_id, key, request_hash) values ($1, $2, $3) on conflict do nothing returning key',
       [projectId, key, requestHash],
     );
     if (inserted.length > 0) return { kind: 'reserved' };
 
-    const rows = await em.execute<KeyRow[]>(
+    const rows = await sql.query<KeyRow>(
+      'idempotency_read',
       `select request_hash, status, body,
               (extract(epoch from now() - created_at) * 1000)::float8 as age_ms,
-              created_at < now() - make_interval(hours => ?) as expired
-       from idempotency_keys where project_id = ? and key = ?`,
+              created_at < now() - make_interval(hours => $1) as expired
+       from idempotency_keys where project_id = $2 and key = $3`,
       [IDEMPOTENCY_TTL_HOURS, projectId, key],
     );
     const row = rows[0];
     if (!row) continue; // released or expired between the two statements: try to reserve again
     if (row.expired) {
-      await em.execute('delete from idempotency_keys where project_id = ? and key = ? and created_at < now() - make_interval(hours => ?)', [
+      await sql.query('idempotency_expire', 'delete from idempotency_keys where project_id = $1 and key = $2 and created_at < now() - make_interval(hours => $3)', [
         projectId,
         key,
         IDEMPOTENCY_TTL_HOURS,
@@ -53,8 +55,9 @@ export async function reserveKey(em: EntityManager, projectId: string, key: stri
     if (row.request_hash !== requestHash) return { kind: 'mismatch' };
     if (row.status !== null) return { kind: 'replay', status: row.status, body: row.body };
     if (row.age_ms > ABANDONED_AFTER_MS) {
-      const taken = await em.execute<{ key: string }[]>(
-        'update idempotency_keys set created_at = now() where project_id = ? and key = ? and status is null and created_at < now() - make_interval(secs => ?) returning key',
+      const taken = await sql.query<{ key: string }>(
+        'idempotency_take_over',
+        'update idempotency_keys set created_at = now() where project_id = $1 and key = $2 and status is null and created_at < now() - make_interval(secs => $3) returning key',
         [projectId, key, ABANDONED_AFTER_MS / 1000],
       );
       if (taken.length > 0) return { kind: 'reserved' };
@@ -64,29 +67,29 @@ export async function reserveKey(em: EntityManager, projectId: string, key: stri
   return { kind: 'in-progress' };
 }
 
-/** Stores the response of a reserved key, to be replayed to its retries. */
-export async function storeResponse(em: EntityManager, projectId: string, key: string, status: number, body: unknown): Promise<void> {
-  await em.execute('update idempotency_keys set status = ?, body = cast(? as jsonb) where project_id = ? and key = ?', [
+/** Stores the response of a reserved key, to be replayed to its retries. A string body is JSON text already. */
+export async function storeResponse(sql: SqlPool, projectId: string, key: string, status: number, body: unknown): Promise<void> {
+  await sql.query('idempotency_store', 'update idempotency_keys set status = $1, body = $2::jsonb where project_id = $3 and key = $4', [
     status,
-    JSON.stringify(body ?? null),
+    typeof body === 'string' ? body : JSON.stringify(body ?? null),
     projectId,
     key,
   ]);
 }
 
 /** Drops a reservation whose request failed, so that a retry runs it again. */
-export async function releaseKey(em: EntityManager, projectId: string, key: string): Promise<void> {
-  await em.execute('delete from idempotency_keys where project_id = ? and key = ? and status is null', [projectId, key]);
+export async function releaseKey(sql: SqlPool, projectId: string, key: string): Promise<void> {
+  await sql.query('idempotency_release', 'delete from idempotency_keys where project_id = $1 and key = $2 and status is null', [projectId, key]);
 }
 
 /** Deletes every expired key (of all projects). Cheap: it walks the created_at index. */
-export async function deleteExpiredKeys(em: EntityManager): Promise<number> {
-  const result = await em.execute<{ affectedRows: number }>(
-    'delete from idempotency_keys where created_at < now() - make_interval(hours => ?)',
+export async function deleteExpiredKeys(sql: SqlPool): Promise<number> {
+  const rows = await sql.query<{ n: number }>(
+    'idempotency_sweep',
+    'with gone as (delete from idempotency_keys where created_at < now() - make_interval(hours => $1) returning 1) select count(*)::int as n from gone',
     [IDEMPOTENCY_TTL_HOURS],
-    'run',
   );
-  return result.affectedRows;
+  return rows[0]?.n ?? 0;
 }
 
 /** A fingerprint of a request: the same key sent with another method, path or body is refused. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EndUserInputSchema, IdentifiedUser } from '@feedback/sdk/contract';
+import type { EndUserInputSchema } from '@feedback/sdk/contract';
 import type { z } from 'zod';
 import { EndUser } from './end-user.entity.js';
 
@@ -27,15 +27,4 @@ export async function identifyEndUser(em: EntityManager, projectId: string, inpu
     // updatedAt is always merged, so the statement always returns the row, even when nothing else changes.
     onConflictMergeFields: [...given, 'updatedAt'],
   });
-}
-
-/** An end user as spec 2.5 shows it. */
-export function toIdentifiedUser(user: EndUser): IdentifiedUser {
-  return {
-    id: user.id,
-    email: user.email ?? null,
-    name: user.name ?? null,
-    avatarUrl: user.avatarUrl ?? null,
-    createdAt: user.createdAt.toISOString(),
-  };
 }

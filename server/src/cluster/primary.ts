@@ -1,0 +1,130 @@
+import cluster, { type Worker } from 'node:cluster';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../http/middleware/rate-limit.js';
+import { baseUrl } from '../lifecycle.js';
+import { PrimaryLimits } from '../limits/cluster-link.js';
+import { createLogger, type LogLevel } from '../logger.js';
+import { hotPoolSize, prepareDatabase, type ServeOptions } from '../main.js';
+import { isLifecycleMessage, WORKER_CONFIG_VARIABLE, type LifecycleMessage, type WorkerConfig } from './worker-config.js';
+
+export interface ClusterOptions extends ServeOptions {
+  /** Serving processes to fork (at least 1). */
+  workers: number;
+  logLevel?: LogLevel;
+}
+
+export interface RunningCluster {
+  url: string;
+  port: number;
+  workers: number;
+  /** Drains every worker (in-flight requests finish), then closes the database. */
+  close(): Promise<void>;
+}
+
+/** A worker that dies this soon after starting is failing, not crashing now and then: do not respawn it forever. */
+const EARLY_DEATH_MS = 5_000;
+const MAX_EARLY_DEATHS = 5;
+
+/**
+ * `feedback serve --workers N`: this process (the primary) owns the database, applies migrations,
+ * mints the first key, keeps the machine's rate-limit bank, and forks N workers that serve HTTP on
+ * one shared port. A worker that crashes is replaced; SIGTERM (close) drains them all.
+ */
+export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
+  const logger = options.logger ?? createLogger({ level: options.logLevel });
+  const { database, orm } = await prepareDatabase(options, logger);
+  // The primary serves no requests: the ORM's work (migrations, first key) is done.
+  await orm.close();
+  const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  const config: WorkerConfig = {
+    database: { kind: database.kind, connection: database.connection },
+    poolMax: hotPoolSize(database, options.workers),
+    port: options.port,
+    host: options.host,
+    rateLimit,
+    trustProxy: options.trustProxy ?? 0,
+    logLevel: options.logLevel ?? 'info',
+    prettyLogs: process.stderr.isTTY === true,
+    drainTimeoutMs: options.drainTimeoutMs ?? 8_000,
+  };
+  const limits = new PrimaryLimits(rateLimit, RATE_LIMIT_WINDOW_SECONDS);
+  cluster.setupPrimary({ exec: fileURLToPath(new URL('./worker.js', import.meta.url)), args: [] });
+
+  let stopping = false;
+  let earlyDeaths = 0;
+  let port = options.port;
+  const fork = (): Promise<Worker> => {
+    // Every worker listens on the same port value: node:cluster shares one socket per value, and
+    // with port 0 all of them (respawns included) get the one port the first was given.
+    const worker = cluster.fork({ [WORKER_CONFIG_VARIABLE]: JSON.stringify(config) });
+    limits.attach(worker);
+    const started = Date.now();
+    return new Promise((resolve, reject) => {
+      worker.on('message', (message: unknown) => {
+        if (isLifecycleMessage(message) && message.lifecycle === 'ready') {
+          port = message.port;
+          resolve(worker);
+        }
+      });
+      worker.once('exit', (code, signal) => {
+        reject(new Error(`worker ${worker.id} exited while starting (${signal ?? `code ${code}`})`));
+        if (stopping) return;
+        const early = Date.now() - started < EARLY_DEATH_MS;
+        earlyDeaths = early ? earlyDeaths + 1 : 0;
+        logger.error('worker exited; starting another', { worker: worker.id, pid: worker.process.pid, code, signal: signal ?? undefined });
+        if (earlyDeaths >= MAX_EARLY_DEATHS) {
+          logger.error('workers keep dying right after they start; giving up on respawning', { deaths: earlyDeaths });
+          return;
+        }
+        fork().catch((error: unknown) => logger.error('could not start a worker', { error: String(error) }));
+      });
+    });
+  };
+
+  try {
+    // One first, so that port 0 is settled before the others listen.
+    await fork();
+    await Promise.all(Array.from({ length: options.workers - 1 }, fork));
+  } catch (error) {
+    stopping = true;
+    await stopWorkers(1_000);
+    await database.close().catch(() => {});
+    throw error;
+  }
+  const url = baseUrl(options.host, port);
+  logger.info('listening', { url, rateLimit, trustProxy: config.trustProxy, workers: options.workers });
+
+  return {
+    url,
+    port,
+    workers: options.workers,
+    close: async () => {
+      stopping = true;
+      logger.info('shutting down: workers stop accepting and finish their requests in flight');
+      await stopWorkers(config.drainTimeoutMs + 1_000);
+      await database.close();
+      logger.info('stopped');
+      logger.flush?.();
+    },
+  };
+}
+
+/** Asks every worker to drain and waits for them to exit; past `deadlineMs` they are killed. */
+async function stopWorkers(deadlineMs: number): Promise<void> {
+  const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+  await Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise<void>((resolve) => {
+          if (worker.isDead()) return resolve();
+          const timer = setTimeout(() => worker.process.kill('SIGKILL'), deadlineMs);
+          worker.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          if (worker.isConnected()) worker.send({ lifecycle: 'shutdown' } satisfies LifecycleMessage);
+          else worker.process.kill('SIGTERM');
+        }),
+    ),
+  );
+}

@@ -1,0 +1,24 @@
+import type { ConnectionOptions, Database } from '../db/database.js';
+import type { LogLevel } from '../logger.js';
+
+/** Everything a worker needs, handed over by the primary in the FEEDBACK_WORKER environment variable. */
+export interface WorkerConfig {
+  database: { kind: Database['kind']; connection: ConnectionOptions };
+  poolMax: number;
+  port: number;
+  host: string;
+  rateLimit: number;
+  trustProxy: number;
+  logLevel: LogLevel;
+  prettyLogs: boolean;
+  drainTimeoutMs: number;
+}
+
+export const WORKER_CONFIG_VARIABLE = 'FEEDBACK_WORKER';
+
+/** Messages between the primary and a worker (besides the rate limiter's, see limits/cluster-link.ts). */
+export type LifecycleMessage = { lifecycle: 'ready'; port: number } | { lifecycle: 'shutdown' };
+
+export function isLifecycleMessage(message: unknown): message is LifecycleMessage {
+  return typeof message === 'object' && message !== null && typeof (message as { lifecycle?: unknown }).lifecycle === 'string';
+}

@@ -1,0 +1,53 @@
+import { createServer } from 'node:http';
+import { createApp } from '../app.js';
+import { openSqlPool } from '../db/pool.js';
+import { baseUrl, drain, listen } from '../lifecycle.js';
+import { workerLimiter } from '../limits/cluster-link.js';
+import { RATE_LIMIT_WINDOW_SECONDS } from '../http/middleware/rate-limit.js';
+import { createLogger } from '../logger.js';
+import { isLifecycleMessage, WORKER_CONFIG_VARIABLE, type LifecycleMessage, type WorkerConfig } from './worker-config.js';
+
+/**
+ * A cluster worker: config -> pool -> app -> listen (the port is shared by every worker through
+ * node:cluster) -> serve until the primary says shutdown, or goes away.
+ */
+async function runWorker(): Promise<void> {
+  const config = JSON.parse(process.env[WORKER_CONFIG_VARIABLE] ?? 'null') as WorkerConfig | null;
+  if (!config || !process.send) throw new Error('a feedback worker is started by `feedback serve --workers N`, not directly');
+  const logger = createLogger({ level: config.logLevel, pretty: config.prettyLogs });
+  const sql = openSqlPool(config.database, config.poolMax);
+  const app = createApp({
+    sql,
+    logger,
+    rateLimit: { points: config.rateLimit, limiter: workerLimiter(config.rateLimit, RATE_LIMIT_WINDOW_SECONDS) },
+    trustProxy: config.trustProxy,
+  });
+  const server = createServer(app.callback());
+  const port = await listen(server, config.port, config.host);
+  logger.debug('worker listening', { url: baseUrl(config.host, port) });
+  process.send({ lifecycle: 'ready', port } satisfies LifecycleMessage);
+
+  let stopping = false;
+  const stop = async (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.debug('worker draining', { reason });
+    await drain(server, config.drainTimeoutMs, logger);
+    await sql.close().catch(() => {});
+    logger.flush?.();
+    process.exit(0);
+  };
+  process.on('message', (message: unknown) => {
+    if (isLifecycleMessage(message) && message.lifecycle === 'shutdown') void stop('shutdown');
+  });
+  // The primary is gone (killed): nobody hands out rate limits or restarts us, so finish and exit.
+  process.on('disconnect', () => void stop('primary gone'));
+  // Ctrl-C reaches the whole process group: the primary decides when workers stop.
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => {});
+}
+
+runWorker().catch((error: unknown) => {
+  process.stderr.write(`feedback worker failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,184 @@
+import type { ListFeedbackQuery, SortBy } from '@feedback/sdk/contract';
+import { endUserCtes } from './end-user.sql.js';
+import { isoTimestamp, ITEM_FROM, itemFields } from './json.sql.js';
+
+/** A hot statement: its prepared-statement name, its text, and how to order its parameters. */
+export interface Statement {
+  name: string;
+  text: string;
+}
+
+// ---------------------------------------------------------------------------------- submit (4.2)
+
+/** The new item as FeedbackListItem JSON: no comments, and the submitter's vote. */
+function submittedItem(user: string | null): string {
+  return `json_build_object(${itemFields({ feedback: 'f', voteCount: '1', commentCount: '0', user })})::text as body`;
+}
+
+/**
+ * Spec 4.2 by an identified user, in one statement: upsert the submitter, insert the item, its
+ * counters (voteCount 1) and the submitter's vote. $1 project, $2 title, $3 description, $4 type,
+ * $5 metadata, $6 externalId, $7 given profile.
+ */
+export const SUBMIT_IDENTIFIED: Statement = {
+  name: 'submit_identified',
+  text: `with ${endUserCtes({ project: '$1::uuid', externalId: '$6::text', profile: '$7' })},
+  f as (
+    insert into feedback (project_id, end_user_id, title, description, type, metadata)
+    select $1::uuid, uid.id, $2::text, $3::text, $4::text, $5::jsonb from uid
+    returning *
+  ), c as (
+    insert into feedback_counters (feedback_id, project_id, created_at, status, type, vote_count, comment_count)
+    select id, project_id, created_at, status, type, 1, 0 from f
+  ), v as (
+    insert into votes (feedback_id, voter_key, end_user_id) select id, end_user_id::text, end_user_id from f
+  )
+  select ${submittedItem('uid')} from f cross join uid`,
+};
+
+/** Spec 4.2 without `endUser`: the submission is the caller's anonymous vote. $6 voter key. */
+export const SUBMIT_ANONYMOUS: Statement = {
+  name: 'submit_anonymous',
+  text: `with f as (
+    insert into feedback (project_id, end_user_id, title, description, type, metadata)
+    values ($1::uuid, null, $2::text, $3::text, $4::text, $5::jsonb)
+    returning *
+  ), c as (
+    insert into feedback_counters (feedback_id, project_id, created_at, status, type, vote_count, comment_count)
+    select id, project_id, created_at, status, type, 1, 0 from f
+  ), v as (
+    insert into votes (feedback_id, voter_key, end_user_id) select id, $6::text, null::uuid from f
+  )
+  select ${submittedItem(null)} from f`,
+};
+
+// ---------------------------------------------------------------------------------- detail (4.4)
+
+const COMMENT_AUTHOR = `case
+    when cm.is_team then json_build_object('name', cm.author_name, 'isTeam', true)
+    when cm.author_end_user_id is not null then json_build_object('name', cu.name, 'avatarUrl', cu.avatar_url)
+  end`;
+
+/**
+ * Spec 4.4 in one statement: the item, whether the end user $3 (external id, may be null) has
+ * voted, and its comments oldest first. $1 item id, $2 project. No row: not found.
+ */
+export const DETAIL: Statement = {
+  name: 'detail',
+  text: `select json_build_object(${itemFields()},
+    'userHasVoted', exists (
+      select 1 from votes v
+      where v.feedback_id = f.id
+        and v.voter_key = (select e.id::text from end_users e where e.project_id = f.project_id and e.external_id = $3)
+    ),
+    'comments', (
+      select coalesce(json_agg(json_build_object(
+               'id', cm.id, 'content', cm.content, 'createdAt', ${isoTimestamp('cm.created_at')}, 'author', ${COMMENT_AUTHOR}
+             ) order by cm.created_at, cm.id), '[]')
+      from comments cm left join end_users cu on cu.id = cm.author_end_user_id
+      where cm.feedback_id = f.id
+    )
+  )::text as body
+  from ${ITEM_FROM}
+  where f.id = $1 and f.project_id = $2`,
+};
+
+// ---------------------------------------------------------------------------------- list (4.3)
+
+/**
+ * Each sort: the order of the page (always ending in a unique column, so pages never overlap),
+ * over `f` and `c` and over the materialised matches `m` of a search. newest and oldest walk
+ * feedback (project_id, created_at desc, id desc) include (status, type) forwards or backwards;
+ * votes and comments walk their feedback_counters index, ties by newest. Each index includes
+ * status and type (the counters keep a copy), so a filtered page is an index-only scan.
+ */
+const SORTS: Record<SortBy, { order: string; matchOrder: string; counters: boolean }> = {
+  newest: { order: 'f.created_at desc, f.id desc', matchOrder: 'm.created_at desc, m.id desc', counters: false },
+  oldest: { order: 'f.created_at asc, f.id asc', matchOrder: 'm.created_at asc, m.id asc', counters: false },
+  votes: { order: 'c.vote_count desc, c.created_at desc, c.feedback_id desc', matchOrder: 'm.vote_count desc, m.created_at desc, m.id desc', counters: true },
+  comments: { order: 'c.comment_count desc, c.created_at desc, c.feedback_id desc', matchOrder: 'm.comment_count desc, m.created_at desc, m.id desc', counters: true },
+};
+
+/** A list statement and the parameters it takes, in order after $1 project, $2 limit, $3 offset. */
+export interface ListStatement extends Statement {
+  params: ('status' | 'type' | 'search')[];
+}
+
+const listStatements = new Map<string, ListStatement>();
+
+/**
+ * The statement for one shape of list (sort x which filters are present x search), built once.
+ * One statement per shape keeps every generic plan simple: no `$n is null or ...` branches.
+ * It returns one row: `total` and `items` (the page's JSON array).
+ * - Without search, `total` sums the project's feedback_stats cells; the page's ids are found
+ *   first (an index-only scan where the sort allows) and only those rows are read and built.
+ *   The ids go in as `f.id = any(array(...))`, for which even the generic plan expects a handful
+ *   of rows and joins by primary key.
+ * - With search, the matches are collected once from the trigram indexes, and the page and its
+ *   total both come from that one pass (a window count).
+ */
+export function listStatement(query: Pick<ListFeedbackQuery, 'sortBy' | 'status' | 'type' | 'search'>): ListStatement {
+  const params: ListStatement['params'] = [];
+  if (query.status) params.push('status');
+  if (query.type) params.push('type');
+  if (query.search) params.push('search');
+  const name = `list_${query.sortBy}_${params.join('_') || 'all'}`;
+  let statement = listStatements.get(name);
+  if (!statement) {
+    statement = { name, params, text: buildList(query.sortBy, params) };
+    listStatements.set(name, statement);
+  }
+  return statement;
+}
+
+function buildList(sortBy: SortBy, params: ListStatement['params']): string {
+  const placeholder = (param: ListStatement['params'][number]) => `$${4 + params.indexOf(param)}`;
+  const sort = SORTS[sortBy];
+  const filters = ['f.project_id = $1'];
+  if (params.includes('status')) filters.push(`f.status = any(${placeholder('status')}::text[])`);
+  if (params.includes('type')) filters.push(`f.type = any(${placeholder('type')}::text[])`);
+  const page = (ids: string) => `(
+    select coalesce(json_agg(json_build_object(${itemFields()}) order by ${sort.order}), '[]')::text
+    from ${ITEM_FROM}
+    where f.id = any(array(${ids}))
+  ) as items`;
+
+  if (params.includes('search')) {
+    filters.push(`(f.title ilike ${placeholder('search')} or f.description ilike ${placeholder('search')})`);
+    const columns = sort.counters ? 'f.id, f.created_at, c.vote_count, c.comment_count' : 'f.id, f.created_at';
+    const from = sort.counters ? 'feedback f join feedback_counters c on c.feedback_id = f.id' : 'feedback f';
+    return `with m as materialized (
+      select ${columns} from ${from} where ${filters.join(' and ')}
+    ), p as materialized (
+      select m.id, count(*) over () as total from m order by ${sort.matchOrder} limit $2 offset $3
+    )
+    select coalesce((select total from p limit 1), (select count(*) from m))::int as total, ${page('select id from p')}`;
+  }
+
+  const cells = ['s.project_id = $1'];
+  const counterFilters = ['c.project_id = $1'];
+  if (params.includes('status')) counterFilters.push(`c.status = any(${placeholder('status')}::text[])`);
+  if (params.includes('type')) counterFilters.push(`c.type = any(${placeholder('type')}::text[])`);
+  if (params.includes('status')) cells.push(`s.status = any(${placeholder('status')}::text[])`);
+  if (params.includes('type')) cells.push(`s.type = any(${placeholder('type')}::text[])`);
+  const ids = sort.counters
+    ? `select c.feedback_id from feedback_counters c where ${counterFilters.join(' and ')} order by ${sort.order} limit $2 offset $3`
+    : `select f.id from feedback f where ${filters.join(' and ')} order by ${sort.order} limit $2 offset $3`;
+  return `select (select coalesce(sum(s.item_count), 0) from feedback_stats s where ${cells.join(' and ')})::int as total, ${page(ids)}`;
+}
+
+/** The values of a list statement's parameters, in its order. */
+export function listValues(statement: ListStatement, projectId: string, query: ListFeedbackQuery): unknown[] {
+  const values: unknown[] = [projectId, query.limit, (query.page - 1) * query.limit];
+  for (const param of statement.params) {
+    if (param === 'status') values.push(query.status);
+    if (param === 'type') values.push(query.type);
+    if (param === 'search') values.push(`%${escapeLike(query.search ?? '')}%`);
+  }
+  return values;
+}
+
+/** A search is a plain substring: `%`, `_` and `\` match themselves (backslash is LIKE's default escape). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}

@@ -1,0 +1,90 @@
+import type Router from '@koa/router';
+import { ERROR_MESSAGES, routes } from '@feedback/sdk/contract';
+import type { SqlPool } from '../db/pool.js';
+import { isUuid } from '../db/uuid.js';
+import { clientIp, type AppContext, type AppState } from '../http/context.js';
+import { AppError } from '../http/errors.js';
+import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
+import { givenProfile } from './end-user.sql.js';
+import { DETAIL, listStatement, listValues, SUBMIT_ANONYMOUS, SUBMIT_IDENTIFIED, type Statement } from './feedback.sql.js';
+import { IDENTIFY } from './users.sql.js';
+import { anonymousVoterKey } from './voter.js';
+import { CHECK_ANONYMOUS, CHECK_IDENTIFIED, TOGGLE_ANONYMOUS, TOGGLE_IDENTIFIED } from './votes.sql.js';
+
+/**
+ * The six endpoints of the spec, each one or two statements on the pool: no ORM, no entity,
+ * no transaction object. The statements live in *.sql.ts beside this file.
+ */
+export function mountPublicRoutes(router: Router<AppState>, sql: SqlPool, options: MountOptions): void {
+  const run = <Row extends Record<string, unknown>>(statement: Statement, values: unknown[]) => sql.query<Row>(statement.name, statement.text, values);
+
+  mount(router, routes.identify, options, async ({ body }, ctx) => {
+    const [row] = await run<{ body: string }>(IDENTIFY, [projectOf(ctx), body.externalId, givenProfile(body)]);
+    return jsonReply(routes.identify, 200, `{"user":${row!.body}}`);
+  });
+
+  mount(router, routes.createFeedback, options, async ({ body }, ctx) => {
+    const item = [projectOf(ctx), body.title, body.description ?? null, body.type, body.metadata == null ? null : JSON.stringify(body.metadata)];
+    const endUser = body.endUser;
+    const rows = endUser
+      ? await run<{ body: string }>(SUBMIT_IDENTIFIED, [...item, endUser.externalId, givenProfile(endUser)])
+      : await run<{ body: string }>(SUBMIT_ANONYMOUS, [...item, anonymousVoterKey(ctx.state.caller.voterSalt, clientIp(ctx))]);
+    return jsonReply(routes.createFeedback, 201, `{"feedback":${rows[0]!.body}}`);
+  });
+
+  mount(router, routes.listFeedback, options, async ({ query }, ctx) => {
+    const statement = listStatement(query);
+    const [row] = await run<{ total: number; items: string }>(statement, listValues(statement, projectOf(ctx), query));
+    const total = row!.total;
+    return jsonReply(
+      routes.listFeedback,
+      200,
+      `{"items":${row!.items},"total":${total},"page":${query.page},"limit":${query.limit},"totalPages":${Math.ceil(total / query.limit)}}`,
+    );
+  });
+
+  mount(router, routes.getFeedback, options, async ({ params, query }, ctx) => {
+    const [row] = await run<{ body: string }>(DETAIL, [feedbackId(params.id), projectOf(ctx), query.endUserId ?? null]);
+    if (!row) throw feedbackNotFound();
+    return jsonReply(routes.getFeedback, 200, `{"feedback":${row.body}}`);
+  });
+
+  mount(router, routes.toggleVote, options, async ({ params, body }, ctx) => {
+    const id = feedbackId(params.id);
+    const endUser = body.endUser;
+    type Toggled = { item_found: boolean; now_voted: boolean; new_count: number };
+    const [row] = endUser
+      ? await run<Toggled>(TOGGLE_IDENTIFIED, [id, projectOf(ctx), endUser.externalId, givenProfile(endUser)])
+      : await run<Toggled>(TOGGLE_ANONYMOUS, [id, projectOf(ctx), anonymousVoterKey(ctx.state.caller.voterSalt, clientIp(ctx))]);
+    if (!row?.item_found) throw feedbackNotFound();
+    return reply(200, { voted: row.now_voted, voteCount: row.new_count });
+  });
+
+  mount(router, routes.getVote, options, async ({ params, query }, ctx) => {
+    const id = feedbackId(params.id);
+    const [row] =
+      query.endUserId !== undefined
+        ? await run<{ vote_count: number; voted: boolean }>(CHECK_IDENTIFIED, [id, projectOf(ctx), query.endUserId])
+        : await run<{ vote_count: number; voted: boolean }>(CHECK_ANONYMOUS, [id, projectOf(ctx), anonymousVoterKey(ctx.state.caller.voterSalt, clientIp(ctx))]);
+    if (!row) throw feedbackNotFound();
+    return reply(200, { voted: row.voted, voteCount: row.vote_count });
+  });
+}
+
+function projectOf(ctx: AppContext): string {
+  return ctx.state.caller.projectId;
+}
+
+/**
+ * The id of a path, checked before any query: a malformed id cannot name an item, so it is the
+ * same 404 as an unknown one (and never reaches PostgreSQL as a failing uuid cast).
+ */
+function feedbackId(id: string): string {
+  if (!isUuid(id)) throw feedbackNotFound();
+  return id.toLowerCase();
+}
+
+/** Spec part 7: 404 "Feedback not found", for unknown, malformed and other projects' ids alike. */
+function feedbackNotFound(): AppError {
+  return new AppError(404, ERROR_MESSAGES.feedbackNotFound);
+}

@@ -1,0 +1,49 @@
+import { endUserCtes } from './end-user.sql.js';
+import type { Statement } from './feedback.sql.js';
+
+/**
+ * Spec 4.5 in one statement: the toggle itself is the `toggle_vote` function (migration 000300),
+ * which inserts or deletes the vote and moves the counter in one transaction, exact under any
+ * concurrency and without retries. Rows: item_found, now_voted, new_count; no row: not found.
+ */
+const TOGGLE_COLUMNS = 't.item_found, t.now_voted, t.new_count';
+
+/**
+ * $1 item, $2 project, $3 externalId, $4 given profile. The user is created (or updated) only
+ * when the item exists, so a vote on an unknown item leaves no trace.
+ */
+export const TOGGLE_IDENTIFIED: Statement = {
+  name: 'toggle_identified',
+  text: `with ${endUserCtes(
+    { project: '$2::uuid', externalId: '$3::text', profile: '$4' },
+    'exists (select 1 from feedback_counters where feedback_id = $1::uuid and project_id = $2::uuid)',
+  )}
+  select ${TOGGLE_COLUMNS} from uid cross join lateral toggle_vote($1::uuid, $2::uuid, uid.id::text, uid.id) t`,
+};
+
+/** $1 item, $2 project, $3 voter key of the anonymous caller. */
+export const TOGGLE_ANONYMOUS: Statement = {
+  name: 'toggle_anonymous',
+  text: `select ${TOGGLE_COLUMNS} from toggle_vote($1::uuid, $2::uuid, $3::text, null) t`,
+};
+
+/**
+ * Spec 4.6: the item's count and whether the voter has voted. $1 item, $2 project, and $3 the
+ * external id of an end user (never created here: an unknown one has not voted) or, for
+ * CHECK_ANONYMOUS, the caller's voter key. No row: not found.
+ */
+export const CHECK_IDENTIFIED: Statement = {
+  name: 'check_identified',
+  text: `select c.vote_count, exists (
+      select 1 from votes v
+      where v.feedback_id = c.feedback_id
+        and v.voter_key = (select e.id::text from end_users e where e.project_id = c.project_id and e.external_id = $3)
+    ) as voted
+    from feedback_counters c where c.feedback_id = $1 and c.project_id = $2`,
+};
+
+export const CHECK_ANONYMOUS: Statement = {
+  name: 'check_anonymous',
+  text: `select c.vote_count, exists (select 1 from votes v where v.feedback_id = c.feedback_id and v.voter_key = $3) as voted
+    from feedback_counters c where c.feedback_id = $1 and c.project_id = $2`,
+};

@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { backends, type FreshDatabase } from '../helpers/backends.js';
+import { parseLogLine, runFeedback, startServe, type ServeProcess } from '../helpers/cli-process.js';
+
+const LIMIT = 40;
+
+for (const backend of backends()) {
+  describe(`feedback serve --workers 2 (${backend.name})`, () => {
+    let database: FreshDatabase;
+    let server: ServeProcess;
+    let key: string;
+    let where: string[];
+    before(async () => {
+      database = await backend.create();
+      where = database.location.databaseUrl ? ['--database-url', database.location.databaseUrl] : ['--data-dir', database.location.dataDir];
+      server = await startServe(['--workers', '2', '--rate-limit', String(LIMIT), ...where]);
+      for (let i = 0; i < 100 && !/pk_/.test(server.stdout()); i++) await sleep(50);
+      key = /(pk_[0-9A-Za-z]+)/.exec(server.stdout())![1]!;
+    });
+    after(async () => {
+      if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+      await server?.exited;
+      await database?.drop();
+    });
+
+    it('when the server starts on an empty database with 2 workers, then the first key is printed exactly once', () => {
+      expect(server.stdout().match(/First start/g)).to.have.length(1);
+      expect(new Set(server.stdout().match(/pk_[0-9A-Za-z]+/g))).to.have.property('size', 1);
+    });
+
+    it(`8 rate limit: when ${3 * LIMIT} concurrent requests of one key are spread over both workers, then exactly ${LIMIT} pass and the rest get the spec's 429 with Retry-After`, async () => {
+      // A key of its own, so the first key keeps its budget for the next test.
+      const created = await runFeedback(['keys', 'create', '--json', ...where]);
+      expect(created.code, created.stderr).to.equal(0);
+      const limited = (JSON.parse(created.stdout) as { key: string }).key;
+      const responses = await Promise.all(
+        Array.from({ length: 3 * LIMIT }, () => fetch(`${server.url}/api/v1/feedback?limit=1`, { headers: { 'x-api-key': limited } })),
+      );
+      const bodies = await Promise.all(responses.map((res) => res.json()));
+      expect(responses.filter((res) => res.status === 200)).to.have.length(LIMIT);
+      const refused = responses.map((res, i) => ({ res, body: bodies[i] })).filter(({ res }) => res.status === 429);
+      expect(refused).to.have.length(2 * LIMIT);
+      for (const { res, body } of refused) {
+        expect(body).to.deep.equal({ error: 'Too many requests, please slow down' });
+        expect(Number(res.headers.get('retry-after'))).to.be.within(1, 60);
+      }
+      // Both workers answered: the request log names each one's pid.
+      await sleep(200);
+      const pids = new Set(
+        server
+          .stderr()
+          .split('\n')
+          .map(parseLogLine)
+          .filter((entry) => entry?.msg === 'request')
+          .map((entry) => entry!.pid),
+      );
+      expect(pids.size, 'requests were served by two processes').to.equal(2);
+    });
+
+    it('when SIGTERM arrives while a request is in flight, then that request completes, new connections are refused, and the server exits 0 within 10 s', async () => {
+      const body = JSON.stringify({ title: 'Sent across a shutdown' });
+      const { port } = new URL(server.url);
+      const socket = await open(Number(port));
+      const response = readAll(socket);
+      // Headers and half of the body: the request is in flight until the rest arrives.
+      socket.write(
+        `POST /api/v1/feedback HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\n` +
+          `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body.slice(0, 10)}`,
+      );
+      await sleep(200);
+      const signalled = Date.now();
+      server.child.kill('SIGTERM');
+      await sleep(500);
+      const refused = await open(Number(port)).then(
+        (late) => {
+          late.destroy();
+          return false;
+        },
+        (error: NodeJS.ErrnoException) => error.code === 'ECONNREFUSED',
+      );
+      expect(refused, 'a new connection after SIGTERM is refused').to.equal(true);
+      socket.write(body.slice(10));
+      const text = await response;
+      expect(text).to.match(/^HTTP\/1\.1 201 /);
+      expect(text).to.include('Sent across a shutdown');
+      expect(await server.exited).to.equal(0);
+      expect(Date.now() - signalled).to.be.below(10_000);
+    });
+  });
+}
+
+function open(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+function readAll(socket: Socket): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
