@@ -28,6 +28,9 @@ export interface LoggerOptions {
   pretty?: boolean;
 }
 
+/** The longest a log line waits in the buffer before it is written. */
+const FLUSH_EVERY_MS = 250;
+
 /**
  * pino: JSON lines written asynchronously to stderr, so logging never blocks a request on the
  * terminal or the pipe; readable lines (pino-pretty) when stderr is a terminal.
@@ -42,7 +45,13 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   } else if (readable) {
     destination = pretty({ destination: 2, sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
   } else {
-    destination = pino.destination({ dest: 2, sync: false });
+    // Lines are gathered into writes of at least 4 KiB (one write per line costs more than the
+    // request it describes) and flushed at least every FLUSH_EVERY_MS, so a quiet server's last
+    // lines are never held back for long; flushSync writes out the rest on exit.
+    const boom = pino.destination({ dest: 2, sync: false, minLength: 4096 });
+    // flush() does nothing while a write is under way or the buffer is empty.
+    setInterval(() => boom.flush(), FLUSH_EVERY_MS).unref();
+    destination = boom;
   }
   const base = pino(
     {

@@ -96,12 +96,11 @@ end $$;`);
     // A counters row written without them (a bulk load in SQL) takes them from its item.
     this.addSql(`create function "feedback_counters_fill"() returns trigger language plpgsql as $$
 begin
-  if new.status is null or new.type is null then
-    select f.status, f.type into new.status, new.type from feedback f where f.id = new.feedback_id;
-  end if;
+  select f.status, f.type into new.status, new.type from feedback f where f.id = new.feedback_id;
   return new;
 end $$;`);
-    this.addSql(`create trigger "feedback_counters_fill" before insert on "feedback_counters" for each row execute function "feedback_counters_fill"();`);
+    // Only for such rows: the API's inserts carry both and pay no trigger call.
+    this.addSql(`create trigger "feedback_counters_fill" before insert on "feedback_counters" for each row when (new."status" is null or new."type" is null) execute function "feedback_counters_fill"();`);
     // An item that changes status or type moves its copy in the same transaction.
     this.addSql(`create function "feedback_counters_follow"() returns trigger language plpgsql as $$
 begin
