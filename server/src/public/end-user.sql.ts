@@ -5,6 +5,9 @@ export function givenProfile(input: EndUserInput): string {
   return JSON.stringify({ email: input.email, name: input.name, avatarUrl: input.avatarUrl, metadata: input.metadata });
 }
 
+/** givenProfile of a request that sent no profile field. */
+export const NO_PROFILE = '{}';
+
 const FIELDS = [
   { key: 'email', column: 'email', value: (p: string) => `${p}::jsonb->>'email'` },
   { key: 'name', column: 'name', value: (p: string) => `${p}::jsonb->>'name'` },

@@ -5,11 +5,11 @@ import { isUuid } from '../db/uuid.js';
 import { clientIp, type AppContext, type AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
-import { givenProfile } from './end-user.sql.js';
+import { givenProfile, NO_PROFILE } from './end-user.sql.js';
 import { DETAIL, listStatement, listValues, SUBMIT_ANONYMOUS, SUBMIT_IDENTIFIED, type Statement } from './feedback.sql.js';
 import { IDENTIFY } from './users.sql.js';
 import { anonymousVoterKey } from './voter.js';
-import { CHECK_ANONYMOUS, CHECK_IDENTIFIED, TOGGLE_ANONYMOUS, TOGGLE_IDENTIFIED } from './votes.sql.js';
+import { CHECK_ANONYMOUS, CHECK_IDENTIFIED, TOGGLE_ANONYMOUS, TOGGLE_IDENTIFIED, TOGGLE_KNOWN_USER } from './votes.sql.js';
 
 /**
  * The six endpoints of the spec, each one or two statements on the pool: no ORM, no entity,
@@ -53,9 +53,15 @@ export function mountPublicRoutes(router: Router<AppState>, sql: SqlPool, option
     const id = feedbackId(params.id);
     const endUser = body.endUser;
     type Toggled = { item_found: boolean; now_voted: boolean; new_count: number };
-    const [row] = endUser
-      ? await run<Toggled>(TOGGLE_IDENTIFIED, [id, projectOf(ctx), endUser.externalId, givenProfile(endUser)])
-      : await run<Toggled>(TOGGLE_ANONYMOUS, [id, projectOf(ctx), anonymousVoterKey(ctx.state.caller.voterSalt, clientIp(ctx))]);
+    let row: Toggled | undefined;
+    if (!endUser) {
+      [row] = await run<Toggled>(TOGGLE_ANONYMOUS, [id, projectOf(ctx), anonymousVoterKey(ctx.state.caller.voterSalt, clientIp(ctx))]);
+    } else {
+      const profile = givenProfile(endUser);
+      // Only an externalId: a returning voter is read, not upserted (one statement, no write to end_users).
+      if (profile === NO_PROFILE) [row] = await run<Toggled>(TOGGLE_KNOWN_USER, [id, projectOf(ctx), endUser.externalId]);
+      if (!row) [row] = await run<Toggled>(TOGGLE_IDENTIFIED, [id, projectOf(ctx), endUser.externalId, profile]);
+    }
     if (!row?.item_found) throw feedbackNotFound();
     return reply(200, { voted: row.now_voted, voteCount: row.new_count });
   });

@@ -21,6 +21,19 @@ export const TOGGLE_IDENTIFIED: Statement = {
   select ${TOGGLE_COLUMNS} from uid cross join lateral toggle_vote($1::uuid, $2::uuid, uid.id::text, uid.id) t`,
 };
 
+/**
+ * The common case of TOGGLE_IDENTIFIED: a voter sent with no profile fields (only externalId), who
+ * is known already. The user is only read, so the statement carries no upsert at all. No row back:
+ * the user (or the item) is not there, and TOGGLE_IDENTIFIED runs instead. $1 item, $2 project,
+ * $3 externalId.
+ */
+export const TOGGLE_KNOWN_USER: Statement = {
+  name: 'toggle_known_user',
+  text: `select ${TOGGLE_COLUMNS}
+  from end_users e cross join lateral toggle_vote($1::uuid, $2::uuid, e.id::text, e.id) t
+  where e.project_id = $2::uuid and e.external_id = $3::text`,
+};
+
 /** $1 item, $2 project, $3 voter key of the anonymous caller. */
 export const TOGGLE_ANONYMOUS: Statement = {
   name: 'toggle_anonymous',
