@@ -47,19 +47,6 @@ export async function revokeApiKey(em: EntityManager, idOrKey: string): Promise<
   return summarize(apiKey, apiKey.project.slug);
 }
 
-/** An active key as a request sees it: which key (the rate limit's budget) and which project (the data's scope). */
-export interface ActiveKey {
-  keyId: string;
-  projectId: string;
-}
-
-/** The active key matching `key`, or undefined for an unknown or revoked key (refused alike). */
-export async function findActiveKey(em: EntityManager, key: string): Promise<ActiveKey | undefined> {
-  if (!looksLikeApiKey(key)) return undefined;
-  const found = await em.findOne(ApiKey, { keyHash: hashApiKey(key), revokedAt: null }, { fields: ['id', 'project'] });
-  return found ? { keyId: found.id, projectId: found.project.id } : undefined;
-}
-
 export class ApiKeyNotFoundError extends Error {
   constructor(idOrKey: string) {
     super(`no API key matches "${idOrKey.startsWith('pk_') ? displayPrefix(idOrKey) + '…' : idOrKey}"`);
