@@ -28,7 +28,7 @@ describe('feedback CLI', () => {
     expect(top.code).to.equal(0);
     expect(top.stdout).to.include('serve').and.include('migrate').and.include('keys').and.include('Exit codes');
     const serveHelp = await feedback(['serve', '--help']);
-    for (const name of ['FEEDBACK_PORT', 'FEEDBACK_HOST', 'FEEDBACK_DATA_DIR', 'DATABASE_URL', 'FEEDBACK_NO_MIGRATE', 'FEEDBACK_RATE_LIMIT', 'FEEDBACK_TRUST_PROXY']) {
+    for (const name of ['FEEDBACK_PORT', 'FEEDBACK_HOST', 'FEEDBACK_DATA_DIR', 'DATABASE_URL', 'FEEDBACK_NO_MIGRATE', 'FEEDBACK_RATE_LIMIT', 'FEEDBACK_TRUST_PROXY', 'FEEDBACK_WORKERS']) {
       expect(serveHelp.stdout).to.include(name);
     }
     const keysHelp = await feedback(['keys', 'create', '--help']);
@@ -47,6 +47,9 @@ describe('feedback CLI', () => {
     const badProxy = await feedback(['serve', '--trust-proxy=many', '--data-dir', dataDir]);
     expect(badProxy.code).to.equal(2);
     expect(badProxy.stderr).to.match(/--trust-proxy must be a whole number/);
+    const badWorkers = await feedback(['serve', '--workers', '0', '--data-dir', dataDir]);
+    expect(badWorkers.code).to.equal(2);
+    expect(badWorkers.stderr).to.match(/--workers must be a whole number of at least 1/);
   });
 
   it('when keys create --json runs before serve, then it prints one JSON object whose key works once the server runs', async () => {

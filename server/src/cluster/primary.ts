@@ -60,14 +60,17 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     limits.attach(worker);
     const started = Date.now();
     return new Promise((resolve, reject) => {
+      let ready = false;
       worker.on('message', (message: unknown) => {
         if (isLifecycleMessage(message) && message.lifecycle === 'ready') {
+          ready = true;
           port = message.port;
           resolve(worker);
         }
       });
       worker.once('exit', (code, signal) => {
-        reject(new Error(`worker ${worker.id} exited while starting (${signal ?? `code ${code}`})`));
+        // A worker that dies before it listens fails its fork() (and so the start, or the respawn).
+        if (!ready) return reject(new Error(`worker ${worker.id} exited while starting (${signal ?? `code ${code}`})`));
         if (stopping) return;
         const early = Date.now() - started < EARLY_DEATH_MS;
         earlyDeaths = early ? earlyDeaths + 1 : 0;
