@@ -74,7 +74,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
         if (stopping) return;
         const early = Date.now() - started < EARLY_DEATH_MS;
         earlyDeaths = early ? earlyDeaths + 1 : 0;
-        logger.error('worker exited; starting another', { worker: worker.id, pid: worker.process.pid, code, signal: signal ?? undefined });
+        logger.error('worker exited; starting another', { worker: worker.id, workerPid: worker.process.pid, code, signal: signal ?? undefined });
         if (earlyDeaths >= MAX_EARLY_DEATHS) {
           logger.error('workers keep dying right after they start; giving up on respawning', { deaths: earlyDeaths });
           return;
