@@ -2,6 +2,8 @@ import type Router from '@koa/router';
 import type { z } from 'zod';
 import type { RouteDefinition } from '@feedback/sdk/contract';
 import type { AppContext, AppState } from './context.js';
+import { AppError } from './errors.js';
+import { checkInputLimits } from './input-limits.js';
 import { parseInput } from './validate.js';
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -44,6 +46,8 @@ export function mount<R extends RouteDefinition>(
 ): void {
   const method = route.method === 'GET' ? 'get' : 'post';
   router[method](route.path, async (ctx) => {
+    const queryProblems = checkInputLimits(ctx.query);
+    if (queryProblems) throw AppError.invalidInput(queryProblems);
     const input = {
       params: route.params ? parseInput(route.params, ctx.params) : undefined,
       query: route.query ? parseInput(route.query, ctx.query) : undefined,

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { AppState } from '../context.js';
 import { AppError } from '../errors.js';
+import { checkInputLimits } from '../input-limits.js';
 
 /** The largest request body accepted (larger ones get a 413). */
 export const BODY_LIMIT = '1mb';
@@ -32,6 +33,11 @@ export function jsonBody(): Middleware<AppState> {
     if (hasBody && !ctx.is('application/json', '+json')) {
       throw new AppError(415, 'Unsupported Media Type: send the body as JSON with Content-Type: application/json');
     }
-    return parse(ctx, next);
+    // Checked before anything downstream (idempotency's fingerprint included) walks the body.
+    return parse(ctx, async () => {
+      const problems = checkInputLimits(ctx.request.body ?? {});
+      if (problems) throw AppError.invalidInput(problems);
+      await next();
+    });
   };
 }

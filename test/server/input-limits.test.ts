@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import { backends } from '../helpers/backends.js';
+import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+
+const NUL = '\u0000';
+
+/** JSON text of a value nested `levels` deep, arrays inside arrays (too deep for JSON.stringify to build). */
+function nested(levels: number): string {
+  return '['.repeat(levels) + ']'.repeat(levels);
+}
+
+/** A submission whose metadata holds `nested(levels)`, as raw JSON text. */
+function deepSubmission(levels: number): { rawBody: string; headers: Record<string, string> } {
+  return { rawBody: `{"title":"deep","metadata":{"a":${nested(levels)}}}`, headers: { 'content-type': 'application/json' } };
+}
+
+/**
+ * Regressions of two 500s a hostile-input run found: NUL characters reaching PostgreSQL (which
+ * cannot store them in text or jsonb), and deeply nested JSON overflowing the stack when metadata
+ * or the idempotency fingerprint was serialised. Both are now the spec's 400 "Invalid input".
+ */
+for (const backend of backends()) {
+  describe(`input limits: NUL characters and nesting depth (${backend.name})`, () => {
+    let server: TestServer;
+    let itemId: string;
+    before(async () => {
+      server = await startTestServer(backend);
+      itemId = (await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Target' } })).body.feedback.id;
+    });
+    after(async () => server?.close());
+
+    async function rowCounts(): Promise<Record<string, number>> {
+      const [row] = await server.server.orm.em.fork().execute<Record<string, number>[]>(
+        `select (select count(*)::int from feedback) as feedback, (select count(*)::int from end_users) as end_users,
+                (select count(*)::int from votes) as votes, (select count(*)::int from idempotency_keys) as idempotency_keys`,
+      );
+      return row!;
+    }
+
+    async function expectRefused(res: { status: number; body: any }, field: string, message: RegExp): Promise<void> {
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      expect(res.body.error).to.equal('Invalid input');
+      expect(res.body.details.fieldErrors[field]).to.be.an('array');
+      expect(res.body.details.fieldErrors[field][0]).to.match(message);
+    }
+
+    const BODIES: { label: string; method: 'POST'; path: () => string; body: Record<string, unknown>; field: string }[] = [
+      { label: 'a title', method: 'POST', path: () => '/api/v1/feedback', body: { title: `a${NUL}b` }, field: 'title' },
+      { label: 'a description', method: 'POST', path: () => '/api/v1/feedback', body: { title: 't', description: `x${NUL}` }, field: 'description' },
+      { label: 'a metadata value', method: 'POST', path: () => '/api/v1/feedback', body: { title: 't', metadata: { k: [`v${NUL}`] } }, field: 'metadata' },
+      { label: 'a metadata key', method: 'POST', path: () => '/api/v1/feedback', body: { title: 't', metadata: { [`k${NUL}`]: 1 } }, field: 'metadata' },
+      { label: "a submitter's externalId", method: 'POST', path: () => '/api/v1/feedback', body: { title: 't', endUser: { externalId: `u${NUL}` } }, field: 'endUser' },
+      { label: 'an identified externalId', method: 'POST', path: () => '/api/v1/identify', body: { externalId: `u${NUL}` }, field: 'externalId' },
+      { label: 'an identified name', method: 'POST', path: () => '/api/v1/identify', body: { externalId: 'u', name: `n${NUL}` }, field: 'name' },
+      { label: "a voter's name", method: 'POST', path: () => `/api/v1/feedback/${itemId}/vote`, body: { endUser: { externalId: 'v', name: `n${NUL}` } }, field: 'endUser' },
+    ];
+    for (const { label, method, path, body, field } of BODIES) {
+      it(`regression (500 on NUL): when ${label} contains a NUL character, then it is a 400 on fieldErrors.${field} and nothing is written`, async () => {
+        const before = await rowCounts();
+        await expectRefused(await request(server, method, path(), { body }), field, /must not contain NUL characters/);
+        expect(await rowCounts()).to.deep.equal(before);
+      });
+    }
+
+    for (const [label, path] of [
+      ['the detail view', () => `/api/v1/feedback/${itemId}?endUserId=a%00b`],
+      ['the vote check', () => `/api/v1/feedback/${itemId}/vote?endUserId=a%00b`],
+    ] as const) {
+      it(`regression (500 on NUL): when endUserId of ${label} contains a NUL character, then it is a 400 on fieldErrors.endUserId`, async () => {
+        await expectRefused(await request(server, 'GET', path()), 'endUserId', /must not contain NUL characters/);
+      });
+    }
+
+    it('regression (500 on NUL): when a search contains a NUL character, then it is a 400 on fieldErrors.search', async () => {
+      await expectRefused(await request(server, 'GET', '/api/v1/feedback?search=a%00b'), 'search', /must not contain NUL characters/);
+    });
+
+    it('regression (500 on deep JSON): when metadata is nested 20,000 levels deep, then it is a 400 on fieldErrors.metadata and nothing is written', async () => {
+      const before = await rowCounts();
+      await expectRefused(await request(server, 'POST', '/api/v1/feedback', deepSubmission(20_000)), 'metadata', /nested too deeply/);
+      expect(await rowCounts()).to.deep.equal(before);
+    });
+
+    it('regression (500 on deep JSON): when a deeply nested body carries an Idempotency-Key, then it is a 400 and the key is not reserved', async () => {
+      const before = await rowCounts();
+      const deep = deepSubmission(20_000);
+      const res = await request(server, 'POST', '/api/v1/feedback', { ...deep, headers: { ...deep.headers, 'idempotency-key': 'deep-body-key' } });
+      await expectRefused(res, 'metadata', /nested too deeply/);
+      expect(await rowCounts()).to.deep.equal(before);
+    });
+
+    it('limits: when metadata is nested exactly as deep as allowed (32 levels with the body), then it is stored', async () => {
+      const res = await request(server, 'POST', '/api/v1/feedback', deepSubmission(30));
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    });
+
+    it('limits: when the body is an array holding a NUL character, then it is a 400 with a form error', async () => {
+      const res = await request(server, 'POST', '/api/v1/feedback', { body: [`a${NUL}`] });
+      expect(res.status).to.equal(400);
+      expect(res.body).to.deep.equal({ error: 'Invalid input', details: { formErrors: ['The request body must not contain NUL characters'], fieldErrors: {} } });
+    });
+  });
+}
