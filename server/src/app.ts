@@ -20,8 +20,11 @@ export interface AppDependencies {
   logger: Logger;
   /** Check every reply against the contract; tests turn it on. */
   validateResponses?: boolean;
-  /** Requests per minute per API key (spec part 8), and optionally the limiter's store. */
-  rateLimit: RateLimitOptions;
+  /**
+   * Requests per minute per API key (spec part 8), and optionally the limiter's store; 'off' for
+   * installations that limit elsewhere (no limit and no rate-limit headers).
+   */
+  rateLimit: RateLimitOptions | 'off';
   /**
    * How many reverse proxies in front of the server to trust: the caller's IP (anonymous votes) is
    * then read from X-Forwarded-For, that many entries from its end. 0 ignores the header.
@@ -46,16 +49,17 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
 
   const router = new Router<AppState>();
   mountPublicRoutes(router, deps.sql, { validateResponses: deps.validateResponses ?? false });
-  const limits = rateLimit(deps.rateLimit, deps.logger);
+  const limits = deps.rateLimit === 'off' ? undefined : rateLimit(deps.rateLimit, deps.logger);
+  const pass: Koa.Middleware<AppState> = (_ctx, next) => next();
 
   app
     .use(requestId())
     .use(requestLog(deps.logger))
     .use(errorHandler(deps.logger))
     .use(health(deps.sql))
-    .use(limits.policy)
+    .use(limits?.policy ?? pass)
     .use(auth(new KeyCache(deps.sql)))
-    .use(limits.consume)
+    .use(limits?.consume ?? pass)
     .use(jsonBody())
     .use(idempotency(deps.sql, deps.logger))
     .use(routeFallback())

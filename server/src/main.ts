@@ -21,8 +21,8 @@ export interface ServeOptions extends DatabaseLocation {
   drainTimeoutMs?: number;
   /** Check every reply against the contract (tests). */
   validateResponses?: boolean;
-  /** Requests per minute per API key (default 100, spec part 8). */
-  rateLimit?: number;
+  /** Requests per minute per API key (default 100, spec part 8), or 'off' when something else limits. */
+  rateLimit?: number | 'off';
   /** Reverse proxies to trust for the caller's IP (X-Forwarded-For); 0 or absent ignores the header. */
   trustProxy?: number;
   /** Called once, on the first start with an empty database, with the key minted for it. */
@@ -59,7 +59,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       sql,
       logger,
       validateResponses: options.validateResponses ?? false,
-      rateLimit: { points: options.rateLimit ?? DEFAULT_RATE_LIMIT },
+      rateLimit: options.rateLimit === 'off' ? 'off' : { points: options.rateLimit ?? DEFAULT_RATE_LIMIT },
       trustProxy: options.trustProxy ?? 0,
     });
     const server = createServer(app.callback());

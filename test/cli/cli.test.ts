@@ -44,6 +44,9 @@ describe('feedback CLI', () => {
     const badLimit = await feedback(['serve', '--rate-limit', '0', '--data-dir', dataDir]);
     expect(badLimit.code).to.equal(2);
     expect(badLimit.stderr).to.match(/--rate-limit must be a whole number of at least 1/);
+    const badLimitWord = await feedback(['serve', '--rate-limit', 'none', '--data-dir', dataDir]);
+    expect(badLimitWord.code).to.equal(2);
+    expect(badLimitWord.stderr).to.match(/--rate-limit must be a whole number of at least 1/);
     const badProxy = await feedback(['serve', '--trust-proxy=many', '--data-dir', dataDir]);
     expect(badProxy.code).to.equal(2);
     expect(badProxy.stderr).to.match(/--trust-proxy must be a whole number/);
@@ -101,6 +104,20 @@ describe('feedback CLI', () => {
       expect(server.stderr()).to.match(/stopped/);
     } finally {
       if (!exited) server.child.kill('SIGKILL');
+    }
+  });
+
+  it('when serve runs with --rate-limit off, then requests carry no rate-limit headers and none is refused', async () => {
+    const server = await serve(['--data-dir', dataDir, '--rate-limit', 'off']);
+    try {
+      for (let i = 0; i < 100 && !/pk_/.test(server.stdout()); i += 1) await new Promise((r) => setTimeout(r, 50));
+      const key = /(pk_[0-9A-Za-z]+)/.exec(server.stdout())![1]!;
+      const responses = await Promise.all(Array.from({ length: 120 }, () => fetch(`${server.url}/api/v1/feedback?limit=1`, { headers: { 'x-api-key': key } })));
+      expect(responses.map((res) => res.status).filter((status) => status !== 200)).to.deep.equal([]);
+      expect(responses.every((res) => res.headers.get('ratelimit-policy') === null && res.headers.get('ratelimit') === null)).to.equal(true);
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).to.equal(0);
     }
   });
 

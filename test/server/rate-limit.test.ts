@@ -212,6 +212,25 @@ describe(`Rate limit, ${LIMIT} per minute per key (${embeddedBackend.name})`, ()
     }
   });
 
+  it("8 rate limit: when an app is built with rateLimit 'off' (limited elsewhere), then no request is refused and no response carries rate-limit headers", async () => {
+    const app = createApp({ sql: server.server.sql, logger: silentLogger, rateLimit: 'off' });
+    const listening = await listenApp(app);
+    try {
+      const caller = { url: listening.url, apiKey: await server.newKey() };
+      const results = await Promise.all(Array.from({ length: 3 * LIMIT }, () => request(caller, 'GET', '/api/v1/feedback?limit=1')));
+      expect(results.map((r) => r.status).filter((s) => s !== 200)).to.deep.equal([]);
+      for (const res of results) {
+        for (const header of ['ratelimit-policy', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+          expect(res.headers.get(header), header).to.equal(null);
+        }
+      }
+      // Authentication still applies.
+      expect((await request(caller, 'GET', '/api/v1/feedback', { apiKey: null })).status).to.equal(401);
+    } finally {
+      await listening.close();
+    }
+  });
+
   it('8 rate limit: when the limiter store fails, then the request is served normally (not a 500) and a warning is logged', async () => {
     class FailingLimiter extends RateLimiterMemory {
       override consume(): Promise<RateLimiterRes> {

@@ -28,7 +28,7 @@ export function serveCommand(output: Output): Command {
     .addOption(
       new Option('--log-level <level>', 'least severe log level printed').choices(['debug', 'info', 'warn', 'error']).env('FEEDBACK_LOG_LEVEL').default('info'),
     )
-    .addOption(new Option('--rate-limit <n>', 'requests per minute allowed per API key').env('FEEDBACK_RATE_LIMIT').default(String(DEFAULT_RATE_LIMIT)))
+    .addOption(new Option('--rate-limit <n>', 'requests per minute allowed per API key, or "off" when a proxy or gateway limits instead').env('FEEDBACK_RATE_LIMIT').default(String(DEFAULT_RATE_LIMIT)))
     .addOption(
       new Option(
         '--trust-proxy [hops]',
@@ -48,7 +48,7 @@ export function serveCommand(output: Output): Command {
 async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const port = Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a number from 0 to 65535, not "${flags.port}"`, EXIT.usage);
-  const rateLimit = wholeNumber(flags.rateLimit, '--rate-limit', 1);
+  const rateLimit = rateLimitFlag(flags.rateLimit);
   const trustProxy = trustedProxies(flags.trustProxy);
   const location = databaseLocation(flags);
   const workers = flags.workers === undefined ? (location.databaseUrl ? availableParallelism() : 1) : wholeNumber(flags.workers, '--workers', 1);
@@ -101,6 +101,14 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     process.once('SIGINT', () => stop('SIGINT'));
   });
   logger.flush?.();
+}
+
+/** `--rate-limit`: a whole number of requests per minute per key, or `off`. */
+function rateLimitFlag(text: string): number | 'off' {
+  if (text.trim().toLowerCase() === 'off') return 'off';
+  const value = /^\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!(value >= 1)) throw new CliError(`--rate-limit must be a whole number of at least 1, or "off", not "${text}"`, EXIT.usage);
+  return value;
 }
 
 /** `--trust-proxy` alone means one proxy; `--trust-proxy=N` (or FEEDBACK_TRUST_PROXY=N) means N. */

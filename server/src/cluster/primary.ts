@@ -47,7 +47,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     prettyLogs: process.stderr.isTTY === true,
     drainTimeoutMs: options.drainTimeoutMs ?? 8_000,
   };
-  const limits = new PrimaryLimits(rateLimit, RATE_LIMIT_WINDOW_SECONDS);
+  const limits = rateLimit === 'off' ? undefined : new PrimaryLimits(rateLimit, RATE_LIMIT_WINDOW_SECONDS);
   cluster.setupPrimary({ exec: fileURLToPath(new URL('./worker.js', import.meta.url)), args: [] });
 
   let stopping = false;
@@ -57,7 +57,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     // Every worker listens on the same port value: node:cluster shares one socket per value, and
     // with port 0 all of them (respawns included) get the one port the first was given.
     const worker = cluster.fork({ [WORKER_CONFIG_VARIABLE]: JSON.stringify(config) });
-    limits.attach(worker);
+    limits?.attach(worker);
     const started = Date.now();
     return new Promise((resolve, reject) => {
       let ready = false;

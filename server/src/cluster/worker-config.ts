@@ -7,7 +7,7 @@ export interface WorkerConfig {
   poolMax: number;
   port: number;
   host: string;
-  rateLimit: number;
+  rateLimit: number | 'off';
   trustProxy: number;
   logLevel: LogLevel;
   prettyLogs: boolean;

@@ -19,7 +19,8 @@ async function runWorker(): Promise<void> {
   const app = createApp({
     sql,
     logger,
-    rateLimit: { points: config.rateLimit, limiter: workerLimiter(config.rateLimit, RATE_LIMIT_WINDOW_SECONDS) },
+    rateLimit:
+      config.rateLimit === 'off' ? 'off' : { points: config.rateLimit, limiter: workerLimiter(config.rateLimit, RATE_LIMIT_WINDOW_SECONDS) },
     trustProxy: config.trustProxy,
   });
   const server = createServer(app.callback());
