@@ -1,7 +1,7 @@
 import type { ValidationDetails } from '@feedback/sdk/contract';
 
 /**
- * Limits that bad input meets before any handler or the database sees it (docs/api.md, "Limits").
+ * Limits that bad input meets before any handler or the database sees it (docs/api.md, "Conventions").
  * PostgreSQL cannot store NUL in text or jsonb, and serialising a deeply nested value recurses
  * once per level: both are refused here as invalid input (400), never a 500 from further down.
  */
