@@ -105,10 +105,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
 
 /** `--rate-limit`: a whole number of requests per minute per key, or `off`. */
 function rateLimitFlag(text: string): number | 'off' {
-  if (text.trim().toLowerCase() === 'off') return 'off';
-  const value = /^\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-  if (!(value >= 1)) throw new CliError(`--rate-limit must be a whole number of at least 1, or "off", not "${text}"`, EXIT.usage);
-  return value;
+  return text.trim().toLowerCase() === 'off' ? 'off' : wholeNumber(text, '--rate-limit', 1, 'off');
 }
 
 /** `--trust-proxy` alone means one proxy; `--trust-proxy=N` (or FEEDBACK_TRUST_PROXY=N) means N. */
@@ -118,9 +115,11 @@ function trustedProxies(flag: string | boolean | undefined): number {
   return wholeNumber(flag, '--trust-proxy', 0);
 }
 
-function wholeNumber(text: string, flag: string, min: number): number {
+/** `alternative` names a word the flag also takes, for the error message. */
+function wholeNumber(text: string, flag: string, min: number, alternative?: string): number {
   const value = /^\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-  if (!(value >= min)) throw new CliError(`${flag} must be a whole number of at least ${min}, not "${text}"`, EXIT.usage);
+  const or = alternative ? `, or "${alternative}"` : '';
+  if (!(value >= min)) throw new CliError(`${flag} must be a whole number of at least ${min}${or}, not "${text}"`, EXIT.usage);
   return value;
 }
 

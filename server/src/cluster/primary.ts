@@ -125,8 +125,8 @@ async function stopWorkers(deadlineMs: number): Promise<void> {
             clearTimeout(timer);
             resolve();
           });
+          // A worker already cut off from the primary drains and exits on its own (see worker.ts).
           if (worker.isConnected()) worker.send({ lifecycle: 'shutdown' } satisfies LifecycleMessage);
-          else worker.process.kill('SIGTERM');
         }),
     ),
   );

@@ -67,10 +67,9 @@ export class LimitBank {
   /** `holder` gives back `count` unused requests of its lease (0 when it had none left). */
   returned(holder: number, key: string, resetAt: number, count: number): void {
     const window = this.current(key);
-    if (window.resetAt !== resetAt) {
-      // The window has ended since; its budget no longer matters.
-      window.reclaiming.delete(holder);
-    } else {
+    // An answer about a window that has ended since changes nothing: the new window started with
+    // no leases and no reclaims of its own, and the holder's old lease expired with the old window.
+    if (window.resetAt === resetAt) {
       window.granted -= count;
       window.held.set(holder, 0);
       window.reclaiming.delete(holder);
