@@ -6,6 +6,9 @@ import { AppError } from './errors.js';
 import { checkInputLimits } from './input-limits.js';
 import { parseInput } from './validate.js';
 
+/** What every contract reply is sent as (Koa's own `ctx.type = 'json'` gives the same header). */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** What a handler receives: the route's params, query and body, already parsed by the contract. */
@@ -63,9 +66,11 @@ export function mount<R extends RouteDefinition>(
       const checked = schema.safeParse(reply.body instanceof JsonText ? JSON.parse(reply.body.text) : reply.body);
       if (!checked.success) throw new Error(`${route.method} ${route.path} replied ${reply.status} against its contract: ${checked.error.message}`);
     }
+    // The header first: Koa's body setter then keeps it instead of guessing a type of its own,
+    // and neither looks a MIME type up (a measurable share of a request's CPU).
+    ctx.set('Content-Type', JSON_TYPE);
     ctx.status = reply.status;
     ctx.body = body;
-    ctx.type = 'application/json';
   });
 }
 

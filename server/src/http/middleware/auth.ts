@@ -28,8 +28,10 @@ const FIND_KEY = {
 };
 
 /**
- * Resolves API keys to callers with a short-lived in-process cache keyed by the key's SHA-256, so a
- * request costs no database round trip for its key. Concurrent misses of one key share one query.
+ * Resolves API keys to callers with a short-lived in-process cache, so a request costs no database
+ * round trip for its key. The cache is keyed by the key as sent (it lives only in this process's
+ * memory, like the request that carried it), so a hit costs no SHA-256 either; the hash is taken
+ * on a miss, to look the key up. Concurrent misses of one key share one query.
  */
 export class KeyCache {
   private readonly entries = new Map<string, { expires: number; caller: Promise<Caller | undefined> }>();
@@ -41,16 +43,15 @@ export class KeyCache {
 
   lookup(key: string): Promise<Caller | undefined> {
     if (!looksLikeApiKey(key)) return Promise.resolve(undefined);
-    const hash = hashApiKey(key);
     const now = Date.now();
-    const cached = this.entries.get(hash);
+    const cached = this.entries.get(key);
     if (cached && cached.expires > now) return cached.caller;
-    const caller = this.find(hash);
-    this.entries.delete(hash);
+    const caller = this.find(hashApiKey(key));
+    this.entries.delete(key);
     if (this.entries.size >= KEY_CACHE_MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(hash, { expires: now + this.ttlMs, caller });
+    this.entries.set(key, { expires: now + this.ttlMs, caller });
     // A failed look-up (database down) is not remembered: the next request asks again.
-    caller.catch(() => this.entries.delete(hash));
+    caller.catch(() => this.entries.delete(key));
     return caller;
   }
 
