@@ -5,8 +5,10 @@ import { openDatabase, type Database, type DatabaseLocation } from './db/databas
 import { migrateUp, migrationStatus } from './db/migrate.js';
 import { openOrm } from './db/orm.js';
 import { openSqlPool, type SqlPool } from './db/pool.js';
-import { DEFAULT_RATE_LIMIT } from './http/middleware/rate-limit.js';
+import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from './http/middleware/rate-limit.js';
 import { baseUrl, drain, listen } from './lifecycle.js';
+import { localLimiter } from './limits/local-limiter.js';
+import { redactedUrl, redisLimiter } from './limits/redis-limiter.js';
 import { createLogger, type Logger } from './logger.js';
 import { createApiKey } from './modules/keys/keys.service.js';
 import { ensureProject, hasNoProjects } from './modules/projects/projects.service.js';
@@ -25,6 +27,11 @@ export interface ServeOptions extends DatabaseLocation {
   rateLimit?: number | 'off';
   /** Reverse proxies to trust for the caller's IP (X-Forwarded-For); 0 or absent ignores the header. */
   trustProxy?: number;
+  /**
+   * Keep the rate limit in this Redis, so it is exact across instances; without it each machine
+   * counts on its own (exact across its workers).
+   */
+  redisUrl?: string;
   /** Called once, on the first start with an empty database, with the key minted for it. */
   onFirstKey?: (key: string) => void;
 }
@@ -54,22 +61,29 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const logger = options.logger ?? createLogger();
   const { database, orm } = await prepareDatabase(options, logger);
   const sql = openSqlPool(database, hotPoolSize(database, 1));
+  const points = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  const redis =
+    points !== 'off' && options.redisUrl
+      ? redisLimiter({ url: options.redisUrl, points, durationSeconds: RATE_LIMIT_WINDOW_SECONDS, fallback: localLimiter(points, RATE_LIMIT_WINDOW_SECONDS), logger })
+      : undefined;
   try {
     const app = createApp({
       sql,
       logger,
       validateResponses: options.validateResponses ?? false,
-      rateLimit: options.rateLimit === 'off' ? 'off' : { points: options.rateLimit ?? DEFAULT_RATE_LIMIT },
+      rateLimit: points === 'off' ? 'off' : { points, limiter: redis },
       trustProxy: options.trustProxy ?? 0,
     });
+    await redis?.connected();
     const server = createServer(app.callback());
     const port = await listen(server, options.port, options.host);
     const url = baseUrl(options.host, port);
-    logger.info('listening', { url, rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT, trustProxy: options.trustProxy ?? 0, workers: 1 });
+    logger.info('listening', { url, rateLimit: points, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: options.trustProxy ?? 0, workers: 1 });
     const close = async () => {
       logger.info('shutting down: no new connections, finishing requests in flight');
       await drain(server, options.drainTimeoutMs ?? 8_000, logger);
       await sql.close();
+      await redis?.close();
       await orm.close();
       await database.close();
       logger.info('stopped');
@@ -77,10 +91,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return { url, port, orm, sql, database, close };
   } catch (error) {
     await sql.close().catch(() => {});
+    await redis?.close().catch(() => {});
     await orm.close().catch(() => {});
     await database.close().catch(() => {});
     throw error;
   }
+}
+
+/** Where the rate limit is counted, as the "listening" log line says it. */
+export function rateLimitStore(redisUrl: string | undefined): string {
+  return redisUrl ? redactedUrl(redisUrl) : 'this machine';
 }
 
 /**

@@ -53,6 +53,9 @@ describe('feedback CLI', () => {
     const badWorkers = await feedback(['serve', '--workers', '0', '--data-dir', dataDir]);
     expect(badWorkers.code).to.equal(2);
     expect(badWorkers.stderr).to.match(/--workers must be a whole number of at least 1/);
+    const badRedis = await feedback(['serve', '--redis-url', 'http://127.0.0.1:6379', '--data-dir', dataDir]);
+    expect(badRedis.code).to.equal(2);
+    expect(badRedis.stderr).to.match(/--redis-url must start with redis:\/\/ or rediss:\/\//);
   });
 
   it('when keys create --json runs before serve, then it prints one JSON object whose key works once the server runs', async () => {

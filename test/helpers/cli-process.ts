@@ -25,6 +25,7 @@ const CLI_VARIABLES = [
   'FEEDBACK_API_KEY',
   'FEEDBACK_RETRIES',
   'FEEDBACK_WORKERS',
+  'REDIS_URL',
 ];
 
 /** This process's environment without the CLI's variables, plus `extra`. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createApiKey, startServer, type RunningServer } from '@feedback/server';
 import type { Backend, FreshDatabase } from './backends.js';
 
@@ -9,7 +10,7 @@ export interface TestServer {
   database: FreshDatabase;
   /** Log lines the server wrote. */
   logs: string[];
-  /** Mints another key (of the default project, or of another project by slug). */
+  /** Mints another key (of the default project, or of another project by slug, created when missing). */
   newKey(projectSlug?: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -18,6 +19,8 @@ export interface TestServer {
 export interface TestServerOptions {
   rateLimit?: number;
   trustProxy?: number;
+  /** Count the rate limit in this Redis. */
+  redisUrl?: string;
 }
 
 export async function startTestServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
@@ -31,6 +34,7 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     validateResponses: true,
     rateLimit: options.rateLimit ?? 1_000_000,
     trustProxy: options.trustProxy ?? 0,
+    redisUrl: options.redisUrl,
     logger: {
       debug: () => {},
       info: (message, fields) => logs.push(`INFO ${message} ${JSON.stringify(fields ?? {})}`),
@@ -48,7 +52,16 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     server,
     database,
     logs,
-    newKey: async (projectSlug) => (await createApiKey(server.orm.em.fork(), { projectSlug })).key,
+    newKey: async (projectSlug) => {
+      const em = server.orm.em.fork();
+      // Projects other than the default one have no command yet: the test makes the row itself.
+      if (projectSlug !== undefined) {
+        await em
+          .getConnection()
+          .execute('insert into projects (slug, name, voter_salt) values (?, ?, ?) on conflict (slug) do nothing', [projectSlug, projectSlug, randomBytes(32).toString('base64url')]);
+      }
+      return (await createApiKey(em, { projectSlug })).key;
+    },
     close: async () => {
       await server.close();
       await database.drop();

@@ -16,6 +16,7 @@ interface ServeFlags extends DatabaseFlags {
   rateLimit: string;
   trustProxy?: string | boolean;
   workers?: string;
+  redisUrl?: string;
 }
 
 export function serveCommand(output: Output): Command {
@@ -41,6 +42,12 @@ export function serveCommand(output: Output): Command {
         'processes serving HTTP on the one port (default: one per core on PostgreSQL, 1 on the embedded database, which runs one query at a time)',
       ).env('FEEDBACK_WORKERS'),
     )
+    .addOption(
+      new Option(
+        '--redis-url <url>',
+        'keep the rate limit in this Redis, exact across several instances (without it each machine counts alone)',
+      ).env('REDIS_URL'),
+    )
     .action(async (flags: ServeFlags) => serve(flags, output));
   return command;
 }
@@ -62,6 +69,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     host: flags.host,
     migrate: flags.migrate,
     rateLimit,
+    redisUrl: redisUrlFlag(flags.redisUrl),
     trustProxy,
     logger,
     logLevel: flags.logLevel,
@@ -101,6 +109,19 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     process.once('SIGINT', () => stop('SIGINT'));
   });
   logger.flush?.();
+}
+
+/** `--redis-url`: checked here, so a typo is a usage error and not a silent limit per machine. */
+function redisUrlFlag(text: string | undefined): string | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new CliError(`--redis-url must be a URL such as redis://127.0.0.1:6379, not "${text}"`, EXIT.usage);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new CliError(`--redis-url must start with redis:// or rediss://, not "${text}"`, EXIT.usage);
+  return url.toString();
 }
 
 /** `--rate-limit`: a whole number of requests per minute per key, or `off`. */

@@ -4,7 +4,7 @@ import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../http/middlewar
 import { baseUrl } from '../lifecycle.js';
 import { PrimaryLimits } from '../limits/cluster-link.js';
 import { createLogger, type LogLevel } from '../logger.js';
-import { hotPoolSize, prepareDatabase, type ServeOptions } from '../main.js';
+import { hotPoolSize, prepareDatabase, rateLimitStore, type ServeOptions } from '../main.js';
 import { isLifecycleMessage, WORKER_CONFIG_VARIABLE, type LifecycleMessage, type WorkerConfig } from './worker-config.js';
 
 export interface ClusterOptions extends ServeOptions {
@@ -42,6 +42,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     port: options.port,
     host: options.host,
     rateLimit,
+    redisUrl: options.redisUrl,
     trustProxy: options.trustProxy ?? 0,
     logLevel: options.logLevel ?? 'info',
     prettyLogs: process.stderr.isTTY === true,
@@ -95,7 +96,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     throw error;
   }
   const url = baseUrl(options.host, port);
-  logger.info('listening', { url, rateLimit, trustProxy: config.trustProxy, workers: options.workers });
+  logger.info('listening', { url, rateLimit, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: config.trustProxy, workers: options.workers });
 
   return {
     url,

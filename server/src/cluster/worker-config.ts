@@ -8,6 +8,8 @@ export interface WorkerConfig {
   port: number;
   host: string;
   rateLimit: number | 'off';
+  /** Where the rate limit is counted across instances (absent: the primary's bank). */
+  redisUrl?: string;
   trustProxy: number;
   logLevel: LogLevel;
   prettyLogs: boolean;

@@ -3,6 +3,7 @@ import { createApp } from '../app.js';
 import { openSqlPool } from '../db/pool.js';
 import { baseUrl, drain, listen } from '../lifecycle.js';
 import { workerLimiter } from '../limits/cluster-link.js';
+import { redisLimiter } from '../limits/redis-limiter.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../http/middleware/rate-limit.js';
 import { createLogger } from '../logger.js';
 import { isLifecycleMessage, WORKER_CONFIG_VARIABLE, type LifecycleMessage, type WorkerConfig } from './worker-config.js';
@@ -16,13 +17,20 @@ async function runWorker(): Promise<void> {
   if (!config || !process.send) throw new Error('a feedback worker is started by `feedback serve --workers N`, not directly');
   const logger = createLogger({ level: config.logLevel, pretty: config.prettyLogs });
   const sql = openSqlPool(config.database, config.poolMax);
+  const points = config.rateLimit;
+  // The machine's bank (in the primary) counts alone, or stands in for Redis while it is out.
+  const machine = points === 'off' ? undefined : workerLimiter(points, RATE_LIMIT_WINDOW_SECONDS);
+  const redis =
+    machine && points !== 'off' && config.redisUrl
+      ? redisLimiter({ url: config.redisUrl, points, durationSeconds: RATE_LIMIT_WINDOW_SECONDS, fallback: machine, logger })
+      : undefined;
   const app = createApp({
     sql,
     logger,
-    rateLimit:
-      config.rateLimit === 'off' ? 'off' : { points: config.rateLimit, limiter: workerLimiter(config.rateLimit, RATE_LIMIT_WINDOW_SECONDS) },
+    rateLimit: points === 'off' ? 'off' : { points, limiter: redis ?? machine },
     trustProxy: config.trustProxy,
   });
+  await redis?.connected();
   const server = createServer(app.callback());
   const port = await listen(server, config.port, config.host);
   logger.debug('worker listening', { url: baseUrl(config.host, port) });
@@ -35,6 +43,7 @@ async function runWorker(): Promise<void> {
     logger.debug('worker draining', { reason });
     await drain(server, config.drainTimeoutMs, logger);
     await sql.close().catch(() => {});
+    await redis?.close().catch(() => {});
     logger.flush?.();
     process.exit(0);
   };
