@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { SqlPool } from './db/pool.js';
 import type { AppState } from './http/context.js';
+import { FailedAuthLimit } from './limits/failed-auth.js';
 import { auth, KeyCache } from './http/middleware/auth.js';
 import { errorHandler } from './http/middleware/error-handler.js';
 import { health } from './http/middleware/health.js';
@@ -9,7 +10,7 @@ import { idempotency } from './http/middleware/idempotency.js';
 import { jsonBody } from './http/middleware/json-body.js';
 import { routeFallback } from './http/middleware/not-found.js';
 import { rateLimit, type RateLimitOptions } from './http/middleware/rate-limit.js';
-import { requestId } from './http/middleware/request-id.js';
+import { responseHeaders } from './http/middleware/response-headers.js';
 import { requestLog } from './http/middleware/request-log.js';
 import type { Logger } from './logger.js';
 import { mountPublicRoutes } from './public/routes.js';
@@ -53,12 +54,12 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   const pass: Koa.Middleware<AppState> = (_ctx, next) => next();
 
   app
-    .use(requestId())
+    .use(responseHeaders())
     .use(requestLog(deps.logger))
     .use(errorHandler(deps.logger))
     .use(health(deps.sql))
     .use(limits?.policy ?? pass)
-    .use(auth(new KeyCache(deps.sql)))
+    .use(auth(new KeyCache(deps.sql), new FailedAuthLimit()))
     .use(limits?.consume ?? pass)
     .use(jsonBody())
     .use(idempotency(deps.sql, deps.logger))

@@ -49,4 +49,6 @@ export const ERROR_MESSAGES = {
   feedbackNotFound: 'Feedback not found',
   rateLimited: 'Too many requests, please slow down',
   internal: 'Internal server error',
+  /** Not in the spec: the database cannot be reached (503); the request may be retried. */
+  serviceUnavailable: 'Service unavailable',
 } as const;

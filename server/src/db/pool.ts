@@ -27,6 +27,9 @@ export interface SqlPool {
  */
 const SESSION_OPTIONS = '-c TimeZone=UTC -c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0 -c jit=off';
 
+/** How long a request waits for a connection before it is answered 503. */
+export const CONNECT_TIMEOUT_MS = 1_500;
+
 export function openSqlPool(database: Pick<Database, 'kind' | 'connection'>, max: number): SqlPool {
   const embedded = database.kind === 'embedded';
   const connection = 'clientUrl' in database.connection
@@ -36,8 +39,9 @@ export function openSqlPool(database: Pick<Database, 'kind' | 'connection'>, max
     ...connection,
     max,
     idleTimeoutMillis: 30_000,
-    // A pool that cannot connect must fail the request, not queue it forever.
-    connectionTimeoutMillis: 5_000,
+    // A pool that cannot connect must fail the request (503) within 2 s, not queue it: this bounds
+    // both a connect that hangs and a wait for a free connection under overload.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     // The embedded database's one session is shared; its settings are left as they are.
     ...(embedded ? {} : { options: SESSION_OPTIONS }),
   });

@@ -31,6 +31,26 @@ export interface ErrorResponse {
   body: ErrorBody;
   headers: Record<string, string>;
   unexpected: boolean;
+  /** The database could not be reached: not a bug, but worth a warning in the log. */
+  databaseDown?: boolean;
+}
+
+/** Connection-level error codes: the network's, and PostgreSQL's (class 08, shutdown, too many connections). */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
+/** node-postgres reports a lost or unobtainable connection with these messages and no code. */
+const UNREACHABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated due to connection timeout/i;
+
+/**
+ * True when `error` says the database cannot be reached right now (down, restarting, refusing
+ * connections), as opposed to a statement that failed: the caller gets 503 and may retry.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message, errors } = error as { code?: unknown; message?: unknown; errors?: unknown };
+  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message)) return true;
+  // Node's happy-eyeballs connect fails with an AggregateError of one error per address.
+  return Array.isArray(errors) && errors.length > 0 && errors.every(isDatabaseUnavailable);
 }
 
 /** Errors thrown by raw-body / co-body (inside koa-bodyparser), recognised by their `type`. */
@@ -58,6 +78,9 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     message?: unknown;
     headers?: unknown;
   };
+  if (isDatabaseUnavailable(error)) {
+    return { status: 503, body: { error: ERROR_MESSAGES.serviceUnavailable }, headers: { 'Retry-After': '1' }, unexpected: false, databaseDown: true };
+  }
   const bodyError = typeof fields.type === 'string' ? BODY_ERRORS[fields.type] : undefined;
   if (bodyError) return { ...bodyError(fields.limit), headers: {}, unexpected: false };
   // http-errors raised by Koa or the router (405 Method Not Allowed, ...): their message is meant for clients.

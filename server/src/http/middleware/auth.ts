@@ -1,8 +1,9 @@
 import type { Middleware } from 'koa';
 import { ERROR_MESSAGES } from '@feedback/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
+import type { FailedAuthLimit } from '../../limits/failed-auth.js';
 import { hashApiKey, looksLikeApiKey } from '../../modules/keys/api-key.js';
-import type { AppState } from '../context.js';
+import { clientIp, type AppState } from '../context.js';
 import { AppError } from '../errors.js';
 
 /** Who a valid key belongs to: its id (the rate limit's budget), its project, and the project's voter salt. */
@@ -62,13 +63,25 @@ export class KeyCache {
   }
 }
 
-/** Spec part 5: every request carries `x-api-key`; a missing, unknown or revoked key is a 401. */
-export function auth(keys: KeyCache): Middleware<AppState> {
+/**
+ * Spec part 5: every request carries `x-api-key`; a missing, unknown or revoked key is a 401.
+ * An address that has sent too many unknown or revoked keys gets 429 until its window ends
+ * (limits/failed-auth.ts).
+ */
+export function auth(keys: KeyCache, failures: FailedAuthLimit): Middleware<AppState> {
   return async (ctx, next) => {
+    // Only an address with failures is looked at: the usual request does not compute its IP.
+    if (failures.tracking) {
+      const waitMs = failures.blockedFor(clientIp(ctx));
+      if (waitMs > 0) throw new AppError(429, ERROR_MESSAGES.rateLimited, undefined, { 'Retry-After': String(Math.ceil(waitMs / 1000)) });
+    }
     const key = ctx.get('x-api-key').trim();
     if (key === '') throw new AppError(401, ERROR_MESSAGES.missingApiKey);
     const caller = await keys.lookup(key);
-    if (!caller) throw new AppError(401, ERROR_MESSAGES.invalidApiKey);
+    if (!caller) {
+      failures.record(clientIp(ctx));
+      throw new AppError(401, ERROR_MESSAGES.invalidApiKey);
+    }
     ctx.state.caller = caller;
     await next();
   };

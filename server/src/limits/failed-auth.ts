@@ -1,0 +1,56 @@
+/**
+ * Failed authentication, limited per client IP: a caller that sends `maxFailures` unknown or
+ * revoked keys in a window is refused (429) for the rest of that window,
+ * whatever key it sends, so keys cannot be guessed at the speed of the API (nor the key cache and
+ * the database be flooded with look-ups of made-up keys).
+ *
+ * Counted in each serving process: with N workers a caller gets at most N × `maxFailures` tries
+ * per window on a machine. That bound is what matters against guessing a 40-character random key.
+ */
+export const FAILED_AUTH_LIMIT = 30;
+export const FAILED_AUTH_WINDOW_MS = 60_000;
+/** Addresses tracked at most; past it the oldest window goes first. */
+const MAX_TRACKED = 10_000;
+
+interface FailureWindow {
+  failures: number;
+  resetAt: number;
+}
+
+export class FailedAuthLimit {
+  private readonly windows = new Map<string, FailureWindow>();
+
+  constructor(
+    private readonly maxFailures: number = FAILED_AUTH_LIMIT,
+    private readonly windowMs: number = FAILED_AUTH_WINDOW_MS,
+  ) {}
+
+  /** Whether any address has failed recently (when none has, nothing needs checking). */
+  get tracking(): boolean {
+    return this.windows.size > 0;
+  }
+
+  /** Milliseconds until `ip` may try again, or 0 when it may try now. */
+  blockedFor(ip: string, now: number = Date.now()): number {
+    const window = this.windows.get(ip);
+    if (!window) return 0;
+    if (window.resetAt <= now) {
+      this.windows.delete(ip);
+      return 0;
+    }
+    if (window.failures < this.maxFailures) return 0;
+    return window.resetAt - now;
+  }
+
+  /** Counts one failed authentication of `ip`. */
+  record(ip: string, now: number = Date.now()): void {
+    let window = this.windows.get(ip);
+    if (!window || window.resetAt <= now) {
+      this.windows.delete(ip);
+      if (this.windows.size >= MAX_TRACKED) this.windows.delete(this.windows.keys().next().value!);
+      window = { failures: 0, resetAt: now + this.windowMs };
+      this.windows.set(ip, window);
+    }
+    window.failures += 1;
+  }
+}
