@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createApp } from './app.js';
 import { openDatabase, type Database, type DatabaseLocation } from './db/database.js';
@@ -6,7 +5,7 @@ import { migrateUp, migrationStatus } from './db/migrate.js';
 import { openOrm } from './db/orm.js';
 import { openSqlPool, type SqlPool } from './db/pool.js';
 import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from './http/middleware/rate-limit.js';
-import { baseUrl, drain, listen } from './lifecycle.js';
+import { baseUrl, createHttpServer, drain, listen } from './lifecycle.js';
 import { localLimiter } from './limits/local-limiter.js';
 import { redactedUrl, redisLimiter } from './limits/redis-limiter.js';
 import { createLogger, type Logger } from './logger.js';
@@ -75,7 +74,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       trustProxy: options.trustProxy ?? 0,
     });
     await redis?.connected();
-    const server = createServer(app.callback());
+    const server = createHttpServer(app.callback());
     const port = await listen(server, options.port, options.host);
     const url = baseUrl(options.host, port);
     logger.info('listening', { url, rateLimit: points, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: options.trustProxy ?? 0, workers: 1 });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Agent, request as httpRequest } from 'node:http';
 import { embeddedBackend } from '../helpers/backends.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -44,6 +45,39 @@ describe('Responses: nosniff everywhere, nothing leaked', () => {
         expect(Object.keys(res.body).sort(), label).to.satisfy((keys: string[]) => keys.every((key) => key === 'error' || key === 'details'));
         expect(JSON.stringify(res.body), label).not.to.match(LEAKS);
       }
+    }
+  });
+});
+
+describe('Connections after a body refused half-way', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer(embeddedBackend);
+  });
+  after(() => server?.close());
+
+  it('regression (ECONNRESET found by the hostile-input suite): when a large body fails to decompress, then the 400 closes the connection and the next request of the same client is answered', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const { port } = new URL(server.url);
+    const post = (headers: Record<string, string>, body: string) =>
+      new Promise<{ status: number; connection: string | undefined; text: string }>((resolve, reject) => {
+        const req = httpRequest({ agent, host: '127.0.0.1', port, method: 'POST', path: '/api/v1/feedback', headers: { 'x-api-key': server.apiKey, ...headers } }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      const refused = await post({ 'content-type': 'application/json', 'content-encoding': 'br' }, `{"title":"${'x'.repeat(500_000)}"}`);
+      expect(refused.status).to.equal(400);
+      expect(JSON.parse(refused.text).details.formErrors).to.deep.equal(['The request body does not decompress as its Content-Encoding says']);
+      expect(refused.connection).to.equal('close');
+      const next = await post({ 'content-type': 'application/json' }, '{"title":"after"}');
+      expect(next.status).to.equal(201);
+    } finally {
+      agent.destroy();
     }
   });
 });

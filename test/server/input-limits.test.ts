@@ -99,5 +99,26 @@ for (const backend of backends()) {
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({ error: 'Invalid input', details: { formErrors: ['The request body must not contain NUL characters'], fieldErrors: {} } });
     });
+
+    // Found by the hostile-input suite (test/security/fuzz.test.ts): PostgreSQL's json parser
+    // refuses a lone surrogate escape, so a voter's metadata holding one was a 500.
+    for (const [label, path, body, field] of [
+      ["a voter's metadata value", () => `/api/v1/feedback/${itemId}/vote`, { endUser: { externalId: 'v', metadata: { k: 'a\udfffb' } } }, 'endUser'],
+      ["a voter's metadata key", () => `/api/v1/feedback/${itemId}/vote`, { endUser: { externalId: 'v', metadata: { '\ud800': 1 } } }, 'endUser'],
+      ['an item title', () => '/api/v1/feedback', { title: 'half \ud83d of an emoji' }, 'title'],
+      ['item metadata', () => '/api/v1/feedback', { title: 't', metadata: { k: ['\udc00'] } }, 'metadata'],
+    ] as const) {
+      it(`regression (500 on a lone surrogate): when ${label} holds a lone UTF-16 surrogate, then it is a 400 on fieldErrors.${field} and nothing is written`, async () => {
+        const before = await rowCounts();
+        await expectRefused(await request(server, 'POST', path(), { body }), field, /must be valid Unicode/);
+        expect(await rowCounts()).to.deep.equal(before);
+      });
+    }
+
+    it('limits: when a string holds a whole emoji (a surrogate pair), then it is stored as it is', async () => {
+      const res = await request(server, 'POST', '/api/v1/feedback', { body: { title: 'thumbs \ud83d\udc4d', metadata: { '\ud83d\ude00': 'ok' } } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.feedback.title).to.equal('thumbs 👍');
+    });
   });
 }

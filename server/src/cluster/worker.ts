@@ -1,7 +1,6 @@
-import { createServer } from 'node:http';
 import { createApp } from '../app.js';
 import { openSqlPool } from '../db/pool.js';
-import { baseUrl, drain, listen } from '../lifecycle.js';
+import { baseUrl, createHttpServer, drain, listen } from '../lifecycle.js';
 import { workerLimiter } from '../limits/cluster-link.js';
 import { redisLimiter } from '../limits/redis-limiter.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../http/middleware/rate-limit.js';
@@ -31,7 +30,7 @@ async function runWorker(): Promise<void> {
     trustProxy: config.trustProxy,
   });
   await redis?.connected();
-  const server = createServer(app.callback());
+  const server = createHttpServer(app.callback());
   const port = await listen(server, config.port, config.host);
   logger.debug('worker listening', { url: baseUrl(config.host, port) });
   process.send({ lifecycle: 'ready', port } satisfies LifecycleMessage);

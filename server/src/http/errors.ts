@@ -82,13 +82,31 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     return { status: 503, body: { error: ERROR_MESSAGES.serviceUnavailable }, headers: { 'Retry-After': '1' }, unexpected: false, databaseDown: true };
   }
   const bodyError = typeof fields.type === 'string' ? BODY_ERRORS[fields.type] : undefined;
+  // A body sent with a Content-Encoding it does not decompress as: zlib marks its errors Z_*,
+  // Brotli ERR__ERROR_* ("Decompression failed").
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'))) {
+    return { status: 400, body: invalidInputBody('The request body does not decompress as its Content-Encoding says'), headers: {}, unexpected: false };
+  }
   if (bodyError) return { ...bodyError(fields.limit), headers: {}, unexpected: false };
   // http-errors raised by Koa or the router (405 Method Not Allowed, ...): their message is meant for clients.
   if (typeof fields.status === 'number' && fields.status >= 400 && fields.status < 500 && fields.expose === true) {
     const headers = isStringRecord(fields.headers) ? fields.headers : {};
     return { status: fields.status, body: { error: String(fields.message) }, headers, unexpected: false };
   }
+  // A 4xx that its thrower did not mean to show (inflation's "Unsupported Content-Encoding" has a
+  // status but no `expose`): still the client's fault, answered with a message of our own.
+  if (typeof fields.status === 'number' && fields.status >= 400 && fields.status < 500) {
+    return { ...unexposedClientError(fields.status, String(fields.message)), headers: {}, unexpected: false };
+  }
   return { status: 500, body: { error: ERROR_MESSAGES.internal }, headers: {}, unexpected: true };
+}
+
+function unexposedClientError(status: number, message: string): Omit<ErrorResponse, 'unexpected' | 'headers'> {
+  if (status === 415 && /content-encoding/i.test(message)) return { status, body: { error: 'Unsupported Content-Encoding' } };
+  if (status === 413) return { status, body: { error: 'Request body too large' } };
+  if (status === 415) return { status, body: { error: 'Unsupported Media Type' } };
+  return { status: 400, body: invalidInputBody('The request could not be read') };
 }
 
 /** zod's flattened error in the spec's shape: `formErrors` and `fieldErrors` keyed by top-level field. */

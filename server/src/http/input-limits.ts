@@ -2,12 +2,22 @@ import type { ValidationDetails } from '@feedback/sdk/contract';
 
 /**
  * Limits that bad input meets before any handler or the database sees it (docs/api.md, "Conventions").
- * PostgreSQL cannot store NUL in text or jsonb, and serialising a deeply nested value recurses
- * once per level: both are refused here as invalid input (400), never a 500 from further down.
+ * PostgreSQL cannot store NUL in text or jsonb, nor a lone UTF-16 surrogate (`\ud800` without its
+ * pair: not a character at all) in jsonb, and serialising a deeply nested value recurses once per
+ * level: all are refused here as invalid input (400), never a 500 from further down.
  */
 export const MAX_JSON_DEPTH = 32;
 
 const NUL = '\u0000';
+/** A surrogate that is not half of a pair (with the u flag, a pair is one code point and does not match). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** What is wrong with one string (a value or a key), or undefined. */
+function stringProblem(text: string, label: string): string | undefined {
+  if (text.includes(NUL)) return `${label} must not contain NUL characters`;
+  if (LONE_SURROGATE.test(text)) return `${label} must be valid Unicode (it contains a lone surrogate)`;
+  return undefined;
+}
 
 /** What is wrong with one value, in words for its field, or undefined when nothing is. Iterative: no depth can overflow it. */
 function problemOf(value: unknown, label: string): string | undefined {
@@ -15,11 +25,13 @@ function problemOf(value: unknown, label: string): string | undefined {
   while (stack.length > 0) {
     const { value: current, depth } = stack.pop()!;
     if (typeof current === 'string') {
-      if (current.includes(NUL)) return `${label} must not contain NUL characters`;
+      const problem = stringProblem(current, label);
+      if (problem) return problem;
     } else if (current !== null && typeof current === 'object') {
       if (depth > MAX_JSON_DEPTH) return `${label} is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`;
       for (const [key, child] of Object.entries(current)) {
-        if (key.includes(NUL)) return `${label} must not contain NUL characters`;
+        const problem = stringProblem(key, label);
+        if (problem) return problem;
         stack.push({ value: child, depth: depth + 1 });
       }
     }
@@ -39,7 +51,8 @@ export function checkInputLimits(input: unknown): ValidationDetails | undefined 
   const fieldErrors: Record<string, string[]> = {};
   for (const [field, value] of Object.entries(input)) {
     const problem = problemOf(value, field);
-    if (problem) fieldErrors[field.includes(NUL) ? field.replaceAll(NUL, '') : field] = [problem];
+    // A field name that is itself bad is reported in a form that can be sent back.
+    if (problem) fieldErrors[field.replaceAll(NUL, '').replace(/\p{Cs}/gu, '\ufffd')] = [problem];
   }
   return Object.keys(fieldErrors).length > 0 ? { formErrors: [], fieldErrors } : undefined;
 }

@@ -42,6 +42,10 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
       }
       // Headers already set (request id, rate limits) stay: they describe this response too.
       ctx.set(response.headers);
+      // Refused before its body was read to the end (a decompression error half-way, say): the
+      // connection's stream is in an unknown state, so it ends after this answer and the client
+      // opens a new one instead of sending its next request into a socket about to be reset.
+      if (!ctx.req.complete) ctx.set('Connection', 'close');
       ctx.status = response.status;
       ctx.body = response.body;
     }
