@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { SqlPool } from './db/pool.js';
 import type { AppState } from './http/context.js';
-import { FailedAuthLimit } from './limits/failed-auth.js';
 import { auth, KeyCache } from './http/middleware/auth.js';
 import { errorHandler } from './http/middleware/error-handler.js';
 import { health } from './http/middleware/health.js';
@@ -12,6 +11,7 @@ import { routeFallback } from './http/middleware/not-found.js';
 import { rateLimit, type RateLimitOptions } from './http/middleware/rate-limit.js';
 import { responseHeaders } from './http/middleware/response-headers.js';
 import { requestLog } from './http/middleware/request-log.js';
+import { FailedAuthLimit } from './limits/failed-auth.js';
 import type { Logger } from './logger.js';
 import { mountPublicRoutes } from './public/routes.js';
 

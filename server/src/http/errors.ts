@@ -78,17 +78,18 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     message?: unknown;
     headers?: unknown;
   };
+  const bodyError = typeof fields.type === 'string' ? BODY_ERRORS[fields.type] : undefined;
+  // First: a client that hung up mid-body is an ECONNRESET too, but not the database's.
+  if (bodyError) return { ...bodyError(fields.limit), headers: {}, unexpected: false };
   if (isDatabaseUnavailable(error)) {
     return { status: 503, body: { error: ERROR_MESSAGES.serviceUnavailable }, headers: { 'Retry-After': '1' }, unexpected: false, databaseDown: true };
   }
-  const bodyError = typeof fields.type === 'string' ? BODY_ERRORS[fields.type] : undefined;
   // A body sent with a Content-Encoding it does not decompress as: zlib marks its errors Z_*,
   // Brotli ERR__ERROR_* ("Decompression failed").
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'))) {
     return { status: 400, body: invalidInputBody('The request body does not decompress as its Content-Encoding says'), headers: {}, unexpected: false };
   }
-  if (bodyError) return { ...bodyError(fields.limit), headers: {}, unexpected: false };
   // http-errors raised by Koa or the router (405 Method Not Allowed, ...): their message is meant for clients.
   if (typeof fields.status === 'number' && fields.status >= 400 && fields.status < 500 && fields.expose === true) {
     const headers = isStringRecord(fields.headers) ? fields.headers : {};
