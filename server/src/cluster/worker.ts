@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { createApp } from '../app.js';
 import { openSqlPool } from '../db/pool.js';
 import { baseUrl, createHttpServer, drain, listen } from '../lifecycle.js';
@@ -15,6 +16,10 @@ async function runWorker(): Promise<void> {
   const config = JSON.parse(process.env[WORKER_CONFIG_VARIABLE] ?? 'null') as WorkerConfig | null;
   if (!config || !process.send) throw new Error('a feedback worker is started by `feedback serve --workers N`, not directly');
   const logger = createLogger({ level: config.logLevel, pretty: config.prettyLogs });
+  // A message to a primary that is already gone (a shutdown racing this worker's start, even its
+  // listen) fails with EPIPE on the cluster worker object; unhandled, it would crash the worker
+  // instead of letting the disconnect handler below drain it.
+  cluster.worker?.on('error', (error: Error) => logger.debug('message to the primary failed', { error: error.message }));
   const sql = openSqlPool(config.database, config.poolMax);
   const points = config.rateLimit;
   // The machine's bank (in the primary) counts alone, or stands in for Redis while it is out.
