@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -15,11 +15,17 @@ export interface RedisProcess {
   thaw(): void;
 }
 
+/** Whether `redis-server` can be run here. */
+export function redisServerInstalled(): boolean {
+  return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).error === undefined;
+}
+
 export async function startRedis(): Promise<RedisProcess> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
     child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    child.on('error', () => {}); // a failed start shows as a port that never opens, below
     for (let i = 0; i < 100; i++) {
       if (await accepts(port)) return;
       await sleep(50);
