@@ -1,13 +1,13 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createApp } from './app.js';
-import { openDatabase, type Database, type DatabaseLocation } from './db/database.js';
+import { openDatabase, redactUrl, type Database, type DatabaseLocation } from './db/database.js';
 import { migrateUp, migrationStatus } from './db/migrate.js';
 import { openOrm } from './db/orm.js';
 import { openSqlPool, type SqlPool } from './db/pool.js';
 import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from './http/middleware/rate-limit.js';
 import { baseUrl, createHttpServer, drain, listen } from './lifecycle.js';
 import { localLimiter } from './limits/local-limiter.js';
-import { redactedUrl, redisLimiter } from './limits/redis-limiter.js';
+import { redisLimiter } from './limits/redis-limiter.js';
 import { createLogger, type Logger } from './logger.js';
 import { createApiKey } from './modules/keys/keys.service.js';
 import { ensureProject, hasNoProjects } from './modules/projects/projects.service.js';
@@ -99,7 +99,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
 /** Where the rate limit is counted, as the "listening" log line says it. */
 export function rateLimitStore(redisUrl: string | undefined): string {
-  return redisUrl ? redactedUrl(redisUrl) : 'this machine';
+  return redisUrl ? redactUrl(redisUrl) : 'this machine';
 }
 
 /**

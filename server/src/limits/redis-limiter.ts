@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { redactUrl } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { flexibleLimiter } from './flexible-limiter.js';
 import type { RateLimiter, RateLimitState } from './lease-client.js';
@@ -67,7 +68,7 @@ export function redisLimiter(options: RedisLimiterOptions): RedisLimiter {
     if (outage) return;
     outage = true;
     options.logger.warn('rate-limit store unreachable: counting requests in this machine until it is back', {
-      store: redactedUrl(options.url),
+      store: redactUrl(options.url),
       error: reason,
     });
   };
@@ -100,7 +101,7 @@ export function redisLimiter(options: RedisLimiterOptions): RedisLimiter {
       }
       if (outage) {
         outage = false;
-        options.logger.info('rate-limit store reachable again', { store: redactedUrl(options.url) });
+        options.logger.info('rate-limit store reachable again', { store: redactUrl(options.url) });
       }
       return state;
     },
@@ -120,15 +121,4 @@ export function redisLimiter(options: RedisLimiterOptions): RedisLimiter {
       client.disconnect();
     },
   };
-}
-
-/** The URL without its password, for logs. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'redis';
-  }
 }
