@@ -15,6 +15,7 @@ export { KEY_CACHE_TTL_MS } from './http/middleware/auth.js';
 export type { MikroORM } from '@mikro-orm/postgresql';
 export { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS, type RateLimitOptions } from './http/middleware/rate-limit.js';
 export { LimitBank, type Grant, type LeaseHolders } from './limits/bank.js';
+export { FailedAuthLimit } from './limits/failed-auth.js';
 export { LeaseClient, type RateLimiter, type RateLimitState } from './limits/lease-client.js';
 export { addComment, type CommentAuthorInput } from './modules/feedback/comments.service.js';
 export { listStatement, listValues } from './public/feedback.sql.js';

@@ -19,15 +19,20 @@ interface FailureWindow {
 
 export class FailedAuthLimit {
   private readonly windows = new Map<string, FailureWindow>();
+  /** When the newest window ends: past it every window has ended and they are all forgotten. */
+  private lastResetAt = 0;
 
   constructor(
     private readonly maxFailures: number = FAILED_AUTH_LIMIT,
     private readonly windowMs: number = FAILED_AUTH_WINDOW_MS,
   ) {}
 
-  /** Whether any address has failed recently (when none has, nothing needs checking). */
+  /** Whether any address has failed within its window (when none has, nothing needs checking). */
   get tracking(): boolean {
-    return this.windows.size > 0;
+    if (this.windows.size === 0) return false;
+    if (Date.now() < this.lastResetAt) return true;
+    this.windows.clear();
+    return false;
   }
 
   /** Milliseconds until `ip` may try again, or 0 when it may try now. */
@@ -50,6 +55,7 @@ export class FailedAuthLimit {
       if (this.windows.size >= MAX_TRACKED) this.windows.delete(this.windows.keys().next().value!);
       window = { failures: 0, resetAt: now + this.windowMs };
       this.windows.set(ip, window);
+      this.lastResetAt = Math.max(this.lastResetAt, window.resetAt);
     }
     window.failures += 1;
   }
