@@ -47,7 +47,7 @@ export function mount<R extends RouteDefinition>(
   options: MountOptions,
   handler: (input: RouteInput<NoInfer<R>>, ctx: AppContext) => Promise<RouteReply<NoInfer<R>>>,
 ): void {
-  const method = route.method === 'GET' ? 'get' : 'post';
+  const method = ({ GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as const)[route.method];
   router[method](route.path, async (ctx) => {
     const queryProblems = checkInputLimits(ctx.query);
     if (queryProblems) throw AppError.invalidInput(queryProblems);
