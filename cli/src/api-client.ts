@@ -11,7 +11,7 @@ import {
   RateLimitError,
   TimeoutError,
   UnexpectedResponseError,
-} from '@feedback/sdk';
+} from '@feedbackd/sdk';
 import { CliError, EXIT } from './exit-codes.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:3000';

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { DatabaseLocation } from '@feedback/server';
+import type { DatabaseLocation } from '@feedbackd/server';
 
 export const DEFAULT_DATA_DIR = './.feedback';
 

@@ -1,4 +1,4 @@
-import { migrateUp, openDatabase, openOrm, type DatabaseLocation, type MikroORM } from '@feedback/server';
+import { migrateUp, openDatabase, openOrm, type DatabaseLocation, type MikroORM } from '@feedbackd/server';
 import type { Output } from './output.js';
 
 /**

@@ -38,7 +38,7 @@ export interface FeedbackClientOptions {
  * create it once, share it, and call {@link FeedbackClient.close} when you are done.
  *
  * @example
- * import { FeedbackClient } from '@feedback/sdk';
+ * import { FeedbackClient } from '@feedbackd/sdk';
  *
  * const client = new FeedbackClient({ apiKey: process.env.FEEDBACK_API_KEY });
  * const item = await client.feedback.create({ title: 'Export to CSV' });

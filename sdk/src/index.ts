@@ -1,9 +1,9 @@
 /**
- * @feedback/sdk: the typed client of the feedback API. The wire contract is re-exported here and
- * is also available on its own as `@feedback/sdk/contract`.
+ * @feedbackd/sdk: the typed client of the feedback API. The wire contract is re-exported here and
+ * is also available on its own as `@feedbackd/sdk/contract`.
  *
  * @example
- * import { FeedbackClient, NotFoundError } from '@feedback/sdk';
+ * import { FeedbackClient, NotFoundError } from '@feedbackd/sdk';
  *
  * const client = new FeedbackClient(); // FEEDBACK_URL and FEEDBACK_API_KEY from the environment
  * const page = await client.feedback.list({ status: ['new', 'planned'], sortBy: 'votes' });

@@ -1,4 +1,4 @@
-/** @feedback/server: the feedback API server, its database layer and operator functions. */
+/** @feedbackd/server: the feedback API server, its database layer and operator functions. */
 export { createApp, type AppDependencies } from './app.js';
 export { startServer, hotPoolSize, type RunningServer, type ServeOptions } from './main.js';
 export { startCluster, type ClusterOptions, type RunningCluster } from './cluster/primary.js';

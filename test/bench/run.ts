@@ -7,8 +7,8 @@
  * the query plans of the list statements (pass --no-explain to skip them) and the process memory.
  */
 import { randomBytes } from 'node:crypto';
-import { ListFeedbackQuerySchema } from '@feedback/sdk/contract';
-import { createApiKey, listStatement, listValues, silentLogger, startServer, type RunningServer } from '@feedback/server';
+import { ListFeedbackQuerySchema } from '@feedbackd/sdk/contract';
+import { createApiKey, listStatement, listValues, silentLogger, startServer, type RunningServer } from '@feedbackd/server';
 import pg from 'pg';
 import { seedItems } from './seed.js';
 

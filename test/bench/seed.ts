@@ -1,4 +1,4 @@
-import type { MikroORM } from '@feedback/server';
+import type { MikroORM } from '@feedbackd/server';
 
 const TOPICS = [
   'Dark mode', 'Export to CSV', 'Slack integration', 'Faster search', 'Keyboard shortcuts',

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { addComment } from '@feedback/server';
+import { addComment } from '@feedbackd/server';
 import { main } from '../../cli/src/index.js';
 import type { Output } from '../../cli/src/output.js';
 import { embeddedBackend } from '../helpers/backends.js';

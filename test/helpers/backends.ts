@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { DatabaseLocation } from '@feedback/server';
+import type { DatabaseLocation } from '@feedbackd/server';
 
 /** A fresh, empty database for one test suite, and how to throw it away. */
 export interface FreshDatabase {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createApiKey, startServer, type RunningServer } from '@feedback/server';
+import { createApiKey, startServer, type RunningServer } from '@feedbackd/server';
 import type { Backend, FreshDatabase } from './backends.js';
 
 /** A server on port 0 over a fresh database, with one API key of the default project. */

@@ -12,7 +12,7 @@ import {
   NotFoundError,
   RateLimitError,
   type FeedbackClientOptions,
-} from '@feedback/sdk';
+} from '@feedbackd/sdk';
 import { backends, embeddedBackend } from '../helpers/backends.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 

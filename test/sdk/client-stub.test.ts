@@ -17,7 +17,7 @@ import {
   TimeoutError,
   UnexpectedResponseError,
   type FeedbackClientOptions,
-} from '@feedback/sdk';
+} from '@feedbackd/sdk';
 
 // A local node:http server stands in for the API wherever the real server cannot produce the
 // fault under test: dropped sockets, silence, malformed or contract-breaking bodies, exact timing.

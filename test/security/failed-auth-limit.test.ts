@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FailedAuthLimit } from '@feedback/server';
+import { FailedAuthLimit } from '@feedbackd/server';
 
 describe('FailedAuthLimit: the per-address count of failed authentications', () => {
   it('when an address reaches the limit, then it is blocked until its window ends, and others are not', () => {

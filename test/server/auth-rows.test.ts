@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { createApiKey, KEY_CACHE_TTL_MS, revokeApiKey } from '@feedback/server';
+import { createApiKey, KEY_CACHE_TTL_MS, revokeApiKey } from '@feedbackd/server';
 import { backends } from '../helpers/backends.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 

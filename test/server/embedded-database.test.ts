@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DataDirInUseError, openDatabase, type Database } from '@feedback/server';
+import { DataDirInUseError, openDatabase, type Database } from '@feedbackd/server';
 
 function clientFor(database: Database): pg.Client {
   const connection = database.connection;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FEEDBACK_STATUSES, FEEDBACK_TYPES } from '@feedback/sdk/contract';
+import { FEEDBACK_STATUSES, FEEDBACK_TYPES } from '@feedbackd/sdk/contract';
 import { backends } from '../helpers/backends.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 

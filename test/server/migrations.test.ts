@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { migrateDown, migrateUp, migrationStatus, openDatabase, openOrm } from '@feedback/server';
+import { migrateDown, migrateUp, migrationStatus, openDatabase, openOrm } from '@feedbackd/server';
 import { backends } from '../helpers/backends.js';
 
 const ALL = [

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { LeaseClient, LimitBank, type Grant } from '@feedback/server';
+import { LeaseClient, LimitBank, type Grant } from '@feedbackd/server';
 
 /**
  * Several simulated workers lease from one bank over a channel that delivers each message after a

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { routes } from '@feedback/sdk/contract';
+import { routes } from '@feedbackd/sdk/contract';
 import type { AppState } from '../../server/src/http/context.js';
 import { errorHandler } from '../../server/src/http/middleware/error-handler.js';
 import { mount } from '../../server/src/http/mount.js';

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { ApiKeyNotFoundError, createApiKey, listApiKeys, ProjectNotFoundError, revokeApiKey, type ApiKeySummary } from '@feedback/server';
+import { ApiKeyNotFoundError, createApiKey, listApiKeys, ProjectNotFoundError, revokeApiKey, type ApiKeySummary } from '@feedbackd/server';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { ensureMigrated, withDatabase } from '../operator.js';

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import type { FeedbackListItem } from '@feedback/sdk';
-import { FEEDBACK_STATUSES, FEEDBACK_TYPES, PAGE_SIZE_MAX, SORT_ORDERS, type SortBy } from '@feedback/sdk/contract';
+import type { FeedbackListItem } from '@feedbackd/sdk';
+import { FEEDBACK_STATUSES, FEEDBACK_TYPES, PAGE_SIZE_MAX, SORT_ORDERS, type SortBy } from '@feedbackd/sdk/contract';
 import { addApiOptions, apiFlags, enumList, positiveInteger, withClient } from '../api-client.js';
 import { formatTime, oneLine, printJson, printLine, printTable, truncate, type Output } from '../output.js';
 

@@ -1,5 +1,5 @@
 import { Argument, Command, Option } from 'commander';
-import { migrateDown, migrateUp, migrationStatus } from '@feedback/server';
+import { migrateDown, migrateUp, migrationStatus } from '@feedbackd/server';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { withDatabase } from '../operator.js';
 import { printJson, printTable, type Output } from '../output.js';

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { availableParallelism } from 'node:os';
-import { createLogger, DataDirInUseError, DEFAULT_RATE_LIMIT, startCluster, startServer, type LogLevel } from '@feedback/server';
+import { createLogger, DataDirInUseError, DEFAULT_RATE_LIMIT, startCluster, startServer, type LogLevel } from '@feedbackd/server';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Comment, FeedbackDetail, FeedbackListItem } from '@feedback/sdk';
+import type { Comment, FeedbackDetail, FeedbackListItem } from '@feedbackd/sdk';
 import { addApiOptions, apiFlags, requireId, withClient } from '../api-client.js';
 import { formatTime, printFields, printJson, printLine, type Output } from '../output.js';
 import { itemLine } from './list.js';

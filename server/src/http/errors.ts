@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_MESSAGES, type ErrorBody, type ValidationDetails } from '@feedback/sdk/contract';
+import { ERROR_MESSAGES, type ErrorBody, type ValidationDetails } from '@feedbackd/sdk/contract';
 
 /**
  * An expected failure with its HTTP status and the spec's error text. Handlers throw these (or let

@@ -1,4 +1,4 @@
-import type { ValidationDetails } from '@feedback/sdk/contract';
+import type { ValidationDetails } from '@feedbackd/sdk/contract';
 
 /**
  * Limits that bad input meets before any handler or the database sees it (docs/api.md, "Conventions").

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { z } from 'zod';
-import type { RouteDefinition } from '@feedback/sdk/contract';
+import type { RouteDefinition } from '@feedbackd/sdk/contract';
 import type { AppContext, AppState } from './context.js';
 import { AppError } from './errors.js';
 import { checkInputLimits } from './input-limits.js';

@@ -1,4 +1,4 @@
-import type { EndUserInput } from '@feedback/sdk/contract';
+import type { EndUserInput } from '@feedbackd/sdk/contract';
 
 /** The profile fields a request gave, as JSON: an omitted field is absent, a `null` one clears the value. */
 export function givenProfile(input: EndUserInput): string {

@@ -1,4 +1,4 @@
-import type { ListFeedbackQuery, SortBy } from '@feedback/sdk/contract';
+import type { ListFeedbackQuery, SortBy } from '@feedbackd/sdk/contract';
 import { endUserCtes } from './end-user.sql.js';
 import { isoTimestamp, ITEM_FROM, itemFields } from './json.sql.js';
 

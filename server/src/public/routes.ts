@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { ERROR_MESSAGES, routes } from '@feedback/sdk/contract';
+import { ERROR_MESSAGES, routes } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import { isUuid } from '../db/uuid.js';
 import { clientIp, type AppContext, type AppState } from '../http/context.js';

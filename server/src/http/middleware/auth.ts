@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { ERROR_MESSAGES } from '@feedback/sdk/contract';
+import { ERROR_MESSAGES } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
 import type { FailedAuthLimit } from '../../limits/failed-auth.js';
 import { hashApiKey, looksLikeApiKey } from '../../modules/keys/api-key.js';

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { ERROR_MESSAGES } from '@feedback/sdk/contract';
+import { ERROR_MESSAGES } from '@feedbackd/sdk/contract';
 import { flexibleLimiter } from '../../limits/flexible-limiter.js';
 import type { RateLimiter, RateLimitState } from '../../limits/lease-client.js';
 import { localLimiter } from '../../limits/local-limiter.js';

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { FEEDBACK_STATUSES, FEEDBACK_TYPES, type Metadata } from '@feedback/sdk/contract';
+import { FEEDBACK_STATUSES, FEEDBACK_TYPES, type Metadata } from '@feedbackd/sdk/contract';
 import { Project } from '../projects/project.entity.js';
 import { EndUser } from '../users/end-user.entity.js';
 

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import type { Metadata } from '@feedback/sdk/contract';
+import type { Metadata } from '@feedbackd/sdk/contract';
 import { Project } from '../projects/project.entity.js';
 
 const p = defineEntity.properties;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EndUserInputSchema } from '@feedback/sdk/contract';
+import type { EndUserInputSchema } from '@feedbackd/sdk/contract';
 import type { z } from 'zod';
 import { EndUser } from './end-user.entity.js';
 
