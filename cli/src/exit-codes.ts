@@ -22,11 +22,32 @@ Exit codes:
   4  authentication failed (HTTP 401)
   5  rate limited (HTTP 429)`;
 
+/** The messages per field of a server's 400, carried to `--json` error output as they came. */
+export interface ErrorDetails {
+  formErrors: string[];
+  fieldErrors: Record<string, string[]>;
+}
+
+/** Marks a CliError, whichever copy of this module made it (see hasInstance below). */
+const CLI_ERROR = Symbol.for('@feedbackd/cli:CliError');
+
 /** A failure the user can act on: printed as one sentence, exits with its code, no stack. */
 export class CliError extends Error {
+  readonly [CLI_ERROR] = true;
+
+  /**
+   * `instanceof` by mark rather than by class: the API commands load their SDK half on first use
+   * (a dynamic import), and a host that runs this code as CommonJS (a test runner on tsx) then
+   * holds two copies of this module, whose classes would not know each other's errors.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && CLI_ERROR in value;
+  }
+
   constructor(
     message: string,
     readonly exitCode: number = EXIT.error,
+    readonly details?: ErrorDetails,
   ) {
     super(message);
     this.name = 'CliError';

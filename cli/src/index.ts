@@ -10,21 +10,33 @@ import { submitCommand } from './commands/submit.js';
 import { voteCommand } from './commands/vote.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { processOutput, type Output } from './output.js';
+import { CLI_VERSION } from './version.js';
 
 const API_OPTIONS_HELP = `
 --url, --api-key, --retries and --json are for the commands that call the API (identify, submit,
 list, show, vote). They may come before or after the command name: \`feedback --json list\` and
 \`feedback list --json\` are the same.`;
 
-/** The `feedback` program. Every option that reads an environment variable names it in --help. */
-export function buildProgram(output: Output = processOutput): Command {
+/** Every error line starts with this, whoever raised it (commander says "error:" by itself). */
+const ERROR_PREFIX = 'feedback: ';
+
+/**
+ * The `feedback` program. Every option that reads an environment variable names it in --help.
+ * With `jsonErrors`, commander prints no error of its own: `main` prints it as JSON instead.
+ */
+export function buildProgram(output: Output = processOutput, jsonErrors = false): Command {
+  const outputConfig = {
+    writeOut: (text: string) => output.out(text),
+    writeErr: (text: string) => (jsonErrors ? undefined : output.err(text)),
+    outputError: (text: string, write: (text: string) => void) => write(text.replace(/^error: /, ERROR_PREFIX)),
+  };
   const program = new Command('feedback')
     .description('Self-hosted end-user feedback: run the server, manage it, and drive its API')
-    .version('0.1.0')
+    .version(CLI_VERSION)
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', API_OPTIONS_HELP)
     .addHelpText('after', EXIT_CODES_HELP)
-    .configureOutput({ writeOut: (text) => output.out(text), writeErr: (text) => output.err(text) })
+    .configureOutput(outputConfig)
     .exitOverride()
     // Program options are read before the command name only, so that `feedback --json list` sets
     // the program's --json while `feedback keys list --json` still reaches keys' own --json.
@@ -44,7 +56,7 @@ export function buildProgram(output: Output = processOutput): Command {
   for (const command of commands) program.addCommand(command);
   // Sub-commands report usage errors through the same override, so every one exits with EXIT.usage.
   const override = (command: Command) => {
-    command.exitOverride().configureOutput({ writeOut: (text) => output.out(text), writeErr: (text) => output.err(text) });
+    command.exitOverride().configureOutput(outputConfig);
     command.commands.forEach(override);
   };
   program.commands.forEach(override);
@@ -54,22 +66,40 @@ export function buildProgram(output: Output = processOutput): Command {
 /** Runs the CLI and returns the process exit code. */
 export async function main(argv: string[], output: Output = processOutput): Promise<number> {
   if (output === processOutput) endQuietlyWhenStdoutCloses();
+  const json = wantsJson(argv);
   try {
-    await buildProgram(output).parseAsync(argv);
+    await buildProgram(output, json).parseAsync(argv);
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version "fail" with exit code 0.
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (error.exitCode === 0) return EXIT.ok;
+      if (json) printError(output, { error: error.message.replace(/^error: /, ''), exitCode: EXIT.usage });
+      return EXIT.usage;
     }
     if (error instanceof CliError) {
-      output.err(`feedback: ${error.message}`);
+      if (json) printError(output, { error: error.message, exitCode: error.exitCode, ...(error.details ? { details: error.details } : {}) });
+      else output.err(`${ERROR_PREFIX}${error.message}`);
       return error.exitCode;
     }
-    output.err(`feedback: ${error instanceof Error ? error.message : String(error)}`);
+    const message = error instanceof Error ? error.message : String(error);
+    if (json) printError(output, { error: message, exitCode: EXIT.error });
+    else output.err(`${ERROR_PREFIX}${message}`);
     if (process.env.FEEDBACK_DEBUG && error instanceof Error && error.stack) output.err(error.stack);
     return EXIT.error;
   }
+}
+
+/** `--json` anywhere before a lone `--`: the command's errors are then JSON too, for scripts. */
+function wantsJson(argv: readonly string[]): boolean {
+  const args = argv.slice(2);
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).includes('--json');
+}
+
+/** A failure as one JSON object on stderr: `error`, `exitCode`, and the server's `details` of a 400. */
+function printError(output: Output, body: { error: string; exitCode: number; details?: unknown }): void {
+  output.err(JSON.stringify(body));
 }
 
 let stdoutGuarded = false;

@@ -38,9 +38,18 @@ export function oneLine(text: string): string {
   return text.replace(/[\t\r\n]+/g, ' ').trim();
 }
 
-/** `text` cut to `max` characters with an ellipsis, for terminal columns. */
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * `text` cut to `max` characters with an ellipsis, for terminal columns. Characters are what a
+ * reader sees (grapheme clusters): an emoji, a flag or a letter with its accents is kept whole,
+ * never cut into halves that print as garbage.
+ */
 export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  // Fast path: no cluster is shorter than one code unit, so a short string needs no segmenting.
+  if (text.length <= max) return text;
+  const clusters = Array.from(graphemes.segment(text), (part) => part.segment);
+  return clusters.length <= max ? text : `${clusters.slice(0, max - 1).join('')}…`;
 }
 
 /** One tab-separated line for scripts; every cell is made single-line first. */

@@ -2,7 +2,8 @@ import { FeedbackError } from './errors.js';
 import { FeedbackResource } from './resources/feedback.js';
 import { UsersResource } from './resources/users.js';
 import { VotesResource } from './resources/votes.js';
-import { checkRetries, checkTimeout, SDK_VERSION, Transport } from './transport.js';
+import { checkRetries, checkTimeout, Transport } from './transport.js';
+import { SDK_VERSION } from './version.js';
 
 /** The server the client talks to when neither `baseUrl` nor `FEEDBACK_URL` says otherwise. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';

@@ -34,4 +34,5 @@ export {
 export type { FeedbackResource, ListFeedbackParams } from './resources/feedback.js';
 export type { UsersResource } from './resources/users.js';
 export type { VotesResource } from './resources/votes.js';
-export { SDK_VERSION, type OperationResult, type RequestOptions } from './transport.js';
+export { type OperationResult, type RequestOptions } from './transport.js';
+export { SDK_VERSION } from './version.js';

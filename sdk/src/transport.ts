@@ -12,9 +12,6 @@ import {
 } from './errors.js';
 import { parseRetryAfter, retryDelay, sleep } from './retry.js';
 
-/** The version of this SDK, sent in the `user-agent` header. */
-export const SDK_VERSION = '0.1.0';
-
 /** Per-call options, accepted as the last argument of every method. */
 export interface RequestOptions {
   /** Time limit of one attempt in milliseconds (connect, wait and read the body); overrides the client's. */

@@ -4,9 +4,9 @@ export { startServer, hotPoolSize, type RunningServer, type ServeOptions } from 
 export { startCluster, type ClusterOptions, type RunningCluster } from './cluster/primary.js';
 export { openDatabase, redactUrl, type Database, type DatabaseLocation, type DatabaseRole } from './db/database.js';
 export { openSqlPool, type SqlPool } from './db/pool.js';
-export { DataDirInUseError } from './db/embedded/embedded-postgres.js';
-export { openOrm } from './db/orm.js';
-export { migrateDown, migrateUp, migrationStatus, type MigrationStatus } from './db/migrate.js';
+export { DataDirInUseError, DatabaseMissingError } from './db/embedded/embedded-postgres.js';
+export { openOrm, type OrmOptions } from './db/orm.js';
+export { migrateDown, migrateUp, migrationStatus, unappliedMigrations, type MigrationStatus } from './db/migrate.js';
 export { createLogger, silentLogger, type Logger, type LogLevel } from './logger.js';
 export { createApiKey, listApiKeys, revokeApiKey, ApiKeyNotFoundError, type ApiKeySummary } from './modules/keys/keys.service.js';
 export { ensureProject, ProjectNotFoundError, DEFAULT_PROJECT_SLUG } from './modules/projects/projects.service.js';

@@ -110,7 +110,7 @@ export async function prepareDatabase(options: ServeOptions, logger: Logger): Pr
   const database = await openDatabase(options, 'server');
   let orm: MikroORM | undefined;
   try {
-    orm = await openOrm(database, { log: (message) => logger.debug(message) });
+    orm = await openOrm(database, { log: (message) => logger.debug(message), createDatabase: true });
     logger.info('database ready', { database: database.description });
     await prepareSchema(orm, logger, options.migrate ?? true);
     await mintFirstKey(orm, options.onFirstKey);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KEY_CACHE_TTL_MS } from '@feedbackd/server';
@@ -58,7 +58,8 @@ describe('feedback CLI', () => {
     expect(badRedis.stderr).to.match(/--redis-url must start with redis:\/\/ or rediss:\/\//);
   });
 
-  it('when keys create --json runs before serve, then it prints one JSON object whose key works once the server runs', async () => {
+  it('when keys create --json runs on a migrated directory before serve, then it prints one JSON object whose key works once the server runs', async () => {
+    expect((await feedback(['migrate', '--data-dir', dataDir])).code).to.equal(0);
     const created = await feedback(['keys', 'create', '--json', '--data-dir', dataDir]);
     expect(created.code, created.stderr).to.equal(0);
     const parsed = JSON.parse(created.stdout) as { key: string };
@@ -152,17 +153,27 @@ describe('feedback CLI', () => {
     }
   });
 
-  it('when migrate status and up run on a fresh directory, then they report pending and then applied migrations as JSON', async () => {
-    const before = await feedback(['migrate', 'status', '--json', '--data-dir', dataDir]);
-    expect(before.code, before.stderr).to.equal(0);
-    expect((JSON.parse(before.stdout) as { pending: string[] }).pending).to.have.length(4);
-    const up = await feedback(['migrate', 'up', '--json', '--data-dir', dataDir]);
-    expect((JSON.parse(up.stdout) as { applied: string[] }).applied).to.have.length(4);
-    const after = await feedback(['migrate', 'status', '--json', '--data-dir', dataDir]);
-    expect(JSON.parse(after.stdout)).to.deep.include({ pending: [] });
+  it('when migrate runs on a fresh directory, then status says there is no database, up applies every migration, and status after down shows the one pending', async () => {
+    const missing = join(dataDir, 'data');
+    const before = await feedback(['migrate', 'status', '--json', '--data-dir', missing]);
+    expect(before.code).to.equal(3);
+    expect(existsSync(missing), 'status creates nothing').to.equal(false);
+    const up = await feedback(['migrate', 'up', '--json', '--data-dir', missing]);
+    expect(up.code, up.stderr).to.equal(0);
+    const applied = (JSON.parse(up.stdout) as { applied: string[] }).applied;
+    expect(applied.length).to.be.greaterThan(3);
+    const after = await feedback(['migrate', 'status', '--json', '--data-dir', missing]);
+    const status = JSON.parse(after.stdout) as { executed: { name: string }[]; pending: string[] };
+    expect(status.pending).to.deep.equal([]);
+    expect(status.executed.map((m) => m.name)).to.deep.equal(applied);
+    const down = await feedback(['migrate', 'down', '--json', '--data-dir', missing]);
+    expect(JSON.parse(down.stdout)).to.deep.equal({ reverted: [applied.at(-1)] });
+    const pending = await feedback(['migrate', 'status', '--json', '--data-dir', missing]);
+    expect((JSON.parse(pending.stdout) as { pending: string[] }).pending).to.deep.equal([applied.at(-1)]);
   });
 
   it('when a key that does not exist is revoked, then it exits 3', async () => {
+    expect((await feedback(['migrate', '--data-dir', dataDir])).code).to.equal(0);
     const run = await feedback(['keys', 'revoke', '00000000-0000-0000-0000-000000000000', '--data-dir', dataDir]);
     expect(run.code).to.equal(3);
     expect(run.stderr).to.match(/no API key matches/);
@@ -175,6 +186,7 @@ describe('feedback CLI', () => {
       const fresh = await postgres.create();
       const url = fresh.location.databaseUrl!;
       try {
+        expect((await feedback(['migrate', '--database-url', url])).code).to.equal(0);
         const created = await feedback(['keys', 'create', '--json', '--database-url', url]);
         expect(created.code, created.stderr).to.equal(0);
         const key = (JSON.parse(created.stdout) as { key: string }).key;

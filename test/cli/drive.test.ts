@@ -4,27 +4,12 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { addComment } from '@feedbackd/server';
-import { main } from '../../cli/src/index.js';
-import type { Output } from '../../cli/src/output.js';
 import { embeddedBackend } from '../helpers/backends.js';
-import { BIN, runFeedback as feedback, spawnRun, type Run } from '../helpers/cli-process.js';
+import { BIN, inProcess, runFeedback as feedback, spawnRun } from '../helpers/cli-process.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-
-/** Runs `feedback ...` in this process through main(), with stdout a terminal (tty) or a pipe. */
-async function inProcess(args: string[], options: { tty?: boolean } = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const output: Output = {
-    out: (text) => (stdout += text.endsWith('\n') ? text : `${text}\n`),
-    err: (text) => (stderr += text.endsWith('\n') ? text : `${text}\n`),
-    isTty: options.tty ?? false,
-  };
-  const code = await main(['node', 'feedback', ...args], output);
-  return { code, stdout, stderr };
-}
 
 /** A port nothing listens on: bound once by the OS, then released. */
 async function closedPort(): Promise<number> {
@@ -199,7 +184,7 @@ describe('feedback CLI: identify, submit, list, show, vote', function () {
       expect(lines[0]).to.match(/^ID +STATUS +TYPE +VOTES +COMMENTS +CREATED +TITLE$/);
       expect(lines).to.have.length(3);
       expect(lines[1]).to.include(ids[4]!).and.include(`${tag} item 4`);
-      expect(result.stderr).to.equal('page 1 of 3, 5 items in all; next: feedback list --page 2\n');
+      expect(result.stderr).to.equal(`page 1 of 3, 5 items in all; next: feedback list --search ${tag} --limit 2 --url ${server.url} --page 2\n`);
       const none = await run(['list', '--search', 'no-such-text-anywhere'], { tty: true });
       expect(none.stdout).to.equal('No feedback matches.\n');
     });
@@ -363,7 +348,7 @@ describe('feedback CLI: identify, submit, list, show, vote', function () {
       expect(noKey.code).to.equal(2);
       expect(noKey.stderr).to.equal('feedback: no API key: pass --api-key or set FEEDBACK_API_KEY (`feedback keys create` makes one)\n');
       const badUrl = await inProcess(['list', '--url', 'ftp://example.com', '--api-key', server.apiKey]);
-      expect(badUrl.code).to.equal(2);
+      expect(badUrl.code, badUrl.stderr).to.equal(2);
       expect(badUrl.stderr).to.match(/--url must be an http:\/\/ or https:\/\/ address/);
     });
 

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { main } from '../../cli/src/index.js';
+import type { Output } from '../../cli/src/output.js';
 
 /** The committed launcher of the `feedback` binary, as npm links it. */
 export const BIN = fileURLToPath(new URL('../../cli/bin/feedback.js', import.meta.url));
@@ -99,4 +101,17 @@ export function parseLogLine(line: string): Record<string, unknown> | undefined 
   } catch {
     return undefined;
   }
+}
+
+/** Runs `feedback ...` in this process through main(), with stdout a terminal (tty) or a pipe. */
+export async function inProcess(args: string[], options: { tty?: boolean } = {}): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const output: Output = {
+    out: (text) => (stdout += text.endsWith('\n') ? text : `${text}\n`),
+    err: (text) => (stderr += text.endsWith('\n') ? text : `${text}\n`),
+    isTty: options.tty ?? false,
+  };
+  const code = await main(['node', 'feedback', ...args], output);
+  return { code, stdout, stderr };
 }

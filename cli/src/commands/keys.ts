@@ -1,8 +1,8 @@
 import { Command, Option } from 'commander';
-import { ApiKeyNotFoundError, createApiKey, listApiKeys, ProjectNotFoundError, revokeApiKey, type ApiKeySummary } from '@feedbackd/server';
+import type { ApiKeySummary } from '@feedbackd/server';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { ensureMigrated, withDatabase } from '../operator.js';
+import { withDatabase, type ServerModule } from '../operator.js';
 import { printJson, printTable, type Output } from '../output.js';
 
 interface KeyFlags extends DatabaseFlags {
@@ -18,9 +18,8 @@ export function keysCommand(output: Output): Command {
     .addOption(new Option('--project <slug>', 'project the key belongs to').default('default'))
     .option('--json', 'print {"key": ..., ...} as JSON');
   addDatabaseOptions(create).action(async (flags: KeyFlags & { name?: string; project: string }) =>
-    withDatabase(databaseLocation(flags), async (orm) => {
-      await ensureMigrated(orm, output);
-      const { key, summary } = await createApiKey(orm.em.fork(), { projectSlug: flags.project, name: flags.name }).catch(rethrowAsCliError);
+    withDatabase(databaseLocation(flags), async (orm, server) => {
+      const { key, summary } = await server.createApiKey(orm.em.fork(), { projectSlug: flags.project, name: flags.name }).catch(rethrowAsCliError(server));
       if (flags.json) return printJson(output, { key, ...summary });
       output.out(key);
       output.err('\nThis key is shown only once (only its hash is stored). Send it in the x-api-key header of every API request.');
@@ -29,9 +28,8 @@ export function keysCommand(output: Output): Command {
 
   const list = new Command('list').description('List API keys (prefixes only)').option('--json', 'print the keys as a JSON array');
   addDatabaseOptions(list).action(async (flags: KeyFlags) =>
-    withDatabase(databaseLocation(flags), async (orm) => {
-      await ensureMigrated(orm, output);
-      const rows = await listApiKeys(orm.em.fork());
+    withDatabase(databaseLocation(flags), async (orm, server) => {
+      const rows = await server.listApiKeys(orm.em.fork());
       if (flags.json) return printJson(output, rows);
       printTable(
         output,
@@ -53,9 +51,8 @@ export function keysCommand(output: Output): Command {
     .argument('<id-or-key>', 'key id or the full key')
     .option('--json', 'print the revoked key as JSON');
   addDatabaseOptions(revoke).action(async (idOrKey: string, flags: KeyFlags) =>
-    withDatabase(databaseLocation(flags), async (orm) => {
-      await ensureMigrated(orm, output);
-      const summary = await revokeApiKey(orm.em.fork(), idOrKey).catch(rethrowAsCliError);
+    withDatabase(databaseLocation(flags), async (orm, server) => {
+      const summary = await server.revokeApiKey(orm.em.fork(), idOrKey).catch(rethrowAsCliError(server));
       if (flags.json) return printJson(output, summary);
       output.out(`revoked ${summary.prefix}… (${summary.id})`);
     }),
@@ -64,7 +61,9 @@ export function keysCommand(output: Output): Command {
   return keys.addCommand(create).addCommand(list).addCommand(revoke);
 }
 
-function rethrowAsCliError(error: unknown): never {
-  if (error instanceof ApiKeyNotFoundError || error instanceof ProjectNotFoundError) throw new CliError(error.message, EXIT.notFound);
-  throw error;
+function rethrowAsCliError(server: ServerModule): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof server.ApiKeyNotFoundError || error instanceof server.ProjectNotFoundError) throw new CliError(error.message, EXIT.notFound);
+    throw error;
+  };
 }

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { FeedbackListItem } from '@feedbackd/sdk';
-import { FEEDBACK_STATUSES, FEEDBACK_TYPES, PAGE_SIZE_MAX, SORT_ORDERS, type SortBy } from '@feedbackd/sdk/contract';
+import { FEEDBACK_STATUSES, FEEDBACK_TYPES, PAGE_SIZE_MAX, SORT_ORDERS } from '@feedbackd/sdk/constants';
+import type { SortBy } from '@feedbackd/sdk/contract';
 import { addApiOptions, apiFlags, enumList, positiveInteger, withClient } from '../api-client.js';
 import { formatTime, oneLine, printJson, printLine, printTable, truncate, type Output } from '../output.js';
 
@@ -58,13 +59,40 @@ export function listCommand(output: Output): Command {
 
     const result = await withClient(api, (client) => client.feedback.list({ ...query, page }));
     if (api.json) return printJson(output, result);
+    if (result.items.length === 0 && result.page > result.totalPages && result.total > 0) {
+      const pages = count(result.totalPages, 'page');
+      output.err(`Page ${result.page} is past the end: ${count(result.total, 'item')} match, on ${pages}; the last is ${listCommandLine(self, result.totalPages)}`);
+      return;
+    }
     printItems(output, result.items);
     if (output.isTty) {
-      const next = result.page < result.totalPages ? `; next: feedback list --page ${result.page + 1}` : '';
+      const next = result.page < result.totalPages ? `; next: ${listCommandLine(self, result.page + 1)}` : '';
       output.err(`page ${result.page} of ${Math.max(result.totalPages, 1)}, ${count(result.total, 'item')} in all${next}`);
     }
   });
   return command;
+}
+
+/**
+ * The `feedback list` command that shows `page` of the same list: every filter, sort and size typed
+ * (and --url when it was typed), quoted for a POSIX shell. The key is never repeated.
+ */
+function listCommandLine(command: Command, page: number): string {
+  const words = ['feedback', 'list'];
+  for (const flag of ['status', 'type', 'search', 'sort', 'limit'] as const) {
+    const value: unknown = command.getOptionValue(flag);
+    if (typeof value === 'string') words.push(`--${flag}`, shellQuote(value));
+  }
+  // --url may have been typed before the command name (`feedback --url … list`).
+  const url: unknown = [command, command.parent].find((typed) => typed?.getOptionValueSource('url') === 'cli')?.getOptionValue('url');
+  if (typeof url === 'string') words.push('--url', shellQuote(url));
+  words.push('--page', String(page));
+  return words.join(' ');
+}
+
+/** A word as a POSIX shell reads it back: bare when it is safe, else in single quotes. */
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** An item for scripts: id, status, type, votes, comments, title (`show` starts with the same line). */

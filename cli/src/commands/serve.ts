@@ -1,9 +1,18 @@
 import { Command, Option } from 'commander';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { createLogger, DataDirInUseError, DEFAULT_RATE_LIMIT, startCluster, startServer, type LogLevel } from '@feedbackd/server';
+import { join, resolve } from 'node:path';
+import type { LogLevel } from '@feedbackd/server';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
+import { CLI_VERSION } from '../version.js';
+
+/**
+ * Spec part 8: 100 requests per minute per key. Written here rather than imported from the server,
+ * so that `feedback --help` does not load the server stack to print a default.
+ */
+const DEFAULT_RATE_LIMIT = 100;
 
 /** Hard stop if draining and closing the database take longer than this after a signal. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -59,6 +68,12 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const trustProxy = trustedProxies(flags.trustProxy);
   const location = databaseLocation(flags);
   const workers = flags.workers === undefined ? (location.databaseUrl ? availableParallelism() : 1) : wholeNumber(flags.workers, '--workers', 1);
+  const firstStart = !location.databaseUrl && !existsSync(join(resolve(location.dataDir), 'pgdata', 'PG_VERSION'));
+  if (firstStart) {
+    output.err(`First start: creating the embedded database in ${resolve(location.dataDir)}. This takes 10 to 30 seconds, once; later starts take about a second.`);
+  }
+  const startedAt = performance.now();
+  const { createLogger, DataDirInUseError, startCluster, startServer } = await import('@feedbackd/server');
   // pino straight to stderr, asynchronously (readable on a terminal, JSON lines when piped).
   const logger = createLogger({ level: flags.logLevel });
   let server;
@@ -87,8 +102,11 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   }
 
   const running = server;
+  const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+  if (firstStart) output.err(`Created the embedded database in ${seconds} s.`);
   // Printed once listening, so that the example names the real address (also with --port 0).
   if (firstKey) output.out(firstKeyMessage(firstKey, running.url));
+  output.err(`feedback ${CLI_VERSION} is ready at ${running.url} (${workers} worker${workers === 1 ? '' : 's'}, started in ${seconds} s; stop with Ctrl-C or SIGTERM)`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       logger.info('signal received', { signal });

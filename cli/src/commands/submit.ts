@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { FEEDBACK_TYPES, type FeedbackType } from '@feedbackd/sdk/contract';
+import { FEEDBACK_TYPES } from '@feedbackd/sdk/constants';
+import type { FeedbackType } from '@feedbackd/sdk/contract';
 import { addApiOptions, apiFlags, parseMetadata, withClient } from '../api-client.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { printJson, printLine, type Output } from '../output.js';

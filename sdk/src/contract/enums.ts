@@ -1,11 +1,7 @@
 import { z } from 'zod';
+import { FEEDBACK_STATUSES, FEEDBACK_TYPES, SORT_ORDERS } from './constants.js';
 
-/** Every FeedbackType of spec 2.1, in the order the error messages list them. */
-export const FEEDBACK_TYPES = ['bug', 'idea', 'question', 'other'] as const;
-/** Every FeedbackStatus of spec 2.1, in workflow order. */
-export const FEEDBACK_STATUSES = ['new', 'under-review', 'planned', 'in-progress', 'completed', 'closed'] as const;
-/** Every SortBy of spec 2.1. */
-export const SORT_ORDERS = ['newest', 'oldest', 'votes', 'comments'] as const;
+export { FEEDBACK_STATUSES, FEEDBACK_TYPES, SORT_ORDERS };
 
 /** The kind of a feedback item: `bug`, `idea`, `question` or `other`. */
 export const FeedbackTypeSchema = z.enum(FEEDBACK_TYPES, {

@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import { labelledString, MetadataSchema, optionalText, TimestampSchema } from './common.js';
 import { FeedbackStatusSchema, FeedbackTypeSchema, SortBySchema } from './enums.js';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TITLE_MAX_LENGTH } from './constants.js';
 import { commaList, integerParam, textParam } from './query.js';
 import { EndUserInputSchema, externalIdField } from './users.js';
 
-/** Longest title accepted, after trimming (spec part 8). */
-export const TITLE_MAX_LENGTH = 200;
-/** Largest page size (spec part 8); the default is 20. */
-export const PAGE_SIZE_MAX = 100;
-export const PAGE_SIZE_DEFAULT = 20;
+export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TITLE_MAX_LENGTH };
 
 /** Body of POST /api/v1/feedback (spec 4.2). */
 export const CreateFeedbackRequestSchema = z.object({

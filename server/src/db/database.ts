@@ -27,7 +27,12 @@ export interface Database {
  */
 export type DatabaseRole = 'server' | 'operator';
 
-export async function openDatabase(location: DatabaseLocation, role: DatabaseRole): Promise<Database> {
+/**
+ * Opens the database of `location`. With `mustExist`, an embedded data directory that holds no
+ * database is a DatabaseMissingError instead of a new database (see openEmbeddedPostgres); a URL
+ * never creates anything, since PostgreSQL itself refuses a database that does not exist.
+ */
+export async function openDatabase(location: DatabaseLocation, role: DatabaseRole, options: { mustExist?: boolean } = {}): Promise<Database> {
   if (location.databaseUrl) {
     return {
       kind: 'postgres',
@@ -37,7 +42,7 @@ export async function openDatabase(location: DatabaseLocation, role: DatabaseRol
       close: async () => {},
     };
   }
-  const embedded = await openEmbeddedPostgres(location.dataDir, { allowGuest: role === 'operator' });
+  const embedded = await openEmbeddedPostgres(location.dataDir, { allowGuest: role === 'operator', mustExist: options.mustExist ?? false });
   const socket = embedded.socket;
   const where = 'path' in socket ? socket.path : `${socket.host}:${socket.port}`;
   return {

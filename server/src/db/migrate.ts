@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { migrationsList } from './migrations/index.js';
 
 /** What `feedback migrate status` reports. */
 export interface MigrationStatus {
@@ -26,4 +27,19 @@ export async function migrationStatus(orm: MikroORM): Promise<MigrationStatus> {
     executed: executed.map((row) => ({ name: row.name, executedAt: new Date(row.executed_at).toISOString() })),
     pending: pending.map((migration) => migration.name),
   };
+}
+
+/**
+ * The migrations this version has that the database has not applied, read without writing: the
+ * migrator's own status calls create its table, and a command that must not create anything
+ * (`feedback keys` on a database nobody migrated) asks this instead.
+ */
+export async function unappliedMigrations(orm: MikroORM): Promise<string[]> {
+  const connection = orm.em.getConnection();
+  const known = migrationsList.map((migration) => migration.name);
+  const [table] = await connection.execute<{ present: boolean }[]>(`select to_regclass('mikro_orm_migrations') is not null as present`);
+  if (!table?.present) return known;
+  const rows = await connection.execute<{ name: string }[]>('select name from mikro_orm_migrations');
+  const applied = new Set(rows.map((row) => row.name.replace(/\.[jt]s$/, '')));
+  return known.filter((name) => !applied.has(name));
 }

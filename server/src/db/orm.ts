@@ -4,10 +4,22 @@ import type { Database } from './database.js';
 import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 
+export interface OrmOptions {
+  debug?: boolean;
+  log?: (message: string) => void;
+  /**
+   * Create the PostgreSQL database of the URL when it does not exist (MikroORM's default). Only
+   * the commands whose job is to make a database ask for it (serve, migrate up, seed, import);
+   * for any other a missing database is an error, never a new empty one.
+   */
+  createDatabase?: boolean;
+}
+
 /** Opens MikroORM on an open database. Nothing here is global: tests open as many as they like. */
-export async function openOrm(database: Database, options: { debug?: boolean; log?: (message: string) => void } = {}): Promise<MikroORM> {
+export async function openOrm(database: Database, options: OrmOptions = {}): Promise<MikroORM> {
   return MikroORM.init({
     ...database.connection,
+    ensureDatabase: options.createDatabase ?? false,
     entities,
     extensions: [Migrator],
     pool: { min: 0, max: database.poolMax },

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PGlite } from '@electric-sql/pglite';
@@ -31,17 +31,36 @@ export class DataDirInUseError extends Error {
 }
 
 /**
+ * There is no database where a command that must not create one looked (`feedback keys` in the
+ * wrong directory, say): nothing was created, and the message says what to run.
+ */
+export class DatabaseMissingError extends Error {
+  constructor(readonly where: string) {
+    super(`no feedback database in ${where}`);
+    this.name = 'DatabaseMissingError';
+  }
+}
+
+/**
  * Opens the embedded PostgreSQL (PGlite) kept in `dataDir`.
  *
  * The owner loads PGlite (with pg_trgm) and serves it on a socket; every connection, including
  * the owner's own pool, goes through that socket, so direct queries never mix with socket traffic.
  * When another live process owns the directory: with `allowGuest` we connect to its socket (how
- * `feedback keys` works while `feedback serve` runs); otherwise it is an error.
+ * `feedback keys` works while `feedback serve` runs); otherwise it is an error. With `mustExist`, a
+ * directory holding no database is a DatabaseMissingError and is left exactly as it was found.
  */
-export async function openEmbeddedPostgres(dataDirInput: string, options: { allowGuest: boolean }): Promise<EmbeddedDatabase> {
+export async function openEmbeddedPostgres(dataDirInput: string, options: { allowGuest: boolean; mustExist?: boolean }): Promise<EmbeddedDatabase> {
   const dataDir = resolve(dataDirInput);
+  const pgdata = join(dataDir, 'pgdata');
+  if (options.mustExist && !existsSync(dataDir)) throw new DatabaseMissingError(dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = DataDirLock.acquire(dataDir);
+  // A live owner may still be creating the files (its first start): going through it is safe.
+  if (options.mustExist && lock instanceof DataDirLock && !existsSync(join(pgdata, 'PG_VERSION'))) {
+    lock.release();
+    throw new DatabaseMissingError(dataDir);
+  }
   if (!(lock instanceof DataDirLock)) {
     if (!options.allowGuest) throw new DataDirInUseError(dataDir, lock.pid);
     const socket = lock.socket ?? (await waitForOwnerSocket(dataDir, lock.pid));
@@ -51,7 +70,7 @@ export async function openEmbeddedPostgres(dataDirInput: string, options: { allo
   let db: PGlite | undefined;
   let server: EmbeddedSocketServer | undefined;
   try {
-    db = await PGlite.create({ dataDir: join(dataDir, 'pgdata'), extensions: { pg_trgm } });
+    db = await PGlite.create({ dataDir: pgdata, extensions: { pg_trgm } });
     server = new EmbeddedSocketServer(db, MAX_SOCKET_CONNECTIONS);
     const unixPath = join(dataDir, '.s.PGSQL.5432');
     const socket = await server.listen(unixPath.length <= MAX_UNIX_SOCKET_PATH ? { path: unixPath } : { host: '127.0.0.1', port: 0 });

@@ -1,0 +1,18 @@
+/**
+ * The contract's plain values (enums and limits of spec parts 2.1 and 8), without zod, so that a
+ * caller needing only these (the CLI's --help, say) does not pay for loading the schemas.
+ * The schemas in enums.ts and feedback.ts are built from these same values.
+ */
+
+/** Every FeedbackType of spec 2.1, in the order the error messages list them. */
+export const FEEDBACK_TYPES = ['bug', 'idea', 'question', 'other'] as const;
+/** Every FeedbackStatus of spec 2.1, in workflow order. */
+export const FEEDBACK_STATUSES = ['new', 'under-review', 'planned', 'in-progress', 'completed', 'closed'] as const;
+/** Every SortBy of spec 2.1. */
+export const SORT_ORDERS = ['newest', 'oldest', 'votes', 'comments'] as const;
+
+/** Longest title accepted, after trimming (spec part 8). */
+export const TITLE_MAX_LENGTH = 200;
+/** Largest page size (spec part 8); the default is 20. */
+export const PAGE_SIZE_MAX = 100;
+export const PAGE_SIZE_DEFAULT = 20;
