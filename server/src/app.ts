@@ -10,6 +10,7 @@ import { jsonBody } from './http/middleware/json-body.js';
 import { routeFallback } from './http/middleware/not-found.js';
 import { rateLimit, type RateLimitOptions } from './http/middleware/rate-limit.js';
 import { responseHeaders } from './http/middleware/response-headers.js';
+import { serviceIndex } from './http/middleware/service-index.js';
 import { requestLog } from './http/middleware/request-log.js';
 import { FailedAuthLimit } from './limits/failed-auth.js';
 import type { Logger } from './logger.js';
@@ -58,6 +59,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     .use(requestLog(deps.logger))
     .use(errorHandler(deps.logger))
     .use(health(deps.sql))
+    .use(serviceIndex())
     .use(limits?.policy ?? pass)
     .use(auth(new KeyCache(deps.sql), new FailedAuthLimit()))
     .use(limits?.consume ?? pass)

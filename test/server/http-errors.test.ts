@@ -33,7 +33,32 @@ for (const backend of backends()) {
     it('when the JSON body is an array, then it is a 400 "Invalid input"', async () => {
       const res = await request(server, 'POST', '/api/v1/identify', { body: [{ externalId: 'a' }] });
       expect(res.status).to.equal(400);
-      expect(res.body.error).to.equal('Invalid input');
+      expect(res.body).to.deep.equal({ error: 'Invalid input', details: { formErrors: ['The request body must be a JSON object, not an array'], fieldErrors: {} } });
+    });
+
+    it('when the JSON body is null or a number, then it is a 400 "Invalid input" that says so, not "Malformed JSON"', async () => {
+      for (const [rawBody, kind] of [
+        ['null', 'null'],
+        [' 42', 'a number'],
+        ['"hello"', 'a string'],
+        ['true', 'a boolean'],
+      ]) {
+        for (const path of ['/api/v1/identify', '/api/v1/feedback']) {
+          const res = await request(server, 'POST', path, { rawBody, headers: { 'content-type': 'application/json' } });
+          expect(res.status, `${path} ${rawBody}`).to.equal(400);
+          expect(res.body).to.deep.equal({ error: 'Invalid input', details: { formErrors: [`The request body must be a JSON object, not ${kind}`], fieldErrors: {} } });
+        }
+      }
+    });
+
+    it('when / is called without a key, then it answers 200 with the name, the version and where to go next', async () => {
+      const res = await request(server, 'GET', '/', { apiKey: null });
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.include({ name: 'feedback' });
+      expect(res.body.version).to.match(/^\d+\.\d+\.\d+/);
+      expect(res.body.links).to.deep.include({ health: '/healthz', api: '/api/v1/feedback', openapi: '/api/v1/openapi.json' });
+      const head = await request(server, 'HEAD', '/', { apiKey: null });
+      expect(head.status).to.equal(200);
     });
 
     it('when the body is 2 MB, then it is a 413 with a JSON error', async () => {

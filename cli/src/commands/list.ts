@@ -65,7 +65,8 @@ export function listCommand(output: Output): Command {
       return;
     }
     printItems(output, result.items);
-    if (output.isTty) {
+    // Nothing matches at all: "No feedback matches." says it all, whatever page was asked for.
+    if (output.isTty && result.total > 0) {
       const next = result.page < result.totalPages ? `; next: ${listCommandLine(self, result.page + 1)}` : '';
       output.err(`page ${result.page} of ${Math.max(result.totalPages, 1)}, ${count(result.total, 'item')} in all${next}`);
     }

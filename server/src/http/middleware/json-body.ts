@@ -19,8 +19,11 @@ export function jsonBody(): Middleware<AppState> {
     onerror: (error) => {
       // co-body marks size and encoding failures with a `type`; a JSON syntax error (thrown by
       // @hapi/bourne as a bare SyntaxError) or a non-object body in strict mode has none or a 400.
-      const { type, status } = error as { type?: unknown; status?: unknown };
+      const { type, status, body } = error as { type?: unknown; status?: unknown; body?: unknown };
       if (typeof type === 'string' && type !== 'entity.parse.failed') throw error;
+      // Strict mode refuses valid JSON that is not an object or array (`null`, `42`, `"text"`): not malformed, just the wrong shape.
+      const kind = typeof body === 'string' ? jsonKind(body) : undefined;
+      if (kind) throw notAnObject(kind);
       if (error instanceof SyntaxError || status === 400 || type === 'entity.parse.failed') {
         throw AppError.invalidInputMessage('Malformed JSON in request body: send one JSON object');
       }
@@ -35,9 +38,28 @@ export function jsonBody(): Middleware<AppState> {
     }
     // Checked before anything downstream (idempotency's fingerprint included) walks the body.
     return parse(ctx, async () => {
+      if (Array.isArray(ctx.request.body)) throw notAnObject('an array');
       const problems = checkInputLimits(ctx.request.body ?? {});
       if (problems) throw AppError.invalidInput(problems);
       await next();
     });
   };
+}
+
+/** Spec part 7's 400 for a body that is JSON but not one object. */
+function notAnObject(kind: string): AppError {
+  return AppError.invalidInputMessage(`The request body must be a JSON object, not ${kind}`);
+}
+
+/** What a valid JSON text holds, in words ("null", "a number", ...), or undefined when it is not valid JSON. */
+function jsonKind(text: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? undefined : `a ${typeof value}`;
 }
