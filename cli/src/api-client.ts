@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { FeedbackClient } from '@feedbackd/sdk';
+import { readCredentials } from './config-file.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 // The API commands' options and the checks of their values. This file loads no SDK: the client
@@ -10,7 +11,7 @@ export const DEFAULT_URL = 'http://127.0.0.1:3000';
 export const DEFAULT_RETRIES = 2;
 
 /** The commands that call the HTTP API through the SDK; only they take the options below. */
-export const API_COMMANDS = ['identify', 'submit', 'list', 'show', 'vote'] as const;
+export const API_COMMANDS = ['identify', 'submit', 'list', 'show', 'vote', 'login', 'whoami'] as const;
 
 /** The options every API command takes, by their commander keys. */
 const API_OPTION_KEYS = ['url', 'apiKey', 'retries', 'json'] as const;
@@ -32,32 +33,56 @@ export function addApiOptions(command: Command): Command {
     .addOption(new Option('--json', 'print the API response as one JSON document on stdout'));
 }
 
+/** Where a value of the API options came from, for `feedback whoami`. */
+export type ValueSource = 'flag' | 'environment' | 'login' | 'default';
+
 /** The API options of a command, wherever they were given on the command line. */
 export interface ApiFlags {
   url: string;
   apiKey?: string;
   retries: string;
   json: boolean;
+  sources: { url: ValueSource; apiKey?: ValueSource };
 }
 
 /**
  * Reads the API options of `command`, given either after it (`feedback list --json`) or before it
  * on the program (`feedback --json list`). A flag typed on the command line wins over its
- * environment variable, which wins over the default, whichever of the two places holds it.
+ * environment variable, which wins over what `feedback login` stored, which wins over the default.
  */
 export function apiFlags(command: Command): ApiFlags {
-  const value = (key: (typeof API_OPTION_KEYS)[number]): unknown => {
-    if (command.getOptionValueSource(key) === 'cli') return command.getOptionValue(key);
-    const parent = command.parent;
-    if (parent && parent.getOptionValueSource(key) === 'cli') return parent.getOptionValue(key);
-    return command.getOptionValue(key);
+  const sourceOf = (key: (typeof API_OPTION_KEYS)[number]): { value: unknown; source?: ValueSource } => {
+    for (const place of [command, command.parent]) {
+      if (place?.getOptionValueSource(key) === 'cli') return { value: place.getOptionValue(key), source: 'flag' };
+    }
+    const value: unknown = command.getOptionValue(key);
+    const source = command.getOptionValueSource(key);
+    return { value, source: source === 'env' ? 'environment' : value === undefined ? undefined : 'default' };
   };
+  const url = sourceOf('url');
+  const apiKey = sourceOf('apiKey');
+  // The stored login fills in what neither a flag nor a variable gave (read only then).
+  const stored = url.source === 'default' || apiKey.source === undefined ? readCredentials() : undefined;
+  if (stored && url.source === 'default') Object.assign(url, { value: stored.url, source: 'login' });
+  // The stored key goes only to the server it was stored for, never to another --url.
+  const sameServer = stored !== undefined && sameAddress(String(url.value), stored.url);
+  if (stored && sameServer && apiKey.source === undefined) Object.assign(apiKey, { value: stored.apiKey, source: 'login' });
   return {
-    url: value('url') as string,
-    apiKey: value('apiKey') as string | undefined,
-    retries: value('retries') as string,
-    json: value('json') === true,
+    url: url.value as string,
+    apiKey: apiKey.value as string | undefined,
+    retries: sourceOf('retries').value as string,
+    json: sourceOf('json').value === true,
+    sources: { url: url.source ?? 'default', ...(apiKey.source ? { apiKey: apiKey.source } : {}) },
   };
+}
+
+/** Two base addresses that name the same server (case of the host and trailing slashes aside). */
+function sameAddress(a: string, b: string): boolean {
+  try {
+    return new URL(a).href.replace(/\/+$/, '') === new URL(b).href.replace(/\/+$/, '');
+  } catch {
+    return false;
+  }
 }
 
 /**

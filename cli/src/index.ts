@@ -3,19 +3,23 @@ import { addApiOptions, rejectApiOptionsOutsideApiCommands } from './api-client.
 import { identifyCommand } from './commands/identify.js';
 import { keysCommand } from './commands/keys.js';
 import { listCommand } from './commands/list.js';
+import { loginCommand } from './commands/login.js';
+import { logoutCommand } from './commands/logout.js';
 import { migrateCommand } from './commands/migrate.js';
 import { serveCommand } from './commands/serve.js';
 import { showCommand } from './commands/show.js';
 import { submitCommand } from './commands/submit.js';
 import { voteCommand } from './commands/vote.js';
+import { whoamiCommand } from './commands/whoami.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { processOutput, type Output } from './output.js';
 import { CLI_VERSION } from './version.js';
 
 const API_OPTIONS_HELP = `
 --url, --api-key, --retries and --json are for the commands that call the API (identify, submit,
-list, show, vote). They may come before or after the command name: \`feedback --json list\` and
-\`feedback list --json\` are the same.`;
+list, show, vote, login, whoami). They may come before or after the command name: \`feedback --json
+list\` and \`feedback list --json\` are the same. A flag beats its environment variable, which beats
+what \`feedback login\` stored.`;
 
 /** Every error line starts with this, whoever raised it (commander says "error:" by itself). */
 const ERROR_PREFIX = 'feedback: ';
@@ -52,6 +56,9 @@ export function buildProgram(output: Output = processOutput, jsonErrors = false)
     listCommand(output),
     showCommand(output),
     voteCommand(output),
+    loginCommand(output),
+    logoutCommand(output),
+    whoamiCommand(output),
   ];
   for (const command of commands) program.addCommand(command);
   // Sub-commands report usage errors through the same override, so every one exits with EXIT.usage.

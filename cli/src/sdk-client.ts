@@ -18,7 +18,7 @@ import { CliError, EXIT } from './exit-codes.js';
 export function createClient(flags: ApiFlags): FeedbackClient {
   const url = serverUrl(flags);
   const apiKey = flags.apiKey?.trim();
-  if (!apiKey) throw new CliError('no API key: pass --api-key or set FEEDBACK_API_KEY (`feedback keys create` makes one)', EXIT.usage);
+  if (!apiKey) throw new CliError('no API key: pass --api-key, set FEEDBACK_API_KEY or run `feedback login` (`feedback keys create` makes one)', EXIT.usage);
   const retries = /^\d{1,2}$/.test(flags.retries.trim()) ? Number(flags.retries.trim()) : Number.NaN;
   if (!(retries >= 0 && retries <= 10)) throw new CliError(`--retries must be a whole number from 0 to 10, not "${flags.retries}"`, EXIT.usage);
   try {

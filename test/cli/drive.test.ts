@@ -346,7 +346,7 @@ describe('feedback CLI: identify, submit, list, show, vote', function () {
     it('exit 2: no API key, or an address that is not http(s)', async () => {
       const noKey = await feedback(['list', '--url', server.url]);
       expect(noKey.code).to.equal(2);
-      expect(noKey.stderr).to.equal('feedback: no API key: pass --api-key or set FEEDBACK_API_KEY (`feedback keys create` makes one)\n');
+      expect(noKey.stderr).to.equal('feedback: no API key: pass --api-key, set FEEDBACK_API_KEY or run `feedback login` (`feedback keys create` makes one)\n');
       const badUrl = await inProcess(['list', '--url', 'ftp://example.com', '--api-key', server.apiKey]);
       expect(badUrl.code, badUrl.stderr).to.equal(2);
       expect(badUrl.stderr).to.match(/--url must be an http:\/\/ or https:\/\/ address/);

@@ -1,7 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../cli/src/index.js';
 import type { Output } from '../../cli/src/output.js';
+
+// No test may read or write the credentials of whoever runs the suite (`feedback login` stores them
+// under XDG_CONFIG_HOME): every run of the CLI, in this process or spawned, gets an empty one.
+process.env.XDG_CONFIG_HOME = mkdtempSync(join(tmpdir(), 'feedback-config-'));
 
 /** The committed launcher of the `feedback` binary, as npm links it. */
 export const BIN = fileURLToPath(new URL('../../cli/bin/feedback.js', import.meta.url));
