@@ -365,8 +365,8 @@ describe('feedback CLI: identify, submit, list, show, vote', function () {
     });
 
     it('the README script identifies, submits, lists, votes twice and reads the item back', async () => {
-      // `npx feedback` runs this checkout's binary; any other npx call would fail the script.
-      const prelude = 'npx() { [ "$1" = feedback ] || return 127; shift; "$FEEDBACK_NODE" "$FEEDBACK_BIN" "$@"; }\n';
+      // `npx --no-install feedback` runs this checkout's binary; any other npx call fails the script.
+      const prelude = 'npx() { [ "$1" = --no-install ] && [ "$2" = feedback ] || return 127; shift 2; "$FEEDBACK_NODE" "$FEEDBACK_BIN" "$@"; }\n';
       const result = await spawnRun('sh', ['-c', prelude + readmeScript()], { ...env, FEEDBACK_NODE: process.execPath, FEEDBACK_BIN: BIN });
       expect(result.code, result.stderr).to.equal(0);
       expect(result.stderr).to.equal('');
