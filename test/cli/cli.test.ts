@@ -82,6 +82,11 @@ describe('feedback CLI', () => {
       for (let i = 0; i < 100 && !/pk_/.test(server.stdout()); i += 1) await new Promise((r) => setTimeout(r, 50));
       const first = /(pk_[0-9A-Za-z]+)/.exec(server.stdout())?.[1];
       expect(first, 'the first key is printed').to.be.a('string');
+      // The first start says what it does while it creates the database, then that it is ready, and where.
+      for (let i = 0; i < 100 && !/is ready at/.test(server.stderr()); i += 1) await new Promise((r) => setTimeout(r, 50));
+      expect(server.stderr()).to.include(`First start: creating the embedded database in ${dataDir}. This takes 10 to 30 seconds, once`);
+      expect(server.stderr()).to.match(/Created the embedded database in \d+\.\d s\./);
+      expect(server.stderr()).to.include(`is ready at ${server.url} (1 worker, started in`);
       expect(await identify(server.url, first!)).to.equal(200);
 
       const during = await feedback(['keys', 'create', '--json', '--data-dir', dataDir]);
