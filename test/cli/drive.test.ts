@@ -227,7 +227,8 @@ describe('feedback CLI: identify, submit, list, show, vote', function () {
       expect(JSON.parse(result.stdout)).to.include({ total: 5, limit: 1 });
       const misplaced = await inProcess(['--json', 'keys', 'list']);
       expect(misplaced.code).to.equal(2);
-      expect(misplaced.stderr).to.match(/--json only applies to identify, submit, list, show, vote, not to keys/);
+      // --json was typed, so the error itself is JSON.
+      expect(JSON.parse(misplaced.stderr)).to.deep.equal({ error: '--json only applies to identify, submit, list, show, vote, login, whoami, not to keys', exitCode: 2 });
     });
   });
 

@@ -38,9 +38,9 @@ export function jsonBody(): Middleware<AppState> {
     }
     // Checked before anything downstream (idempotency's fingerprint included) walks the body.
     return parse(ctx, async () => {
-      if (Array.isArray(ctx.request.body)) throw notAnObject('an array');
       const problems = checkInputLimits(ctx.request.body ?? {});
       if (problems) throw AppError.invalidInput(problems);
+      if (Array.isArray(ctx.request.body)) throw notAnObject('an array');
       await next();
     });
   };
