@@ -7,6 +7,7 @@ const ALL = [
   'Migration20261121000100_initial_schema',
   'Migration20261121000200_idempotency_keys',
   'Migration20261122000300_hot_path',
+  'Migration20261123000400_admin_api',
 ];
 
 for (const backend of backends()) {
@@ -39,12 +40,13 @@ for (const backend of backends()) {
       const orm = await openOrm(database);
       try {
         await migrateUp(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[4]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[3]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[2]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[1]]);
         const tables = await orm.em.fork().getConnection().execute(`select to_regclass('public.feedback') as t, to_regclass('public.idempotency_keys') as k`);
         expect(tables[0]).to.deep.equal({ t: null, k: null });
-        expect(await migrateUp(orm)).to.deep.equal([ALL[1], ALL[2], ALL[3]]);
+        expect(await migrateUp(orm)).to.deep.equal([ALL[1], ALL[2], ALL[3], ALL[4]]);
         expect((await orm.schema.getUpdateSchemaSQL({ wrap: false })).trim()).to.equal('');
       } finally {
         await orm.close();
