@@ -5,7 +5,7 @@ import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 
 /** Opens MikroORM on an open database. Nothing here is global: tests open as many as they like. */
-export async function openOrm(database: Database, options: { debug?: boolean; log?: (message: string) => void } = {}): Promise<MikroORM> {
+export async function openOrm(database: Pick<Database, 'connection' | 'poolMax'>, options: { debug?: boolean; log?: (message: string) => void } = {}): Promise<MikroORM> {
   return MikroORM.init({
     ...database.connection,
     entities,
