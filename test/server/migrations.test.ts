@@ -34,6 +34,25 @@ for (const backend of backends()) {
       }
     });
 
+    it('when keys were stored before secret keys existed (migration 000400), then they are public keys afterwards', async () => {
+      const fresh = await backend.create();
+      const database = await openDatabase(fresh.location, 'operator');
+      const orm = await openOrm(database);
+      try {
+        await migrateUp(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[4]]);
+        const connection = orm.em.fork().getConnection();
+        await connection.execute(`insert into projects (slug, name, voter_salt) values ('default', 'Default', 'salt')`);
+        await connection.execute(`insert into api_keys (project_id, key_hash, key_prefix) select id, 'hash', 'pk_abcdef' from projects`);
+        expect(await migrateUp(orm)).to.deep.equal([ALL[4]]);
+        expect(await connection.execute(`select kind from api_keys`)).to.deep.equal([{ kind: 'public' }]);
+      } finally {
+        await orm.close();
+        await database.close();
+        await fresh.drop();
+      }
+    });
+
     it('when migrated down and up again, then the schema is rebuilt', async () => {
       const fresh = await backend.create();
       const database = await openDatabase(fresh.location, 'operator');
