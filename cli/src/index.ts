@@ -1,11 +1,15 @@
 import { Command, CommanderError } from 'commander';
 import { addApiOptions, rejectApiOptionsOutsideApiCommands } from './api-client.js';
+import { commentCommand } from './commands/comment.js';
+import { deleteCommand } from './commands/delete.js';
 import { identifyCommand } from './commands/identify.js';
 import { keysCommand } from './commands/keys.js';
 import { listCommand } from './commands/list.js';
+import { mergeCommand } from './commands/merge.js';
 import { migrateCommand } from './commands/migrate.js';
 import { serveCommand } from './commands/serve.js';
 import { showCommand } from './commands/show.js';
+import { statusCommand } from './commands/status.js';
 import { submitCommand } from './commands/submit.js';
 import { voteCommand } from './commands/vote.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
@@ -13,7 +17,7 @@ import { processOutput, type Output } from './output.js';
 
 const API_OPTIONS_HELP = `
 --url, --api-key, --retries and --json are for the commands that call the API (identify, submit,
-list, show, vote). They may come before or after the command name: \`feedback --json list\` and
+list, show, vote, and with a secret key status, comment, merge, delete). They may come before or after the command name: \`feedback --json list\` and
 \`feedback list --json\` are the same.`;
 
 /** The `feedback` program. Every option that reads an environment variable names it in --help. */
@@ -40,6 +44,10 @@ export function buildProgram(output: Output = processOutput): Command {
     listCommand(output),
     showCommand(output),
     voteCommand(output),
+    statusCommand(output),
+    commentCommand(output),
+    mergeCommand(output),
+    deleteCommand(output),
   ];
   for (const command of commands) program.addCommand(command);
   // Sub-commands report usage errors through the same override, so every one exits with EXIT.usage.

@@ -242,7 +242,7 @@ describe('feedback CLI: identify, submit, list, show, vote', function () {
       expect(JSON.parse(result.stdout)).to.include({ total: 5, limit: 1 });
       const misplaced = await inProcess(['--json', 'keys', 'list']);
       expect(misplaced.code).to.equal(2);
-      expect(misplaced.stderr).to.match(/--json only applies to identify, submit, list, show, vote, not to keys/);
+      expect(misplaced.stderr).to.match(/--json only applies to identify, submit, list, show, vote, status, comment, merge, delete, not to keys/);
     });
   });
 

@@ -15,12 +15,13 @@ export function keysCommand(output: Output): Command {
   const create = new Command('create')
     .description('Mint a public API key (shown once: only its hash is stored)')
     .option('--name <name>', 'a label to recognise the key by')
+    .option('--secret', 'mint a secret key (sk_), which may also call the operator endpoints (status, comment, merge, delete)')
     .addOption(new Option('--project <slug>', 'project the key belongs to').default('default'))
     .option('--json', 'print {"key": ..., ...} as JSON');
-  addDatabaseOptions(create).action(async (flags: KeyFlags & { name?: string; project: string }) =>
+  addDatabaseOptions(create).action(async (flags: KeyFlags & { name?: string; project: string; secret?: boolean }) =>
     withDatabase(databaseLocation(flags), async (orm) => {
       await ensureMigrated(orm, output);
-      const { key, summary } = await createApiKey(orm.em.fork(), { projectSlug: flags.project, name: flags.name }).catch(rethrowAsCliError);
+      const { key, summary } = await createApiKey(orm.em.fork(), { projectSlug: flags.project, name: flags.name, kind: flags.secret ? 'secret' : 'public' }).catch(rethrowAsCliError);
       if (flags.json) return printJson(output, { key, ...summary });
       output.out(key);
       output.err('\nThis key is shown only once (only its hash is stored). Send it in the x-api-key header of every API request.');
