@@ -155,9 +155,9 @@ describe('feedback CLI', () => {
   it('when migrate status and up run on a fresh directory, then they report pending and then applied migrations as JSON', async () => {
     const before = await feedback(['migrate', 'status', '--json', '--data-dir', dataDir]);
     expect(before.code, before.stderr).to.equal(0);
-    expect((JSON.parse(before.stdout) as { pending: string[] }).pending).to.have.length(4);
+    expect((JSON.parse(before.stdout) as { pending: string[] }).pending).to.have.length(5);
     const up = await feedback(['migrate', 'up', '--json', '--data-dir', dataDir]);
-    expect((JSON.parse(up.stdout) as { applied: string[] }).applied).to.have.length(4);
+    expect((JSON.parse(up.stdout) as { applied: string[] }).applied).to.have.length(5);
     const after = await feedback(['migrate', 'status', '--json', '--data-dir', dataDir]);
     expect(JSON.parse(after.stdout)).to.deep.include({ pending: [] });
   });
