@@ -11,7 +11,7 @@ export const DEFAULT_URL = 'http://127.0.0.1:3000';
 export const DEFAULT_RETRIES = 2;
 
 /** The commands that call the HTTP API through the SDK; only they take the options below. */
-export const API_COMMANDS = ['identify', 'submit', 'list', 'show', 'vote', 'login', 'whoami'] as const;
+export const API_COMMANDS = ['identify', 'submit', 'list', 'show', 'vote', 'status', 'comment', 'merge', 'delete', 'login', 'whoami'] as const;
 
 /** The options every API command takes, by their commander keys. */
 const API_OPTION_KEYS = ['url', 'apiKey', 'retries', 'json'] as const;
@@ -24,7 +24,11 @@ const API_OPTION_KEYS = ['url', 'apiKey', 'retries', 'json'] as const;
 export function addApiOptions(command: Command): Command {
   return command
     .addOption(new Option('--url <url>', 'base address of the feedback server').env('FEEDBACK_URL').default(DEFAULT_URL))
-    .addOption(new Option('--api-key <key>', 'public API key, sent as x-api-key (prefer the variable: flags show in process lists)').env('FEEDBACK_API_KEY'))
+    .addOption(
+      new Option('--api-key <key>', 'API key, sent as x-api-key: pk_, or sk_ for status, comment, merge and delete (prefer the variable: flags show in process lists)').env(
+        'FEEDBACK_API_KEY',
+      ),
+    )
     .addOption(
       new Option('--retries <n>', 'retries of a failed request (connection error, 429, 5xx) before giving up; 0 fails fast')
         .env('FEEDBACK_RETRIES')

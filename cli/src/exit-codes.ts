@@ -7,7 +7,7 @@ export const EXIT = {
   usage: 2,
   /** The thing named does not exist (a 404). */
   notFound: 3,
-  /** Missing or invalid API key (a 401). */
+  /** Missing or invalid API key (a 401), or a public key where a secret key is needed (a 403). */
   auth: 4,
   /** Rate limited (a 429). */
   rateLimited: 5,
@@ -19,7 +19,7 @@ Exit codes:
   1  unexpected error or server error
   2  usage error or invalid input (HTTP 400)
   3  not found (HTTP 404)
-  4  authentication failed (HTTP 401)
+  4  authentication failed (HTTP 401), or the command needs a secret key (HTTP 403)
   5  rate limited (HTTP 429)`;
 
 /** The messages per field of a server's 400, carried to `--json` error output as they came. */

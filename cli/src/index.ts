@@ -1,13 +1,17 @@
 import { Command, CommanderError } from 'commander';
 import { addApiOptions, rejectApiOptionsOutsideApiCommands } from './api-client.js';
+import { commentCommand } from './commands/comment.js';
+import { deleteCommand } from './commands/delete.js';
 import { identifyCommand } from './commands/identify.js';
 import { keysCommand } from './commands/keys.js';
 import { listCommand } from './commands/list.js';
 import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
+import { mergeCommand } from './commands/merge.js';
 import { migrateCommand } from './commands/migrate.js';
 import { serveCommand } from './commands/serve.js';
 import { showCommand } from './commands/show.js';
+import { statusCommand } from './commands/status.js';
 import { submitCommand } from './commands/submit.js';
 import { voteCommand } from './commands/vote.js';
 import { whoamiCommand } from './commands/whoami.js';
@@ -17,9 +21,9 @@ import { CLI_VERSION } from './version.js';
 
 const API_OPTIONS_HELP = `
 --url, --api-key, --retries and --json are for the commands that call the API (identify, submit,
-list, show, vote, login, whoami). They may come before or after the command name: \`feedback --json
-list\` and \`feedback list --json\` are the same. A flag beats its environment variable, which beats
-what \`feedback login\` stored.`;
+list, show, vote, login, whoami, and with a secret key status, comment, merge, delete). They may
+come before or after the command name: \`feedback --json list\` and \`feedback list --json\` are the
+same. A flag beats its environment variable, which beats what \`feedback login\` stored.`;
 
 /** Every error line starts with this, whoever raised it (commander says "error:" by itself). */
 const ERROR_PREFIX = 'feedback: ';
@@ -56,6 +60,10 @@ export function buildProgram(output: Output = processOutput, jsonErrors = false)
     listCommand(output),
     showCommand(output),
     voteCommand(output),
+    statusCommand(output),
+    commentCommand(output),
+    mergeCommand(output),
+    deleteCommand(output),
     loginCommand(output),
     logoutCommand(output),
     whoamiCommand(output),

@@ -7,6 +7,7 @@ import {
   FeedbackError,
   InternalServerError,
   NotFoundError,
+  PermissionDeniedError,
   RateLimitError,
   TimeoutError,
   UnexpectedResponseError,
@@ -54,6 +55,9 @@ export function toCliError(error: unknown, url: string): unknown {
   if (error instanceof BadRequestError) return new CliError(withDetails(error), EXIT.usage, error.details);
   if (error instanceof AuthenticationError) {
     return new CliError(`${error.message} (the server at ${url} refused the key; check --api-key or FEEDBACK_API_KEY)`, EXIT.auth);
+  }
+  if (error instanceof PermissionDeniedError) {
+    return new CliError(`${error.message} (this command needs a secret key: \`feedback keys create --secret\` makes one)`, EXIT.auth);
   }
   if (error instanceof NotFoundError) return new CliError(error.message, EXIT.notFound);
   if (error instanceof RateLimitError) {

@@ -1,4 +1,5 @@
 import { FeedbackError } from './errors.js';
+import { AdminResource } from './resources/admin.js';
 import { FeedbackResource } from './resources/feedback.js';
 import { UsersResource } from './resources/users.js';
 import { VotesResource } from './resources/votes.js';
@@ -22,7 +23,10 @@ export interface FeedbackClientOptions {
    * `FEEDBACK_URL` environment variable, else `http://127.0.0.1:3000`.
    */
   baseUrl?: string;
-  /** The public API key (`pk_...`), sent as `x-api-key`. Default: the `FEEDBACK_API_KEY` environment variable. */
+  /**
+   * The API key, sent as `x-api-key`: a public key (`pk_...`), or a secret key (`sk_...`) for
+   * `client.admin`. Default: the `FEEDBACK_API_KEY` environment variable.
+   */
   apiKey?: string;
   /** Time limit of one attempt in milliseconds (connect, wait and read the body). Default 10 000. */
   timeoutMs?: number;
@@ -55,6 +59,8 @@ export class FeedbackClient {
   readonly feedback: FeedbackResource;
   /** Votes: `toggle`, `get`. */
   readonly votes: VotesResource;
+  /** The operator's operations (a secret key only): `update`, `delete`, `addComment`, `deleteComment`, `merge`. */
+  readonly admin: AdminResource;
   readonly #transport: Transport;
 
   /**
@@ -78,6 +84,7 @@ export class FeedbackClient {
     this.users = new UsersResource(this.#transport);
     this.feedback = new FeedbackResource(this.#transport);
     this.votes = new VotesResource(this.#transport);
+    this.admin = new AdminResource(this.#transport);
   }
 
   /**

@@ -33,7 +33,7 @@ export interface ApiErrorInit {
 /**
  * The API answered with an error status (4xx or 5xx). `message` is the `error` text of the body
  * (spec part 7), or "HTTP <status>" when the body has none. Statuses with a class of their own
- * (400, 401, 404, 429, 5xx) are thrown as that subclass; other 4xx (405, 409, 413, 415) as this class.
+ * (400, 401, 403, 404, 429, 5xx) are thrown as that subclass; other 4xx (405, 409, 413, 415) as this class.
  */
 export class FeedbackApiError extends FeedbackError {
   static {
@@ -79,7 +79,17 @@ export class AuthenticationError extends FeedbackApiError {
   }
 }
 
-/** 404: the feedback item does not exist (or belongs to another project). Never retried. */
+/**
+ * 403: the key is valid but may not do this: a public key (`pk_`) called an operator endpoint,
+ * which needs a secret key (`sk_`). Never retried.
+ */
+export class PermissionDeniedError extends FeedbackApiError {
+  static {
+    this.prototype.name = 'PermissionDeniedError';
+  }
+}
+
+/** 404: the feedback item (or the comment) does not exist, or belongs to another project. Never retried. */
 export class NotFoundError extends FeedbackApiError {
   static {
     this.prototype.name = 'NotFoundError';
@@ -162,6 +172,7 @@ export function apiErrorFor(init: ApiErrorInit): FeedbackApiError {
   const { status } = init;
   if (status === 400) return new BadRequestError(init);
   if (status === 401) return new AuthenticationError(init);
+  if (status === 403) return new PermissionDeniedError(init);
   if (status === 404) return new NotFoundError(init);
   if (status === 429) return new RateLimitError(init);
   if (status >= 500) return new InternalServerError(init);

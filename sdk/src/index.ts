@@ -26,11 +26,13 @@ export {
   FeedbackError,
   InternalServerError,
   NotFoundError,
+  PermissionDeniedError,
   RateLimitError,
   TimeoutError,
   UnexpectedResponseError,
   type ApiErrorInit,
 } from './errors.js';
+export type { AdminResource } from './resources/admin.js';
 export type { FeedbackResource, ListFeedbackParams } from './resources/feedback.js';
 export type { UsersResource } from './resources/users.js';
 export type { VotesResource } from './resources/votes.js';

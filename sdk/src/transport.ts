@@ -19,10 +19,10 @@ export interface RequestOptions {
   /** Retries of this call after a 429, a 5xx or a connection failure; overrides the client's. */
   maxRetries?: number;
   /**
-   * The `Idempotency-Key` of a POST. Every POST carries one (a fresh `crypto.randomUUID()` per call
-   * unless you give one), and all retries of the call reuse it, so the server carries the call out
-   * at most once. Give your own to make a call safe to repeat across processes, e.g. after a crash.
-   * Ignored on GET requests, which are safe to repeat anyway.
+   * The `Idempotency-Key` of a POST, PATCH or DELETE. Every such call carries one (a fresh
+   * `crypto.randomUUID()` per call unless you give one), and all retries of the call reuse it, so
+   * the server carries the call out at most once. Give your own to make a call safe to repeat
+   * across processes, e.g. after a crash. Ignored on GET requests, which are safe to repeat anyway.
    */
   idempotencyKey?: string;
   /** Aborts the call (the attempt in flight and any wait before a retry); the call rejects with a FeedbackError. */
@@ -71,6 +71,11 @@ const METHOD_NAMES: Record<OperationName, string> = {
   getFeedback: 'feedback.get',
   toggleVote: 'votes.toggle',
   getVote: 'votes.get',
+  updateFeedback: 'admin.update',
+  deleteFeedback: 'admin.delete',
+  addComment: 'admin.addComment',
+  deleteComment: 'admin.deleteComment',
+  mergeFeedback: 'admin.merge',
 };
 
 /**
@@ -120,8 +125,9 @@ export class Transport {
       }
       headers['content-type'] = 'application/json';
     }
-    // One key for the whole call, so every retry of a POST is recognised as the same request.
-    if (route.method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
+    // One key for the whole call, so every retry of a POST, PATCH or DELETE is recognised as the
+    // same request (a DELETE retried after a lost response gets its 200 again, not a 404).
+    if (route.method !== 'GET') headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
     const path = this.#pathPrefix + fillPath(route.path, input.params ?? {}) + queryString(input.query ?? {});
 
     for (let attempt = 0; ; attempt++) {

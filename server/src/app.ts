@@ -1,7 +1,10 @@
 import Router from '@koa/router';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
+import { mountAdminRoutes } from './admin/routes.js';
 import type { SqlPool } from './db/pool.js';
 import type { AppState } from './http/context.js';
+import { AppError } from './http/errors.js';
 import { auth, KeyCache } from './http/middleware/auth.js';
 import { errorHandler } from './http/middleware/error-handler.js';
 import { health } from './http/middleware/health.js';
@@ -19,6 +22,11 @@ import { mountPublicRoutes } from './public/routes.js';
 export interface AppDependencies {
   /** The pool every request's statements run on (see docs/architecture.md, "two sides of data access"). */
   sql: SqlPool;
+  /**
+   * The operator side's ORM, for the operator's endpoints (server/src/admin): an open one, or a
+   * function that opens it when first needed. Without it those endpoints answer 501.
+   */
+  orm?: MikroORM | (() => Promise<MikroORM>);
   logger: Logger;
   /** Check every reply against the contract; tests turn it on. */
   validateResponses?: boolean;
@@ -50,7 +58,9 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   }
 
   const router = new Router<AppState>();
-  mountPublicRoutes(router, deps.sql, { validateResponses: deps.validateResponses ?? false });
+  const mountOptions = { validateResponses: deps.validateResponses ?? false };
+  mountPublicRoutes(router, deps.sql, mountOptions);
+  mountAdminRoutes(router, { sql: deps.sql, orm: ormSource(deps.orm) }, mountOptions);
   const limits = deps.rateLimit === 'off' ? undefined : rateLimit(deps.rateLimit, deps.logger);
   const pass: Koa.Middleware<AppState> = (_ctx, next) => next();
 
@@ -69,4 +79,11 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     .use(router.routes())
     .use(router.allowedMethods());
   return app;
+}
+
+/** The ORM as the operator's endpoints ask for it. */
+function ormSource(orm: AppDependencies['orm']): () => Promise<MikroORM> {
+  if (typeof orm === 'function') return orm;
+  if (orm) return () => Promise.resolve(orm);
+  return () => Promise.reject(new AppError(501, 'Operator endpoints are not enabled on this server'));
 }

@@ -68,6 +68,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   try {
     const app = createApp({
       sql,
+      orm,
       logger,
       validateResponses: options.validateResponses ?? false,
       rateLimit: points === 'off' ? 'off' : { points, limiter: redis },

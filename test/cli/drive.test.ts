@@ -228,7 +228,10 @@ describe('feedback CLI: identify, submit, list, show, vote', function () {
       const misplaced = await inProcess(['--json', 'keys', 'list']);
       expect(misplaced.code).to.equal(2);
       // --json was typed, so the error itself is JSON.
-      expect(JSON.parse(misplaced.stderr)).to.deep.equal({ error: '--json only applies to identify, submit, list, show, vote, login, whoami, not to keys', exitCode: 2 });
+      expect(JSON.parse(misplaced.stderr)).to.deep.equal({
+        error: '--json only applies to identify, submit, list, show, vote, status, comment, merge, delete, login, whoami, not to keys',
+        exitCode: 2,
+      });
     });
   });
 

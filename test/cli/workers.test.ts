@@ -59,6 +59,25 @@ for (const backend of backends()) {
       expect(pids.size, 'requests were served by two processes').to.equal(2);
     });
 
+    it('when operator requests of a secret key reach both workers, then each worker opens its ORM on the first one and every counter stays exact', async () => {
+      const created = await runFeedback(['keys', 'create', '--secret', '--json', ...where]);
+      expect(created.code, created.stderr).to.equal(0);
+      const secret = (JSON.parse(created.stdout) as { key: string }).key;
+      const call = (method: string, path: string, body?: unknown) =>
+        fetch(`${server.url}${path}`, { method, headers: { 'x-api-key': secret, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const item = (await (await call('POST', '/api/v1/feedback', { title: 'Changed by two workers' })).json()) as { feedback: { id: string } };
+      const id = item.feedback.id;
+      const replies = await Promise.all([
+        ...Array.from({ length: 8 }, (_, i) => call('PATCH', `/api/v1/feedback/${id}`, { status: i % 2 ? 'planned' : 'under-review' })),
+        ...Array.from({ length: 8 }, (_, i) => call('POST', `/api/v1/feedback/${id}/comments`, { content: `Comment ${i}`, team: { name: 'Support' } })),
+      ]);
+      expect(replies.map((res) => res.status).filter((status) => status !== 200 && status !== 201)).to.deep.equal([]);
+      const detail = (await (await call('GET', `/api/v1/feedback/${id}`)).json()) as { feedback: { commentCount: number; comments: unknown[]; statusHistory: unknown[] } };
+      expect(detail.feedback.commentCount).to.equal(8);
+      expect(detail.feedback.comments).to.have.length(8);
+      expect(detail.feedback.statusHistory.length).to.be.within(1, 8);
+    });
+
     it('when SIGTERM arrives while a request is in flight, then that request completes, new connections are refused, and the server exits 0 within 10 s', async () => {
       const body = JSON.stringify({ title: 'Sent across a shutdown' });
       const { port } = new URL(server.url);

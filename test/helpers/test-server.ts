@@ -10,8 +10,11 @@ export interface TestServer {
   database: FreshDatabase;
   /** Log lines the server wrote. */
   logs: string[];
-  /** Mints another key (of the default project, or of another project by slug, created when missing). */
-  newKey(projectSlug?: string): Promise<string>;
+  /**
+   * Mints another key (of the default project, or of another project by slug, created when
+   * missing): a public key, or a secret one with `kind: 'secret'`.
+   */
+  newKey(projectSlug?: string, kind?: 'public' | 'secret'): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -55,7 +58,7 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     server,
     database,
     logs,
-    newKey: async (projectSlug) => {
+    newKey: async (projectSlug, kind) => {
       const em = server.orm.em.fork();
       // Projects other than the default one have no command yet: the test makes the row itself.
       if (projectSlug !== undefined) {
@@ -63,7 +66,7 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
           .getConnection()
           .execute('insert into projects (slug, name, voter_salt) values (?, ?, ?) on conflict (slug) do nothing', [projectSlug, projectSlug, randomBytes(32).toString('base64url')]);
       }
-      return (await createApiKey(em, { projectSlug })).key;
+      return (await createApiKey(em, { projectSlug, kind })).key;
     },
     close: async () => {
       await server.close();

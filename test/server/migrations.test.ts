@@ -7,6 +7,7 @@ const ALL = [
   'Migration20261121000100_initial_schema',
   'Migration20261121000200_idempotency_keys',
   'Migration20261122000300_hot_path',
+  'Migration20261123000400_admin_api',
 ];
 
 for (const backend of backends()) {
@@ -33,18 +34,38 @@ for (const backend of backends()) {
       }
     });
 
+    it('when keys were stored before secret keys existed (migration 000400), then they are public keys afterwards', async () => {
+      const fresh = await backend.create();
+      const database = await openDatabase(fresh.location, 'operator');
+      const orm = await openOrm(database);
+      try {
+        await migrateUp(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[4]]);
+        const connection = orm.em.fork().getConnection();
+        await connection.execute(`insert into projects (slug, name, voter_salt) values ('default', 'Default', 'salt')`);
+        await connection.execute(`insert into api_keys (project_id, key_hash, key_prefix) select id, 'hash', 'pk_abcdef' from projects`);
+        expect(await migrateUp(orm)).to.deep.equal([ALL[4]]);
+        expect(await connection.execute(`select kind from api_keys`)).to.deep.equal([{ kind: 'public' }]);
+      } finally {
+        await orm.close();
+        await database.close();
+        await fresh.drop();
+      }
+    });
+
     it('when migrated down and up again, then the schema is rebuilt', async () => {
       const fresh = await backend.create();
       const database = await openDatabase(fresh.location, 'operator');
       const orm = await openOrm(database);
       try {
         await migrateUp(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[4]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[3]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[2]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[1]]);
         const tables = await orm.em.fork().getConnection().execute(`select to_regclass('public.feedback') as t, to_regclass('public.idempotency_keys') as k`);
         expect(tables[0]).to.deep.equal({ t: null, k: null });
-        expect(await migrateUp(orm)).to.deep.equal([ALL[1], ALL[2], ALL[3]]);
+        expect(await migrateUp(orm)).to.deep.equal([ALL[1], ALL[2], ALL[3], ALL[4]]);
         expect((await orm.schema.getUpdateSchemaSQL({ wrap: false })).trim()).to.equal('');
       } finally {
         await orm.close();

@@ -10,16 +10,19 @@ interface KeyFlags extends DatabaseFlags {
 }
 
 export function keysCommand(output: Output): Command {
-  const keys = new Command('keys').description('Create, list and revoke public API keys');
+  const keys = new Command('keys').description('Create, list and revoke API keys (public pk_, or secret sk_ for the operator commands)');
 
   const create = new Command('create')
     .description('Mint a public API key (shown once: only its hash is stored)')
     .option('--name <name>', 'a label to recognise the key by')
+    .option('--secret', 'mint a secret key (sk_), which may also call the operator endpoints (status, comment, merge, delete)')
     .addOption(new Option('--project <slug>', 'project the key belongs to').default('default'))
     .option('--json', 'print {"key": ..., ...} as JSON');
-  addDatabaseOptions(create).action(async (flags: KeyFlags & { name?: string; project: string }) =>
+  addDatabaseOptions(create).action(async (flags: KeyFlags & { name?: string; project: string; secret?: boolean }) =>
     withDatabase(databaseLocation(flags), async (orm, server) => {
-      const { key, summary } = await server.createApiKey(orm.em.fork(), { projectSlug: flags.project, name: flags.name }).catch(rethrowAsCliError(server));
+      const { key, summary } = await server
+        .createApiKey(orm.em.fork(), { projectSlug: flags.project, name: flags.name, kind: flags.secret ? 'secret' : 'public' })
+        .catch(rethrowAsCliError(server));
       if (flags.json) return printJson(output, { key, ...summary });
       output.out(key);
       output.err('\nThis key is shown only once (only its hash is stored). Send it in the x-api-key header of every API request.');
@@ -36,6 +39,7 @@ export function keysCommand(output: Output): Command {
         [
           { header: 'ID', value: (row: ApiKeySummary) => row.id },
           { header: 'PREFIX', value: (row: ApiKeySummary) => `${row.prefix}…` },
+          { header: 'KIND', value: (row: ApiKeySummary) => row.kind },
           { header: 'NAME', value: (row: ApiKeySummary) => row.name ?? '' },
           { header: 'PROJECT', value: (row: ApiKeySummary) => row.project },
           { header: 'CREATED', value: (row: ApiKeySummary) => row.createdAt },

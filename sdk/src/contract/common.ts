@@ -51,4 +51,8 @@ export const ERROR_MESSAGES = {
   internal: 'Internal server error',
   /** Not in the spec: the database cannot be reached (503); the request may be retried. */
   serviceUnavailable: 'Service unavailable',
+  /** Not in the spec: a public key called an operator endpoint (403). */
+  secretKeyRequired: 'This operation requires a secret key',
+  /** Not in the spec: the comment does not exist on that item (404). */
+  commentNotFound: 'Comment not found',
 } as const;

@@ -3,17 +3,27 @@ import { labelledString, MetadataSchema, optionalText, TimestampSchema } from '.
 import { FeedbackStatusSchema, FeedbackTypeSchema, SortBySchema } from './enums.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TITLE_MAX_LENGTH } from './constants.js';
 import { commaList, integerParam, textParam } from './query.js';
+import { StatusChangeSchema } from './status-history.js';
 import { EndUserInputSchema, externalIdField } from './users.js';
 
 export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TITLE_MAX_LENGTH };
 
+/** Longest description accepted. */
+export const DESCRIPTION_MAX_LENGTH = 100_000;
+
+/** An item's title: 1 to 200 characters after trimming; the trimmed text is stored. */
+export const TitleSchema = labelledString('Title')
+  .trim()
+  .min(1, { error: 'Title is required' })
+  .max(TITLE_MAX_LENGTH, { error: `Title must be at most ${TITLE_MAX_LENGTH} characters` });
+
+/** An item's description; `null` means none. */
+export const DescriptionSchema = optionalText('Description', DESCRIPTION_MAX_LENGTH);
+
 /** Body of POST /api/v1/feedback (spec 4.2). */
 export const CreateFeedbackRequestSchema = z.object({
-  title: labelledString('Title')
-    .trim()
-    .min(1, { error: 'Title is required' })
-    .max(TITLE_MAX_LENGTH, { error: `Title must be at most ${TITLE_MAX_LENGTH} characters` }),
-  description: optionalText('Description', 100_000),
+  title: TitleSchema,
+  description: DescriptionSchema,
   type: FeedbackTypeSchema.default('idea'),
   metadata: MetadataSchema.nullish(),
   endUser: EndUserInputSchema.nullish(),
@@ -73,10 +83,14 @@ export const CommentSchema = z.object({
   author: CommentAuthorSchema.nullable(),
 });
 
-/** One item with its comments, oldest first (spec 2.3). */
+/**
+ * One item with its comments, oldest first (spec 2.3). `statusHistory` is an extension: present
+ * only when the item is read with a secret key, never in a public key's answer.
+ */
 export const FeedbackDetailSchema = FeedbackListItemSchema.extend({
   userHasVoted: z.boolean(),
   comments: z.array(CommentSchema),
+  statusHistory: z.array(StatusChangeSchema).optional(),
 });
 
 /** Response 201 of POST /api/v1/feedback. */

@@ -3,10 +3,12 @@
  * the spec, and the route table. The server validates with these schemas and the SDK checks
  * responses with them, so the two cannot drift apart.
  */
+export * from './admin.js';
 export * from './common.js';
 export * from './enums.js';
 export * from './feedback.js';
 export * from './query.js';
 export * from './routes.js';
+export * from './status-history.js';
 export * from './users.js';
 export * from './votes.js';

@@ -1,5 +1,16 @@
 import type { z } from 'zod';
 import {
+  AddCommentRequestSchema,
+  AddCommentResponseSchema,
+  CommentIdParamsSchema,
+  DeleteCommentResponseSchema,
+  DeleteFeedbackResponseSchema,
+  MergeFeedbackRequestSchema,
+  MergeFeedbackResponseSchema,
+  UpdateFeedbackRequestSchema,
+  UpdateFeedbackResponseSchema,
+} from './admin.js';
+import {
   CreateFeedbackRequestSchema,
   CreateFeedbackResponseSchema,
   EndUserIdQuerySchema,
@@ -28,7 +39,10 @@ export interface RouteDefinition {
   readonly responses: Readonly<Record<number, z.ZodType>>;
 }
 
-/** Every operation of spec part 4, keyed by operation name. The server mounts each one; the SDK calls each one. */
+/**
+ * Every operation of spec part 4, and the operator's extensions, keyed by operation name. The
+ * server mounts each one; the SDK calls each one.
+ */
 export const routes = {
   identify: {
     method: 'POST',
@@ -80,6 +94,51 @@ export const routes = {
     params: FeedbackIdParamsSchema,
     query: EndUserIdQuerySchema,
     responses: { 200: VoteResultSchema },
+  },
+
+  // The operator's extensions beyond the spec (docs/api.md, "Extensions"): secret keys only.
+  updateFeedback: {
+    method: 'PATCH',
+    path: '/api/v1/feedback/:id',
+    auth: 'secret',
+    summary: "Change an item's status, title, description or type; a status change is recorded in its history",
+    params: FeedbackIdParamsSchema,
+    body: UpdateFeedbackRequestSchema,
+    responses: { 200: UpdateFeedbackResponseSchema },
+  },
+  deleteFeedback: {
+    method: 'DELETE',
+    path: '/api/v1/feedback/:id',
+    auth: 'secret',
+    summary: 'Delete an item with its votes, comments and history',
+    params: FeedbackIdParamsSchema,
+    responses: { 200: DeleteFeedbackResponseSchema },
+  },
+  addComment: {
+    method: 'POST',
+    path: '/api/v1/feedback/:id/comments',
+    auth: 'secret',
+    summary: 'Comment on an item as the team or as an end user',
+    params: FeedbackIdParamsSchema,
+    body: AddCommentRequestSchema,
+    responses: { 201: AddCommentResponseSchema },
+  },
+  deleteComment: {
+    method: 'DELETE',
+    path: '/api/v1/feedback/:id/comments/:commentId',
+    auth: 'secret',
+    summary: 'Delete a comment of an item',
+    params: CommentIdParamsSchema,
+    responses: { 200: DeleteCommentResponseSchema },
+  },
+  mergeFeedback: {
+    method: 'POST',
+    path: '/api/v1/feedback/:id/merge',
+    auth: 'secret',
+    summary: 'Merge a duplicate into another item: its votes and comments move, and the duplicate is deleted',
+    params: FeedbackIdParamsSchema,
+    body: MergeFeedbackRequestSchema,
+    responses: { 200: MergeFeedbackResponseSchema },
   },
 } as const satisfies Record<string, RouteDefinition>;
 

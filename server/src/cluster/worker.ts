@@ -1,5 +1,7 @@
 import cluster from 'node:cluster';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { createApp } from '../app.js';
+import { openOrm } from '../db/orm.js';
 import { openSqlPool } from '../db/pool.js';
 import { baseUrl, createHttpServer, drain, listen } from '../lifecycle.js';
 import { workerLimiter } from '../limits/cluster-link.js';
@@ -28,8 +30,22 @@ async function runWorker(): Promise<void> {
     machine && points !== 'off' && config.redisUrl
       ? redisLimiter({ url: config.redisUrl, points, durationSeconds: RATE_LIMIT_WINDOW_SECONDS, fallback: machine, logger })
       : undefined;
+  // The operator's endpoints are rare: the ORM is opened by the first one, not at every start
+  // (its pool keeps no idle connection). A failed open is forgotten, so the next request retries.
+  let orm: Promise<MikroORM> | undefined;
+  const openAdminOrm = () => {
+    if (!orm) {
+      const opening = openOrm({ connection: config.database.connection, poolMax: config.database.kind === 'embedded' ? 1 : 2 }, { log: (message) => logger.debug(message) });
+      orm = opening;
+      opening.catch(() => {
+        if (orm === opening) orm = undefined;
+      });
+    }
+    return orm;
+  };
   const app = createApp({
     sql,
+    orm: openAdminOrm,
     logger,
     rateLimit: points === 'off' ? 'off' : { points, limiter: redis ?? machine },
     trustProxy: config.trustProxy,
@@ -47,6 +63,7 @@ async function runWorker(): Promise<void> {
     logger.debug('worker draining', { reason });
     await drain(server, config.drainTimeoutMs, logger);
     await sql.close().catch(() => {});
+    await orm?.then((opened) => opened.close()).catch(() => {});
     await redis?.close().catch(() => {});
     logger.flush?.();
     process.exit(0);

@@ -16,7 +16,7 @@ export interface OrmOptions {
 }
 
 /** Opens MikroORM on an open database. Nothing here is global: tests open as many as they like. */
-export async function openOrm(database: Database, options: OrmOptions = {}): Promise<MikroORM> {
+export async function openOrm(database: Pick<Database, 'connection' | 'poolMax'>, options: OrmOptions = {}): Promise<MikroORM> {
   return MikroORM.init({
     ...database.connection,
     ensureDatabase: options.createDatabase ?? false,

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { z } from 'zod';
-import type { RouteDefinition } from '@feedbackd/sdk/contract';
+import { ERROR_MESSAGES, type RouteDefinition } from '@feedbackd/sdk/contract';
 import type { AppContext, AppState } from './context.js';
 import { AppError } from './errors.js';
 import { checkInputLimits } from './input-limits.js';
@@ -39,7 +39,9 @@ export interface MountOptions {
 
 /**
  * Mounts one contract route: the handler sees validated input and returns a typed reply, so
- * handlers never touch `ctx.request.body` and never build error bodies.
+ * handlers never touch `ctx.request.body` and never build error bodies. A route whose `auth` is
+ * `secret` refuses a public key with 403 here, the one place that reads it: after the 401 of an
+ * unknown key (auth) and the rate limit, before the input is validated. Public routes pay nothing.
  */
 export function mount<R extends RouteDefinition>(
   router: Router<AppState>,
@@ -48,7 +50,9 @@ export function mount<R extends RouteDefinition>(
   handler: (input: RouteInput<NoInfer<R>>, ctx: AppContext) => Promise<RouteReply<NoInfer<R>>>,
 ): void {
   const method = ({ GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as const)[route.method];
+  const secretOnly = route.auth === 'secret';
   router[method](route.path, async (ctx) => {
+    if (secretOnly && ctx.state.caller.kind !== 'secret') throw new AppError(403, ERROR_MESSAGES.secretKeyRequired);
     const queryProblems = checkInputLimits(ctx.query);
     if (queryProblems) throw AppError.invalidInput(queryProblems);
     const input = {

@@ -59,13 +59,9 @@ const COMMENT_AUTHOR = `case
     when cm.author_end_user_id is not null then json_build_object('name', cu.name, 'avatarUrl', cu.avatar_url)
   end`;
 
-/**
- * Spec 4.4 in one statement: the item, whether the end user $3 (external id, may be null) has
- * voted, and its comments oldest first. $1 item id, $2 project. No row: not found.
- */
-export const DETAIL: Statement = {
-  name: 'detail',
-  text: `select json_build_object(${itemFields()},
+/** The detail view's text; `extraFields` are appended to its object (`, 'key', value ...`). */
+function detailText(extraFields: string): string {
+  return `select json_build_object(${itemFields()},
     'userHasVoted', exists (
       select 1 from votes v
       where v.feedback_id = f.id
@@ -77,10 +73,34 @@ export const DETAIL: Statement = {
              ) order by cm.created_at, cm.id), '[]')
       from comments cm left join end_users cu on cu.id = cm.author_end_user_id
       where cm.feedback_id = f.id
-    )
+    )${extraFields}
   )::text as body
   from ${ITEM_FROM}
-  where f.id = $1 and f.project_id = $2`,
+  where f.id = $1 and f.project_id = $2`;
+}
+
+/**
+ * Spec 4.4 in one statement: the item, whether the end user $3 (external id, may be null) has
+ * voted, and its comments oldest first. $1 item id, $2 project. No row: not found.
+ */
+export const DETAIL: Statement = { name: 'detail', text: detailText('') };
+
+/**
+ * DETAIL for a secret key (an extension): the same object with `statusHistory` last, the item's
+ * status changes oldest first (by id: a sequence, in the order the item's row lock let them
+ * happen). The public statement stays as it is, so a public key's answer and cost do not change.
+ */
+export const DETAIL_WITH_HISTORY: Statement = {
+  name: 'detail_with_history',
+  text: detailText(`,
+    'statusHistory', (
+      select coalesce(json_agg(json_build_object(
+               'from', h.from_status, 'to', h.to_status, 'changedAt', ${isoTimestamp('h.changed_at')},
+               'keyId', h.api_key_id, 'keyPrefix', k.key_prefix, 'actor', h.actor
+             ) order by h.id), '[]')
+      from feedback_status_changes h left join api_keys k on k.id = h.api_key_id
+      where h.feedback_id = f.id
+    )`),
 };
 
 // ---------------------------------------------------------------------------------- list (4.3)

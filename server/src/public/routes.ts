@@ -1,12 +1,11 @@
 import type Router from '@koa/router';
-import { ERROR_MESSAGES, routes } from '@feedbackd/sdk/contract';
+import { routes } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
-import { isUuid } from '../db/uuid.js';
 import { clientIp, type AppContext, type AppState } from '../http/context.js';
-import { AppError } from '../http/errors.js';
+import { feedbackId, feedbackNotFound, isItemGone } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
 import { givenProfile, NO_PROFILE } from './end-user.sql.js';
-import { DETAIL, listStatement, listValues, SUBMIT_ANONYMOUS, SUBMIT_IDENTIFIED, type Statement } from './feedback.sql.js';
+import { DETAIL, DETAIL_WITH_HISTORY, listStatement, listValues, SUBMIT_ANONYMOUS, SUBMIT_IDENTIFIED, type Statement } from './feedback.sql.js';
 import { IDENTIFY } from './users.sql.js';
 import { anonymousVoterKey } from './voter.js';
 import { CHECK_ANONYMOUS, CHECK_IDENTIFIED, TOGGLE_ANONYMOUS, TOGGLE_IDENTIFIED, TOGGLE_KNOWN_USER } from './votes.sql.js';
@@ -44,7 +43,9 @@ export function mountPublicRoutes(router: Router<AppState>, sql: SqlPool, option
   });
 
   mount(router, routes.getFeedback, options, async ({ params, query }, ctx) => {
-    const [row] = await run<{ body: string }>(DETAIL, [feedbackId(params.id), projectOf(ctx), query.endUserId ?? null]);
+    // A secret key also sees the status history (an extension); a public key's answer is the spec's, unchanged.
+    const statement = ctx.state.caller.kind === 'secret' ? DETAIL_WITH_HISTORY : DETAIL;
+    const [row] = await run<{ body: string }>(statement, [feedbackId(params.id), projectOf(ctx), query.endUserId ?? null]);
     if (!row) throw feedbackNotFound();
     return jsonReply(routes.getFeedback, 200, `{"feedback":${row.body}}`);
   });
@@ -54,13 +55,19 @@ export function mountPublicRoutes(router: Router<AppState>, sql: SqlPool, option
     const endUser = body.endUser;
     type Toggled = { item_found: boolean; now_voted: boolean; new_count: number };
     let row: Toggled | undefined;
-    if (!endUser) {
-      [row] = await run<Toggled>(TOGGLE_ANONYMOUS, [id, projectOf(ctx), anonymousVoterKey(ctx.state.caller.voterSalt, clientIp(ctx))]);
-    } else {
-      const profile = givenProfile(endUser);
-      // Only an externalId: a returning voter is read, not upserted (one statement, no write to end_users).
-      if (profile === NO_PROFILE) [row] = await run<Toggled>(TOGGLE_KNOWN_USER, [id, projectOf(ctx), endUser.externalId]);
-      if (!row) [row] = await run<Toggled>(TOGGLE_IDENTIFIED, [id, projectOf(ctx), endUser.externalId, profile]);
+    try {
+      if (!endUser) {
+        [row] = await run<Toggled>(TOGGLE_ANONYMOUS, [id, projectOf(ctx), anonymousVoterKey(ctx.state.caller.voterSalt, clientIp(ctx))]);
+      } else {
+        const profile = givenProfile(endUser);
+        // Only an externalId: a returning voter is read, not upserted (one statement, no write to end_users).
+        if (profile === NO_PROFILE) [row] = await run<Toggled>(TOGGLE_KNOWN_USER, [id, projectOf(ctx), endUser.externalId]);
+        if (!row) [row] = await run<Toggled>(TOGGLE_IDENTIFIED, [id, projectOf(ctx), endUser.externalId, profile]);
+      }
+    } catch (error) {
+      // The item was deleted or merged away while the toggle ran: the statement rolled back whole.
+      if (isItemGone(error)) throw feedbackNotFound();
+      throw error;
     }
     if (!row?.item_found) throw feedbackNotFound();
     return reply(200, { voted: row.now_voted, voteCount: row.new_count });
@@ -79,18 +86,4 @@ export function mountPublicRoutes(router: Router<AppState>, sql: SqlPool, option
 
 function projectOf(ctx: AppContext): string {
   return ctx.state.caller.projectId;
-}
-
-/**
- * The id of a path, checked before any query: a malformed id cannot name an item, so it is the
- * same 404 as an unknown one (and never reaches PostgreSQL as a failing uuid cast).
- */
-function feedbackId(id: string): string {
-  if (!isUuid(id)) throw feedbackNotFound();
-  return id.toLowerCase();
-}
-
-/** Spec part 7: 404 "Feedback not found", for unknown, malformed and other projects' ids alike. */
-function feedbackNotFound(): AppError {
-  return new AppError(404, ERROR_MESSAGES.feedbackNotFound);
 }

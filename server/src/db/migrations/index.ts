@@ -3,6 +3,7 @@ import { Migration20261121000000PgTrgm } from './Migration20261121000000_pg_trgm
 import { Migration20261121000100InitialSchema } from './Migration20261121000100_initial_schema.js';
 import { Migration20261121000200IdempotencyKeys } from './Migration20261121000200_idempotency_keys.js';
 import { Migration20261122000300HotPath } from './Migration20261122000300_hot_path.js';
+import { Migration20261123000400AdminApi } from './Migration20261123000400_admin_api.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
 export const migrationsList: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121000100_initial_schema', class: Migration20261121000100InitialSchema },
   { name: 'Migration20261121000200_idempotency_keys', class: Migration20261121000200IdempotencyKeys },
   { name: 'Migration20261122000300_hot_path', class: Migration20261122000300HotPath },
+  { name: 'Migration20261123000400_admin_api', class: Migration20261123000400AdminApi },
 ];

@@ -2,13 +2,17 @@ import type { Middleware } from 'koa';
 import { ERROR_MESSAGES } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
 import type { FailedAuthLimit } from '../../limits/failed-auth.js';
-import { hashApiKey, looksLikeApiKey } from '../../modules/keys/api-key.js';
+import { hashApiKey, looksLikeApiKey, type KeyKind } from '../../modules/keys/api-key.js';
 import { clientIp, type AppState } from '../context.js';
 import { AppError } from '../errors.js';
 
-/** Who a valid key belongs to: its id (the rate limit's budget), its project, and the project's voter salt. */
+/**
+ * Who a valid key belongs to: its id (the rate limit's budget), its kind (what it may call: see
+ * `mount`), its project, and the project's voter salt.
+ */
 export interface Caller {
   keyId: string;
+  kind: KeyKind;
   projectId: string;
   voterSalt: string;
 }
@@ -23,7 +27,7 @@ const KEY_CACHE_MAX_ENTRIES = 10_000;
 
 const FIND_KEY = {
   name: 'auth_find_key',
-  text: `select k.id as key_id, k.project_id, p.voter_salt
+  text: `select k.id as key_id, k.kind, k.project_id, p.voter_salt
     from api_keys k join projects p on p.id = k.project_id
     where k.key_hash = $1 and k.revoked_at is null`,
 };
@@ -57,9 +61,9 @@ export class KeyCache {
   }
 
   private async find(hash: string): Promise<Caller | undefined> {
-    const rows = await this.sql.query<{ key_id: string; project_id: string; voter_salt: string }>(FIND_KEY.name, FIND_KEY.text, [hash]);
+    const rows = await this.sql.query<{ key_id: string; kind: KeyKind; project_id: string; voter_salt: string }>(FIND_KEY.name, FIND_KEY.text, [hash]);
     const row = rows[0];
-    return row ? { keyId: row.key_id, projectId: row.project_id, voterSalt: row.voter_salt } : undefined;
+    return row ? { keyId: row.key_id, kind: row.kind, projectId: row.project_id, voterSalt: row.voter_salt } : undefined;
   }
 }
 

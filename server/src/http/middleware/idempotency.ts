@@ -19,8 +19,12 @@ const WAIT_FOR_FIRST_MS = 5_000;
 const POLL_MS = 50;
 const CLEANUP_EVERY_MS = 10 * 60_000;
 
+/** The methods that change something: a retry of one must not change it twice. */
+const UNSAFE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
+
 /**
- * POSTs sent with an `Idempotency-Key` header run at most once per key and project within 24 hours:
+ * POSTs, PATCHes and DELETEs sent with an `Idempotency-Key` header run at most once per key and
+ * project within 24 hours (a DELETE retried after a lost response gets its 200 again, not a 404):
  * a repeat gets the stored response (marked `Idempotent-Replayed: true`) and the operation is not
  * carried out again, so a toggle retried after a lost response does not toggle twice. The same key
  * with another request (method, path or body) is a 400. Only successful (2xx) responses are stored;
@@ -30,7 +34,7 @@ export function idempotency(sql: SqlPool, logger: Logger): Middleware<AppState> 
   let lastCleanup = 0;
   return async (ctx, next) => {
     const key = ctx.get(HEADER);
-    if (ctx.method !== 'POST' || key === '') return next();
+    if (key === '' || !UNSAFE_METHODS.has(ctx.method)) return next();
     if (!VALID_KEY.test(key)) throw AppError.invalidInputMessage(`${HEADER} must be 1 to 255 visible ASCII characters`);
     const { projectId } = ctx.state.caller;
 

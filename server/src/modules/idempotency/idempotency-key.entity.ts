@@ -4,9 +4,9 @@ import { Project } from '../projects/project.entity.js';
 const p = defineEntity.properties;
 
 /**
- * A POST made with an Idempotency-Key, remembered for 24 hours so that a retry of it is answered
- * with the stored response instead of being carried out again. `status` is null while the first
- * request is still running (the key is reserved).
+ * A POST, PATCH or DELETE made with an Idempotency-Key, remembered for 24 hours so that a retry
+ * of it is answered with the stored response instead of being carried out again. `status` is null
+ * while the first request is still running (the key is reserved).
  */
 export const IdempotencyKey = defineEntity({
   name: 'IdempotencyKey',

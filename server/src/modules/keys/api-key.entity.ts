@@ -3,7 +3,7 @@ import { Project } from '../projects/project.entity.js';
 
 const p = defineEntity.properties;
 
-/** A public API key. Only the SHA-256 of the key is stored; the key itself is shown once. */
+/** An API key, public or secret. Only the SHA-256 of the key is stored; the key itself is shown once. */
 export const ApiKey = defineEntity({
   name: 'ApiKey',
   tableName: 'api_keys',
@@ -14,6 +14,8 @@ export const ApiKey = defineEntity({
     keyHash: p.text().unique(),
     /** The first characters of the key, to recognise it in listings. */
     keyPrefix: p.text(),
+    /** `public` (pk_: the spec's endpoints) or `secret` (sk_: every endpoint). Keys made before secret keys existed are public. */
+    kind: p.enum(['public', 'secret'] as const).default('public'),
     createdAt: p.datetime(3).defaultRaw('now()'),
     revokedAt: p.datetime(3).nullable(),
   },

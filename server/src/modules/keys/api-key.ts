@@ -1,14 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
 
+/** What a key may call: `public` keys the spec's endpoints, `secret` keys every endpoint. */
+export type KeyKind = 'public' | 'secret';
+
 /** Public keys start with this prefix (spec part 5: "a fixed prefix that marks it as a public key"). */
 export const PUBLIC_KEY_PREFIX = 'pk_';
+/** Secret keys (an extension: the operator's endpoints) start with this one. */
+export const SECRET_KEY_PREFIX = 'sk_';
+const PREFIXES: Record<KeyKind, string> = { public: PUBLIC_KEY_PREFIX, secret: SECRET_KEY_PREFIX };
 /** 40 base62 characters: about 238 bits of randomness. */
 const RANDOM_LENGTH = 40;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const KEY_PATTERN = new RegExp(`^${PUBLIC_KEY_PREFIX}[0-9A-Za-z]{32,64}$`);
+const KEY_PATTERN = /^(?:pk|sk)_[0-9A-Za-z]{32,64}$/;
 
-/** A new public key: `pk_` + 40 random base62 characters, drawn without modulo bias. */
-export function generateApiKey(): string {
+/** A new key: `pk_` (or `sk_`) + 40 random base62 characters, drawn without modulo bias. */
+export function generateApiKey(kind: KeyKind = 'public'): string {
   let out = '';
   while (out.length < RANDOM_LENGTH) {
     for (const byte of randomBytes(RANDOM_LENGTH * 2)) {
@@ -16,7 +22,7 @@ export function generateApiKey(): string {
       if (byte < 248 && out.length < RANDOM_LENGTH) out += BASE62[byte % 62];
     }
   }
-  return PUBLIC_KEY_PREFIX + out;
+  return PREFIXES[kind] + out;
 }
 
 /** The only form in which a key is stored and looked up. */
@@ -24,7 +30,7 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/** True when the text has the shape of a public key (checked before any database look-up). */
+/** True when the text has the shape of a public or secret key (checked before any database look-up). */
 export function looksLikeApiKey(text: string): boolean {
   return KEY_PATTERN.test(text);
 }

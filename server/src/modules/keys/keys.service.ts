@@ -2,30 +2,37 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid } from '../../db/uuid.js';
 import { ensureProject } from '../projects/projects.service.js';
 import { ApiKey } from './api-key.entity.js';
-import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key.js';
+import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey, type KeyKind } from './api-key.js';
 
 /** A key as listings show it (never the key itself, which is not stored). */
 export interface ApiKeySummary {
   id: string;
   name: string | null;
   prefix: string;
+  /** `public` (pk_) or `secret` (sk_). */
+  kind: KeyKind;
   project: string;
   createdAt: string;
   revokedAt: string | null;
 }
 
-/** Mints a key for a project (the default project, created when missing). The key is returned once. */
+/**
+ * Mints a key for a project (the default project, created when missing): public unless `kind` is
+ * `secret`. The key is returned once.
+ */
 export async function createApiKey(
   em: EntityManager,
-  options: { projectSlug?: string | undefined; name?: string | undefined } = {},
+  options: { projectSlug?: string | undefined; name?: string | undefined; kind?: KeyKind | undefined } = {},
 ): Promise<{ key: string; summary: ApiKeySummary }> {
   const { project } = await ensureProject(em, options.projectSlug);
-  const key = generateApiKey();
+  const kind = options.kind ?? 'public';
+  const key = generateApiKey(kind);
   const apiKey = em.create(ApiKey, {
     project,
     name: options.name ?? null,
     keyHash: hashApiKey(key),
     keyPrefix: displayPrefix(key),
+    kind,
   });
   await em.flush();
   await em.refresh(apiKey);
@@ -49,7 +56,8 @@ export async function revokeApiKey(em: EntityManager, idOrKey: string): Promise<
 
 export class ApiKeyNotFoundError extends Error {
   constructor(idOrKey: string) {
-    super(`no API key matches "${idOrKey.startsWith('pk_') ? displayPrefix(idOrKey) + '…' : idOrKey}"`);
+    // Anything that starts like a key is cut to its prefix: the message must not print a secret.
+    super(`no API key matches "${/^[ps]k_/.test(idOrKey) ? displayPrefix(idOrKey) + '…' : idOrKey}"`);
     this.name = 'ApiKeyNotFoundError';
   }
 }
@@ -59,6 +67,7 @@ function summarize(key: ApiKey, project: string): ApiKeySummary {
     id: key.id,
     name: key.name ?? null,
     prefix: key.keyPrefix,
+    kind: key.kind,
     project,
     createdAt: key.createdAt.toISOString(),
     revokedAt: key.revokedAt ? key.revokedAt.toISOString() : null,

@@ -1,0 +1,35 @@
+import { Command } from 'commander';
+import { addApiOptions, apiFlags, requireId, withClient } from '../api-client.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { printJson, printLine, type Output } from '../output.js';
+import { count } from './list.js';
+
+interface DeleteFlags {
+  comment?: string;
+}
+
+/** `feedback delete <id>`: deletes an item, or with --comment one of its comments (secret key). */
+export function deleteCommand(output: Output): Command {
+  const command = new Command('delete')
+    .description('Delete an item with its votes, comments and history, or with --comment only that comment (needs a secret key)')
+    .argument('<id>', 'id of the feedback item')
+    .option('--comment <commentId>', 'delete only this comment of the item');
+  addApiOptions(command).action(async (id: string, flags: DeleteFlags, self: Command) => {
+    const api = apiFlags(self);
+    requireId(id);
+    if (flags.comment !== undefined) {
+      const commentId = flags.comment;
+      if (commentId.trim() === '') throw new CliError('--comment must not be empty: give the id of a comment (see `feedback show <id>`)', EXIT.usage);
+      const result = await withClient(api, (client) => client.admin.deleteComment(id, commentId));
+      if (api.json) return printJson(output, result);
+      if (!output.isTty) return printLine(output, [result.id]);
+      return output.out(`Deleted comment ${result.id} of ${id}; it now has ${count(result.commentCount, 'comment')}.`);
+    }
+    const result = await withClient(api, (client) => client.admin.delete(id));
+    if (api.json) return printJson(output, result);
+    // Piped: the deleted id alone.
+    if (!output.isTty) return printLine(output, [result.id]);
+    output.out(`Deleted ${result.id}.`);
+  });
+  return command;
+}

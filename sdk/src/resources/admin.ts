@@ -1,0 +1,88 @@
+import type {
+  AddCommentRequest,
+  AddCommentResult,
+  DeleteCommentResult,
+  DeleteFeedbackResult,
+  MergeFeedbackResult,
+  UpdateFeedbackRequest,
+} from '../contract/admin.js';
+import type { FeedbackDetail } from '../contract/feedback.js';
+import type { RequestOptions, Transport } from '../transport.js';
+
+/**
+ * The operator's operations, as `client.admin`: extensions beyond the spec that need a secret key
+ * (`sk_`, from `feedback keys create --secret`). With a public key each one throws
+ * PermissionDeniedError (403). Each is one transaction on the server and keeps every counter exact.
+ */
+export class AdminResource {
+  readonly #transport: Transport;
+
+  /** @internal FeedbackClient builds this; use `client.admin`. */
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /**
+   * Changes an item's status, title, description or type (fields left out keep their values;
+   * `description: null` clears it). A status change is recorded in the item's `statusHistory`
+   * with your key and the optional `actor`; setting the status it already has records nothing.
+   * `PATCH /api/v1/feedback/:id`.
+   *
+   * @returns The item as a secret key reads it, `statusHistory` included.
+   * @throws NotFoundError when the item does not exist; BadRequestError for invalid input.
+   * @example
+   * const item = await client.admin.update(id, { status: 'planned', actor: 'Ada' });
+   */
+  async update(id: string, changes: UpdateFeedbackRequest, options?: RequestOptions): Promise<FeedbackDetail> {
+    const response = await this.#transport.call('updateFeedback', { params: { id }, body: changes }, options);
+    return response.feedback;
+  }
+
+  /**
+   * Deletes an item with its votes, comments and status history. `DELETE /api/v1/feedback/:id`.
+   * A retry of this call after a lost response gets the first answer again (the call carries an
+   * `Idempotency-Key`); a new call for an item already deleted throws NotFoundError.
+   *
+   * @example
+   * await client.admin.delete(id);
+   */
+  async delete(id: string, options?: RequestOptions): Promise<DeleteFeedbackResult> {
+    return this.#transport.call('deleteFeedback', { params: { id } }, options);
+  }
+
+  /**
+   * Comments on an item as the team (`team: { name }`, shown with `isTeam: true`) or as an end user
+   * (`endUser`, created or updated as by `users.identify`). `POST /api/v1/feedback/:id/comments`.
+   *
+   * @returns The new comment, and the item's `commentCount` after it.
+   * @example
+   * await client.admin.addComment(id, { content: 'Planned for March.', team: { name: 'Support' } });
+   */
+  async addComment(id: string, input: AddCommentRequest, options?: RequestOptions): Promise<AddCommentResult> {
+    return this.#transport.call('addComment', { params: { id }, body: input }, options);
+  }
+
+  /**
+   * Deletes a comment of an item. `DELETE /api/v1/feedback/:id/comments/:commentId`.
+   *
+   * @returns The comment's id and the item's `commentCount` after it.
+   * @throws NotFoundError "Feedback not found" or "Comment not found".
+   */
+  async deleteComment(id: string, commentId: string, options?: RequestOptions): Promise<DeleteCommentResult> {
+    return this.#transport.call('deleteComment', { params: { id, commentId } }, options);
+  }
+
+  /**
+   * Merges the duplicate `duplicateId` into `intoId`: its votes move over (a voter who voted on
+   * both counts once), its comments move over, and the duplicate is deleted (it answers 404
+   * afterwards). `POST /api/v1/feedback/:id/merge`.
+   *
+   * @returns The target as a secret key reads it, and what moved.
+   * @throws BadRequestError when both ids are the same; NotFoundError when either item does not exist.
+   * @example
+   * const { feedback, merged } = await client.admin.merge(duplicateId, originalId);
+   */
+  async merge(duplicateId: string, intoId: string, options?: RequestOptions): Promise<MergeFeedbackResult> {
+    return this.#transport.call('mergeFeedback', { params: { id: duplicateId }, body: { intoId } }, options);
+  }
+}

@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { moveCounters } from '../domain/counters.js';
+import { lockItems } from '../domain/item-locks.js';
+import { Feedback } from '../modules/feedback/feedback.entity.js';
+
+/** What a merge moved to its target. */
+export interface MergeResult {
+  votesMoved: number;
+  commentsMoved: number;
+}
+
+/**
+ * Merges item `duplicateId` into `intoId`, in one transaction: the duplicate's votes move to the
+ * target, except those of voters who voted on both (one voter, one vote); its comments move; the
+ * target's counters grow by exactly what moved; then the duplicate is deleted (its (status, type)
+ * count follows by trigger). Returns undefined when either item is not in the project.
+ *
+ * Concurrency: the duplicate is locked `for update`, so no vote or comment can be added to it
+ * meanwhile (those wait, then fail on their foreign key: 404); its vote rows are locked before
+ * they are copied, so a toggle removing one either finishes first or finds it gone. The target is
+ * locked `no key update`: it cannot be deleted or merged away meanwhile, and its voters keep
+ * voting. A voter who votes on the target while the merge runs meets the copy on the unique
+ * (feedback, voter) index: the copy waits for the vote and then skips it, or the vote waits for
+ * the copy and then toggles it, so either way the voter has one vote and the counter says so.
+ */
+export async function mergeItems(em: EntityManager, projectId: string, duplicateId: string, intoId: string): Promise<MergeResult | undefined> {
+  return em.transactional(async (tx) => {
+    const locked = await lockItems(tx, projectId, { id: duplicateId, mode: 'update' }, { id: intoId, mode: 'no key update' });
+    if (!locked) return undefined;
+
+    await tx.execute('select id from votes where feedback_id = ? for update', [duplicateId]);
+    const moved = await tx.execute<{ id: string }[]>(
+      `insert into votes (feedback_id, voter_key, end_user_id, created_at)
+       select ?, voter_key, end_user_id, created_at from votes where feedback_id = ?
+       on conflict (feedback_id, voter_key) do nothing
+       returning id`,
+      [intoId, duplicateId],
+    );
+    const comments = await tx.execute<{ id: string }[]>('update comments set feedback_id = ? where feedback_id = ? returning id', [intoId, duplicateId]);
+    await moveCounters(tx, intoId, { votes: moved.length, comments: comments.length });
+    // The duplicate's own vote rows, counters row and history go with it (on delete cascade).
+    await tx.nativeDelete(Feedback, { id: duplicateId });
+    return { votesMoved: moved.length, commentsMoved: comments.length };
+  });
+}
