@@ -4,6 +4,7 @@ import { identifyCommand } from './commands/identify.js';
 import { keysCommand } from './commands/keys.js';
 import { listCommand } from './commands/list.js';
 import { migrateCommand } from './commands/migrate.js';
+import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';
 import { showCommand } from './commands/show.js';
 import { submitCommand } from './commands/submit.js';
@@ -35,6 +36,7 @@ export function buildProgram(output: Output = processOutput): Command {
     serveCommand(output),
     migrateCommand(output),
     keysCommand(output),
+    seedCommand(output),
     identifyCommand(output),
     submitCommand(output),
     listCommand(output),
