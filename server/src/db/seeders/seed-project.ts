@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { DEFAULT_PROJECT_SLUG } from '../../modules/projects/projects.service.js';
 import { hash32 } from './random.js';
@@ -22,7 +23,7 @@ export interface SeedOptions {
    * responsive; long enough that per-statement costs vanish. Default 250 ms.
    */
   batchTargetMs?: number;
-  /** At most this many connections of the ORM's pool work side by side (default: all of them). */
+  /** At most this many connections of the ORM's pool work side by side (default: one per core). */
   connections?: number;
 }
 
@@ -87,10 +88,11 @@ export async function seedProject(orm: MikroORM, options: SeedOptions): Promise<
   if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError('seed must be a whole number of at least 0');
 
   const knex = orm.em.getConnection().getKnex();
-  // Every connection of the operator's pool: 2 on PostgreSQL (batches run side by side), 1 on
-  // the embedded database (which runs one statement at a time anyway).
+  // The connections of the ORM's pool, one per core at most: an operator command's 2 on
+  // PostgreSQL (batches run side by side), 1 on the embedded database (which runs one statement
+  // at a time anyway).
   const clients: Client[] = [];
-  const connections = Math.max(1, Math.min(options.connections ?? Infinity, orm.config.get('pool')?.max ?? 1));
+  const connections = Math.max(1, Math.min(options.connections ?? availableParallelism(), orm.config.get('pool')?.max ?? 1));
   try {
     for (let i = 0; i < connections; i++) clients.push((await knex.client.acquireConnection()) as Client);
     const client = clients[0]!;
