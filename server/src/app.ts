@@ -8,11 +8,13 @@ import { health } from './http/middleware/health.js';
 import { idempotency } from './http/middleware/idempotency.js';
 import { jsonBody } from './http/middleware/json-body.js';
 import { routeFallback } from './http/middleware/not-found.js';
+import { openApi } from './http/middleware/openapi.js';
 import { rateLimit, type RateLimitOptions } from './http/middleware/rate-limit.js';
 import { responseHeaders } from './http/middleware/response-headers.js';
 import { requestLog } from './http/middleware/request-log.js';
 import { FailedAuthLimit } from './limits/failed-auth.js';
 import type { Logger } from './logger.js';
+import { openApiJson } from './openapi.js';
 import { mountPublicRoutes } from './public/routes.js';
 
 export interface AppDependencies {
@@ -58,6 +60,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     .use(requestLog(deps.logger))
     .use(errorHandler(deps.logger))
     .use(health(deps.sql))
+    .use(openApi(openApiJson()))
     .use(limits?.policy ?? pass)
     .use(auth(new KeyCache(deps.sql), new FailedAuthLimit()))
     .use(limits?.consume ?? pass)
