@@ -5,7 +5,7 @@ import { DEFAULT_PROJECT_SLUG } from '../../modules/projects/projects.service.js
 import { hash32 } from './random.js';
 import { seedId, seedIdPrefix } from './seed-ids.js';
 import { SEED_EPOCH_MS, seedItem, seedUser, voterPoolSize, type SeedItem, type SeedPlan } from './seed-items.js';
-import { COMMENT_TEXTS, EXISTING_ITEMS, INSERT_ITEMS, INSERT_USERS, ITEM_PARAMS } from './seed-sql.js';
+import { COMMENT_TEXTS, COUNT_ITEMS, EXISTING_ITEMS, INSERT_ITEMS, INSERT_USERS, ITEM_PARAMS } from './seed-sql.js';
 import { markerItemCount, SEED_MARKERS } from './vocabulary.js';
 
 export interface SeedOptions {
@@ -119,35 +119,46 @@ export async function seedProject(orm: MikroORM, options: SeedOptions): Promise<
     };
     const totals = { items: 0, votes: 0, comments: 0, skipped: 0, done: 0 };
     const target = options.batchTargetMs ?? 250;
+    const idOf = (index: number) => seedId(fixed.itemPrefix, index);
+    // A seed's item ids are consecutive in uuid order, so one range scan tells whether any of them
+    // is there already; only then does each batch look for the ones it may skip.
+    const { rows: found } = count === 0 ? { rows: [{ n: 0 }] } : await client.query<{ n: number }>(COUNT_ITEMS, [idOf(0), idOf(count - 1)]);
+    const resuming = found[0]!.n > 0;
     let next = 0;
-    // Each connection takes the next range of items, sized towards the target duration.
+    // Each connection takes the next range of items, sized towards the target duration. While a
+    // batch runs in PostgreSQL, the next one is generated here.
     const worker = async (connection: Client) => {
       let batch = MIN_BATCH * 10;
+      let running: Promise<void> | undefined;
       while (next < count) {
         const start = next;
         const end = Math.min(count, start + batch);
         next = end;
-        const ids = range(start, end).map((index) => seedId(fixed.itemPrefix, index));
-        const existing = new Set((await connection.query<{ id: string }>(EXISTING_ITEMS, [ids])).rows.map((row) => row.id));
+        const existing = resuming ? new Set((await connection.query<{ id: string }>(EXISTING_ITEMS, [idOf(start), idOf(end - 1)])).rows.map((row) => row.id)) : new Set<string>();
         const items = range(start, end)
-          .filter((index) => !existing.has(ids[index - start]!))
+          .filter((index) => !existing.has(idOf(index)))
           .map((index) => seedItem(plan, index));
-        totals.skipped += existing.size;
-        if (items.length > 0) {
-          const batchStarted = performance.now();
-          await insertBatch(connection, itemValues(fixed, items));
-          const ms = performance.now() - batchStarted;
-          totals.items += items.length;
-          for (const item of items) {
-            totals.votes += item.identifiedVotes + item.anonymousVotes;
-            totals.comments += item.comments;
+        const values = items.length > 0 ? itemValues(fixed, items) : undefined;
+        await running;
+        running = (async () => {
+          if (values) {
+            const batchStarted = performance.now();
+            await insertBatch(connection, values);
+            // Towards the target duration, by at most a factor of 2 per batch.
+            const ms = performance.now() - batchStarted;
+            batch = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, batch * Math.min(2, Math.max(0.5, target / Math.max(ms, 1))))));
+            totals.items += items.length;
+            for (const item of items) {
+              totals.votes += item.identifiedVotes + item.anonymousVotes;
+              totals.comments += item.comments;
+            }
           }
-          // Towards the target duration, by at most a factor of 2 per batch.
-          batch = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, batch * Math.min(2, Math.max(0.5, target / Math.max(ms, 1))))));
-        }
-        totals.done += end - start;
-        options.onProgress?.({ done: totals.done, count, rows: totals.items + totals.votes + totals.comments, seconds: seconds() });
+          totals.skipped += existing.size;
+          totals.done += end - start;
+          options.onProgress?.({ done: totals.done, count, rows: totals.items + totals.votes + totals.comments, seconds: seconds() });
+        })();
       }
+      await running;
     };
     await Promise.all(clients.map(worker));
 

@@ -106,5 +106,7 @@ export const INSERT_ITEMS = `with t as (
 )
 select 1`;
 
+/** How many items of a seed exist already, between its first and its last id. */
+export const COUNT_ITEMS = 'select count(*)::int as n from feedback where id between $1::uuid and $2::uuid';
 /** Which of a batch's item ids exist already (a seed run again completes, never duplicates). */
-export const EXISTING_ITEMS = 'select id::text as id from feedback where id = any($1::uuid[])';
+export const EXISTING_ITEMS = 'select id::text as id from feedback where id between $1::uuid and $2::uuid';
