@@ -18,7 +18,7 @@ const SEED_7_FINGERPRINT: Fingerprint = {
   feedback: 'c3ef08cea2ae085c32f5a0f54a1b3294',
   feedback_counters: '51a530487f02e08a61de262e8152faf1',
   votes: 'ed8d5b110be08a0e8ef01d06e11a824a',
-  comments: '5a262f72e2aef8334b5c16f43ddf3682',
+  comments: '701bec48078d8f1aa6df6279282376e9',
   feedback_stats: 'ceae8a426e240885361c5f831c36d066',
 };
 

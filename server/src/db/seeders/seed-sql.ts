@@ -98,11 +98,13 @@ export const INSERT_ITEMS = `with t as (
          case when h.team then (${p('teamComments')}::text[])[1 + h.b % cardinality(${p('teamComments')}::text[])]
               else (${p('userComments')}::text[])[1 + h.b % cardinality(${p('userComments')}::text[])] end
            || case when h.a % 3 = 0 then ' ' || (${p('commentTails')}::text[])[1 + h.b % cardinality(${p('commentTails')}::text[])] else '' end,
-         ${between(`(j + 0.5 + 0.4 * ${unit('h.a')}) / (t.comments + 1)`)}
+         ${between(`h.at * h.at`)}
   from t
   cross join generate_series(0::bigint, t.comments - 1) j
   cross join lateral (select ${rowHash('j', 2)} as a, ${rowHash('j', 3)} as b) r
-  cross join lateral (select r.a, r.b, r.a % 10 < 3 as team) h
+  -- Comment j at a random point of its 1/n-th of the item's life, squared: in order, and most of
+  -- them soon after the item was posted, as discussions go.
+  cross join lateral (select r.a, r.b, r.a % 10 < 3 as team, (j + ${unit('r.b')}) / t.comments as at) h
 )
 select 1`;
 
