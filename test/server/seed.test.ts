@@ -160,5 +160,19 @@ for (const backend of backends()) {
       const [votes] = await sql<{ n: number }>('select count(*)::int as n from votes v join feedback f on f.id = v.feedback_id join projects p on p.id = f.project_id where p.slug = ?', [project]);
       expect(votes!.n).to.equal(first.votes + other.votes);
     });
+
+    it('when a batch fails, then the seed stops with the database error and leaves no part of the batch', async () => {
+      const project = 'clash';
+      const apiKey = await server.newKey(project);
+      // An end user made through the API holds the external id of the seed's first user, whose
+      // seeded id is then missing: the votes of that user cannot be written.
+      expect((await request(server, 'POST', '/api/v1/identify', { apiKey, body: { externalId: 'seed-5-user-1' } })).status).to.equal(200);
+      let failed: unknown;
+      await seedProject(server.server.orm, { count: 100, seed: 5, project }).catch((error: unknown) => (failed = error));
+      expect(String(failed)).to.match(/foreign key/);
+      const [items] = await sql<{ n: number }>('select count(*)::int as n from feedback f join projects p on p.id = f.project_id where p.slug = ?', [project]);
+      expect(items!.n).to.equal(0);
+      expect((await request(server, 'GET', '/api/v1/feedback?limit=1', { apiKey })).body.total).to.equal(0);
+    });
   });
 }

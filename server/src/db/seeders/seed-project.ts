@@ -72,8 +72,8 @@ const USER_BATCH = 5_000;
  * heavy-tailed vote and comment counts backed by real vote rows (end users and anonymous voters)
  * and comment rows (team and end users), and marker words of known frequency for searches.
  *
- * Operator side, but raw SQL: speed is the point here, so rows go in as set-based batches on one
- * connection of the ORM's pool, each batch one statement (atomic on its own). Counters are set to
+ * Operator side, but raw SQL: speed is the point here, so rows go in as set-based batches on the
+ * connections of the ORM's pool, each batch one statement in its own transaction. Counters are set to
  * exactly the vote and comment rows of the same statement, and the per-project totals follow from
  * the triggers on `feedback`.
  *
@@ -125,21 +125,23 @@ export async function seedProject(orm: MikroORM, options: SeedOptions): Promise<
     const { rows: found } = count === 0 ? { rows: [{ n: 0 }] } : await client.query<{ n: number }>(COUNT_ITEMS, [idOf(0), idOf(count - 1)]);
     const resuming = found[0]!.n > 0;
     let next = 0;
+    let failure: { error: unknown } | undefined;
     // Each connection takes the next range of items, sized towards the target duration. While a
-    // batch runs in PostgreSQL, the next one is generated here.
+    // batch runs in PostgreSQL, the next one is generated here. The first failure stops them all.
     const worker = async (connection: Client) => {
       let batch = MIN_BATCH * 10;
-      let running: Promise<void> | undefined;
-      while (next < count) {
+      let running: Promise<void> = Promise.resolve();
+      while (next < count && !failure) {
         const start = next;
         const end = Math.min(count, start + batch);
         next = end;
-        const existing = resuming ? new Set((await connection.query<{ id: string }>(EXISTING_ITEMS, [idOf(start), idOf(end - 1)])).rows.map((row) => row.id)) : new Set<string>();
+        const existing = resuming ? await existingIds(connection, idOf(start), idOf(end - 1)) : new Set<string>();
         const items = range(start, end)
           .filter((index) => !existing.has(idOf(index)))
           .map((index) => seedItem(plan, index));
         const values = items.length > 0 ? itemValues(fixed, items) : undefined;
         await running;
+        if (failure) break;
         running = (async () => {
           if (values) {
             const batchStarted = performance.now();
@@ -156,11 +158,15 @@ export async function seedProject(orm: MikroORM, options: SeedOptions): Promise<
           totals.skipped += existing.size;
           totals.done += end - start;
           options.onProgress?.({ done: totals.done, count, rows: totals.items + totals.votes + totals.comments, seconds: seconds() });
-        })();
+        })().catch((error: unknown) => {
+          failure ??= { error };
+        });
       }
       await running;
     };
-    await Promise.all(clients.map(worker));
+    // Every worker ends (none is left using a connection) before the first failure is thrown.
+    await Promise.all(clients.map((connection) => worker(connection).catch((error: unknown) => void (failure ??= { error }))));
+    if (failure) throw failure.error;
 
     // Fresh statistics, so that the planner sees the new rows at once. No VACUUM: on a large
     // seed it would take longer than a third of the inserts, and autovacuum (at a 1% scale
@@ -196,6 +202,11 @@ export async function seedProject(orm: MikroORM, options: SeedOptions): Promise<
  * big generated statement costs more than running it) and no wait for the WAL flush at commit
  * (a crash loses at most the last batches, which a rerun of the same seed adds again).
  */
+async function existingIds(client: Client, first: string, last: string): Promise<Set<string>> {
+  const { rows } = await client.query<{ id: string }>(EXISTING_ITEMS, [first, last]);
+  return new Set(rows.map((row) => row.id));
+}
+
 async function insertBatch(client: Client, values: unknown[]): Promise<void> {
   await client.query('begin');
   try {
