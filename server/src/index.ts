@@ -4,7 +4,7 @@ export { startServer, hotPoolSize, type RunningServer, type ServeOptions } from 
 export { startCluster, type ClusterOptions, type RunningCluster } from './cluster/primary.js';
 export { openDatabase, redactUrl, type Database, type DatabaseLocation, type DatabaseRole } from './db/database.js';
 export { openSqlPool, type SqlPool } from './db/pool.js';
-export { DataDirInUseError, DatabaseMissingError } from './db/embedded/embedded-postgres.js';
+export { DataDirInUseError, DatabaseMissingError, embeddedDatabaseExists } from './db/embedded/embedded-postgres.js';
 export { openOrm, type OrmOptions } from './db/orm.js';
 export { migrateDown, migrateUp, migrationStatus, unappliedMigrations, type MigrationStatus } from './db/migrate.js';
 export { createLogger, silentLogger, type Logger, type LogLevel } from './logger.js';

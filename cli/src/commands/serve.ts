@@ -1,7 +1,6 @@
 import { Command, Option } from 'commander';
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { LogLevel } from '@feedbackd/server';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -68,12 +67,12 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const trustProxy = trustedProxies(flags.trustProxy);
   const location = databaseLocation(flags);
   const workers = flags.workers === undefined ? (location.databaseUrl ? availableParallelism() : 1) : wholeNumber(flags.workers, '--workers', 1);
-  const firstStart = !location.databaseUrl && !existsSync(join(resolve(location.dataDir), 'pgdata', 'PG_VERSION'));
+  const startedAt = performance.now();
+  const { createLogger, DataDirInUseError, embeddedDatabaseExists, startCluster, startServer } = await import('@feedbackd/server');
+  const firstStart = !location.databaseUrl && !embeddedDatabaseExists(location.dataDir);
   if (firstStart) {
     output.err(`First start: creating the embedded database in ${resolve(location.dataDir)}. This takes 10 to 30 seconds, once; later starts take about a second.`);
   }
-  const startedAt = performance.now();
-  const { createLogger, DataDirInUseError, startCluster, startServer } = await import('@feedbackd/server');
   // pino straight to stderr, asynchronously (readable on a terminal, JSON lines when piped).
   const logger = createLogger({ level: flags.logLevel });
   let server;

@@ -30,6 +30,11 @@ export class DataDirInUseError extends Error {
   }
 }
 
+/** Whether `dataDir` holds an embedded database already (a first start creates one, which takes a while). */
+export function embeddedDatabaseExists(dataDir: string): boolean {
+  return existsSync(join(resolve(dataDir), 'pgdata', 'PG_VERSION'));
+}
+
 /**
  * There is no database where a command that must not create one looked (`feedback keys` in the
  * wrong directory, say): nothing was created, and the message says what to run.
@@ -57,7 +62,7 @@ export async function openEmbeddedPostgres(dataDirInput: string, options: { allo
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = DataDirLock.acquire(dataDir);
   // A live owner may still be creating the files (its first start): going through it is safe.
-  if (options.mustExist && lock instanceof DataDirLock && !existsSync(join(pgdata, 'PG_VERSION'))) {
+  if (options.mustExist && lock instanceof DataDirLock && !embeddedDatabaseExists(dataDir)) {
     lock.release();
     throw new DatabaseMissingError(dataDir);
   }
