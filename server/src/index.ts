@@ -19,3 +19,21 @@ export { FailedAuthLimit } from './limits/failed-auth.js';
 export { LeaseClient, type RateLimiter, type RateLimitState } from './limits/lease-client.js';
 export { addComment, type CommentAuthorInput } from './modules/feedback/comments.service.js';
 export { listStatement, listValues } from './public/feedback.sql.js';
+export {
+  DUMP_FORMAT,
+  DUMP_VERSION,
+  DumpFormatError,
+  dumpLines,
+  exportDump,
+  importDump,
+  ImportConflictError,
+  type DumpCounts,
+  type DumpHeader,
+  type ExportOptions,
+  type ExportSummary,
+  type ImportOptions,
+  type ImportSummary,
+  type ProjectOutcome,
+  type TransferProgress,
+  type VoterSaltOutcome,
+} from './admin/transfer/index.js';
