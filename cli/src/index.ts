@@ -9,6 +9,7 @@ import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { mergeCommand } from './commands/merge.js';
 import { migrateCommand } from './commands/migrate.js';
+import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';
 import { showCommand } from './commands/show.js';
 import { statusCommand } from './commands/status.js';
@@ -55,6 +56,7 @@ export function buildProgram(output: Output = processOutput, jsonErrors = false)
     serveCommand(output),
     migrateCommand(output),
     keysCommand(output),
+    seedCommand(output),
     identifyCommand(output),
     submitCommand(output),
     listCommand(output),

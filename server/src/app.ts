@@ -11,12 +11,14 @@ import { health } from './http/middleware/health.js';
 import { idempotency } from './http/middleware/idempotency.js';
 import { jsonBody } from './http/middleware/json-body.js';
 import { routeFallback } from './http/middleware/not-found.js';
+import { openApi } from './http/middleware/openapi.js';
 import { rateLimit, type RateLimitOptions } from './http/middleware/rate-limit.js';
 import { responseHeaders } from './http/middleware/response-headers.js';
 import { serviceIndex } from './http/middleware/service-index.js';
 import { requestLog } from './http/middleware/request-log.js';
 import { FailedAuthLimit } from './limits/failed-auth.js';
 import type { Logger } from './logger.js';
+import { openApiJson } from './openapi.js';
 import { mountPublicRoutes } from './public/routes.js';
 
 export interface AppDependencies {
@@ -70,6 +72,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     .use(errorHandler(deps.logger))
     .use(health(deps.sql))
     .use(serviceIndex())
+    .use(openApi(openApiJson()))
     .use(limits?.policy ?? pass)
     .use(auth(new KeyCache(deps.sql), new FailedAuthLimit()))
     .use(limits?.consume ?? pass)

@@ -34,9 +34,7 @@ export const ListFeedbackQuerySchema = z.object({
   status: commaList(FeedbackStatusSchema, 'status'),
   type: commaList(FeedbackTypeSchema, 'type'),
   search: textParam('search', 200),
-  sortBy: z
-    .preprocess((value) => (value === '' ? undefined : value), SortBySchema.optional())
-    .transform((value) => value ?? 'newest'),
+  sortBy: z.preprocess((value) => (value === '' ? undefined : value), SortBySchema.default('newest')),
   page: integerParam('page', 1, 1, 10_000_000),
   limit: integerParam('limit', PAGE_SIZE_DEFAULT, 1, PAGE_SIZE_MAX),
 });

@@ -2,6 +2,8 @@ import { z } from 'zod';
 
 // Query strings arrive as text (or as an array when a parameter is repeated), so these helpers parse
 // them strictly: a value that is not exactly what the spec allows is a 400, never a silent default.
+// Each ends in a plain schema of the parsed value (its type, limits and default), which is how the
+// OpenAPI document describes the parameter.
 
 /** A parameter holding one value or several separated by commas (repeating the parameter also works). */
 export function commaList<T extends z.ZodType<unknown, string>>(item: T, label: string) {
@@ -23,7 +25,7 @@ export function integerParam(label: string, fallback: number, min: number, max: 
     .union([z.string(), z.number(), z.array(z.string())], { error: message })
     .optional()
     .transform((value, ctx) => {
-      if (value === undefined || value === '') return fallback;
+      if (value === undefined || value === '') return undefined;
       const text = String(value).trim();
       const parsed = /^\d{1,10}$/.test(text) ? Number(text) : Number.NaN;
       if (!(parsed >= min && parsed <= max)) {
@@ -31,7 +33,8 @@ export function integerParam(label: string, fallback: number, min: number, max: 
         return z.NEVER;
       }
       return parsed;
-    });
+    })
+    .pipe(z.number().int().min(min).max(max).default(fallback));
 }
 
 /** A single text parameter; absent or blank means "not given". */
@@ -41,5 +44,6 @@ export function textParam(label: string, maxLength: number) {
     .trim()
     .max(maxLength, { error: `${label} must be at most ${maxLength} characters` })
     .optional()
-    .transform((value) => (value === '' ? undefined : value));
+    .transform((value) => (value === '' ? undefined : value))
+    .pipe(z.string().max(maxLength).optional());
 }

@@ -1,0 +1,80 @@
+import { Command, Option } from 'commander';
+import type { SeedSummary } from '@feedbackd/server';
+import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { ensureMigrated, withDatabase } from '../operator.js';
+import { printJson, processOutput, type Output } from '../output.js';
+import { noProgressBar, terminalProgressBar } from '../progress-bar.js';
+
+interface SeedFlags extends DatabaseFlags {
+  count: string;
+  project: string;
+  seed: string;
+  json?: boolean;
+}
+
+const MAX_COUNT = 100_000_000;
+const MAX_SEED = 2_147_483_647;
+
+export function seedCommand(output: Output): Command {
+  const command = new Command('seed')
+    .description('Fill a project with realistic feedback: items of every type and status, their votes, comments and users (the same --seed gives the same rows)')
+    .addOption(new Option('--count <n>', 'number of feedback items to create').default('1000'))
+    .addOption(new Option('--project <slug>', 'project to fill (created if it does not exist)').default('default'))
+    .addOption(new Option('--seed <n>', 'seed of the generator; seeding again with the same seed adds only what is missing').default('1'))
+    .option('--json', 'print the summary as JSON');
+  addDatabaseOptions(command).action(async (flags: SeedFlags) => {
+    const count = wholeNumber(flags.count, '--count', 1, MAX_COUNT);
+    const seed = wholeNumber(flags.seed, '--seed', 0, MAX_SEED);
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/.test(flags.project)) {
+      throw new CliError('--project must be 1 to 100 letters, digits, ".", "_" or "-", starting with a letter or digit', EXIT.usage);
+    }
+    // The bar goes to stderr, and only to a terminal: a log or a pipe gets the summary alone.
+    const bar = output === processOutput && process.stderr.isTTY ? terminalProgressBar(process.stderr) : noProgressBar;
+    await withDatabase(
+      databaseLocation(flags),
+      async (orm, server) => {
+        await ensureMigrated(orm, server, output);
+        let summary: SeedSummary;
+        try {
+          summary = await server.seedProject(orm, {
+            count,
+            seed,
+            project: flags.project,
+            onProgress: (p) => bar.update(p.done, p.count, `${p.done}/${p.count} items, ${p.rows} rows, ${Math.round(p.rows / Math.max(p.seconds, 0.001))} rows/s`),
+          });
+        } finally {
+          bar.done();
+        }
+        if (flags.json) return printJson(output, summary);
+        output.out(summaryLine(summary));
+        if (output.isTty) {
+          output.err(`Search words of known frequency: ${summary.markers.map((m) => `"${m.word}" in ${m.items} items`).join(', ')}.`);
+          output.err(`End users: seed-${summary.seed}-user-1 to seed-${summary.seed}-user-${summary.userPool}.`);
+          const keys = await server.listApiKeys(orm.em.fork());
+          if (!keys.some((key) => key.project === summary.project && key.revokedAt === null)) {
+            output.err(`The project has no API key yet: make one with \`feedback keys create --project ${summary.project}\`.`);
+          }
+        }
+      },
+      // Filling a database is seed's job: it may create one (and migrates it first, as serve would).
+      'create',
+    );
+  });
+  return command;
+}
+
+/** The one line printed without --json (also what a script or a log gets). */
+export function summaryLine(summary: SeedSummary): string {
+  const skipped = summary.skippedItems > 0 ? ` (${summary.skippedItems} items of this seed were there already)` : '';
+  return (
+    `seeded ${summary.items} items, ${summary.votes} votes, ${summary.comments} comments and ${summary.users} users ` +
+    `into project ${summary.project} (seed ${summary.seed}) in ${summary.seconds.toFixed(2)} s: ${summary.rowsPerSecond} rows/s${skipped}`
+  );
+}
+
+function wholeNumber(text: string, flag: string, min: number, max: number): number {
+  const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!(value >= min && value <= max)) throw new CliError(`${flag} must be a whole number from ${min} to ${max}, not "${text}"`, EXIT.usage);
+  return value;
+}

@@ -1,0 +1,4 @@
+/** The seeder of `feedback seed` (and of the benchmark): realistic, deterministic data in bulk. */
+export { seedProject, type SeedOptions, type SeedProgress, type SeedSummary } from './seed-project.js';
+export { SEED_EPOCH_MS, voterPoolSize } from './seed-items.js';
+export { SEED_MARKERS, markerItemCount, type SeedMarker } from './vocabulary.js';

@@ -1,0 +1,219 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import * as contract from '@feedbackd/sdk/contract';
+import { ERROR_MESSAGES, ErrorBodySchema, routes, type RouteDefinition } from '@feedbackd/sdk/contract';
+
+/**
+ * The OpenAPI 3.1 document of the API, generated from the contract's route table and zod schemas:
+ * there is no second, hand-written description to drift from the code. It lives in the server
+ * package because it describes what this server answers (its version, its error statuses, its
+ * key check); it reads only the contract, so a script can build it without a database.
+ *
+ * The output is deterministic: paths, methods and components are emitted in a fixed order, so
+ * the committed docs/openapi.json changes only when the contract does (`npm run openapi`).
+ */
+
+type Json = Record<string, unknown>;
+
+const METHOD_ORDER = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
+const COMPONENT_REF = '#/components/schemas/';
+
+/** The schemas the contract exports (`XxxSchema`) become components named `Xxx`, wherever a route reaches them. */
+function contractRegistry(): z.core.$ZodRegistry<{ id: string }> {
+  const registry = z.registry<{ id: string }>();
+  const named = Object.entries(contract)
+    .filter(([name, value]) => name.endsWith('Schema') && typeof value === 'object' && value !== null && '_zod' in value)
+    .sort(([a], [b]) => a.localeCompare(b));
+  const seen = new Set<unknown>();
+  for (const [name, schema] of named) {
+    if (seen.has(schema)) continue; // an alias: the first name (alphabetically) wins
+    seen.add(schema);
+    registry.add(schema as z.ZodType, { id: name.slice(0, -'Schema'.length) });
+  }
+  return registry;
+}
+
+/** JSON Schema of every zod schema used, with named parts collected as components. */
+class SchemaCollector {
+  readonly components: Record<string, Json> = {};
+  private readonly registry = contractRegistry();
+
+  /** The JSON Schema of `schema` as received (`input`) or as sent (`output`), with $refs to components. */
+  convert(schema: z.ZodType, io: 'input' | 'output'): Json {
+    const converted = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      io,
+      metadata: this.registry,
+      unrepresentable: 'any',
+      override: ({ jsonSchema }) => {
+        // z.number().int() says "a safe integer"; these bounds tell a reader nothing.
+        if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+        if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+      },
+    }) as Json;
+    const { $schema: _dialect, $defs, ...root } = converted;
+    const defs = ($defs ?? {}) as Record<string, Json>;
+    // A part that reads differently as input than as output (a default, a transform) gets its own
+    // name, `XxxInput`; so does every part that refers to it.
+    const renamed: Record<string, string> = {};
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const [name, def] of Object.entries(defs)) {
+        const existing = this.components[name];
+        if (renamed[name] || !existing || same(existing, rewriteRefs(def, renamed))) continue;
+        renamed[name] = `${name}Input`;
+        changed = true;
+      }
+    }
+    for (const [name, def] of Object.entries(defs)) {
+      const finalName = renamed[name] ?? name;
+      const json = rewriteRefs(def, renamed);
+      const existing = this.components[finalName];
+      if (existing && !same(existing, json)) throw new Error(`two different schemas are both named ${finalName} in the contract`);
+      this.components[finalName] = json;
+    }
+    return rewriteRefs(root, renamed);
+  }
+}
+
+/** Replaces zod's local `#/$defs/X` references with the document's components (renamed as asked). */
+function rewriteRefs(value: Json, renamed: Record<string, string>): Json {
+  return JSON.parse(
+    JSON.stringify(value, (key, inner: unknown) =>
+      key === '$ref' && typeof inner === 'string' && inner.startsWith('#/$defs/')
+        ? COMPONENT_REF + (renamed[inner.slice('#/$defs/'.length)] ?? inner.slice('#/$defs/'.length))
+        : inner,
+    ),
+  ) as Json;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** A route's params or query schema must be an object: each property is one parameter. */
+function parameters(collector: SchemaCollector, schema: z.ZodType | undefined, location: 'path' | 'query'): Json[] {
+  if (!schema) return [];
+  if (!(schema instanceof z.ZodObject)) throw new Error(`a route's ${location} schema must be a z.object`);
+  // Required or not is a matter of what may be sent; the schema is that of the value the server
+  // reads (type, limits, default), which is what a caller needs to know.
+  const required = new Set((z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }).required as string[] | undefined) ?? []);
+  return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, property]) => {
+    const parameter: Json = { name, in: location, required: location === 'path' || required.has(name), schema: collector.convert(property, 'output') };
+    // A list is sent as one value separated by commas: ?status=new,planned.
+    if ((parameter.schema as Json).type === 'array') Object.assign(parameter, { style: 'form', explode: false });
+    return parameter;
+  });
+}
+
+/** The error responses, shared by every operation that can meet them. */
+const ERROR_RESPONSES: Record<string, { status: number; description: string; retryAfter?: boolean; example?: string }> = {
+  BadRequest: { status: 400, description: 'Invalid input: `details.fieldErrors` has the messages per field, `details.formErrors` those about the request as a whole.', example: ERROR_MESSAGES.invalidInput },
+  Unauthorized: { status: 401, description: 'The x-api-key header is missing, or the key is unknown or revoked.', example: ERROR_MESSAGES.invalidApiKey },
+  Forbidden: { status: 403, description: 'The operation needs a secret key; a public key was sent.' },
+  NotFound: { status: 404, description: "The resource does not exist in the key's project (or its id is malformed).", example: ERROR_MESSAGES.feedbackNotFound },
+  Conflict: { status: 409, description: 'A request with the same Idempotency-Key is still being processed; retry later.', retryAfter: true },
+  PayloadTooLarge: { status: 413, description: 'The body is larger than 1 MB.' },
+  UnsupportedMediaType: { status: 415, description: 'The body is not JSON, or its Content-Encoding is not supported.' },
+  TooManyRequests: { status: 429, description: 'The key has used its budget for this window (or the address sent too many invalid keys).', retryAfter: true, example: ERROR_MESSAGES.rateLimited },
+  InternalServerError: { status: 500, description: 'An unexpected error; the details are in the server log, under the request id.', example: ERROR_MESSAGES.internal },
+  ServiceUnavailable: { status: 503, description: 'The database cannot be reached. The request did nothing and may be retried.', retryAfter: true, example: ERROR_MESSAGES.serviceUnavailable },
+};
+
+const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
+
+function operation(collector: SchemaCollector, usedErrors: Set<string>, operationId: string, route: RouteDefinition): Json {
+  const op: Json = {
+    operationId,
+    summary: route.summary,
+    tags: [route.auth === 'secret' ? 'operator' : 'public'],
+    security: route.auth === 'secret' ? [{ secretKey: [] }] : [{ publicKey: [] }, { secretKey: [] }],
+  };
+  const params = [...parameters(collector, route.params, 'path'), ...parameters(collector, route.query, 'query')];
+  if (route.method === 'POST') {
+    params.push({ name: 'Idempotency-Key', in: 'header', required: false, description: 'Replays the stored response of an earlier POST with this key (24 hours, per project) instead of running it again.', schema: { type: 'string', minLength: 1, maxLength: 255 } });
+  }
+  if (params.length > 0) op.parameters = params;
+  if (route.body) {
+    // The server reads a missing body as {}: the body is optional when {} is valid.
+    op.requestBody = { required: !route.body.safeParse({}).success, content: { 'application/json': { schema: collector.convert(route.body, 'input') } } };
+  }
+  const responses: Json = {};
+  for (const [status, schema] of Object.entries(route.responses).sort(([a], [b]) => Number(a) - Number(b))) {
+    const content = status === '204' ? {} : { content: { 'application/json': { schema: collector.convert(schema, 'output') } } };
+    responses[status] = { description: SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success', ...content };
+  }
+  const errors = ['BadRequest', 'Unauthorized'];
+  if (route.auth === 'secret') errors.push('Forbidden');
+  if (route.params) errors.push('NotFound');
+  if (route.method === 'POST') errors.push('Conflict');
+  if (route.body) errors.push('PayloadTooLarge', 'UnsupportedMediaType');
+  errors.push('TooManyRequests', 'InternalServerError', 'ServiceUnavailable');
+  for (const name of errors) {
+    responses[String(ERROR_RESPONSES[name]!.status)] = { $ref: `#/components/responses/${name}` };
+    usedErrors.add(name);
+  }
+  op.responses = responses;
+  return op;
+}
+
+/** The document for a route table (the API's own by default) and a version. */
+export function buildOpenApiDocument(table: Readonly<Record<string, RouteDefinition>> = routes, version: string = SERVER_VERSION): Json {
+  const collector = new SchemaCollector();
+  const usedErrors = new Set<string>();
+  const errorSchema = collector.convert(ErrorBodySchema, 'output');
+  const paths: Record<string, Json> = {};
+  const entries = Object.entries(table).sort(([, a], [, b]) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
+  for (const [operationId, route] of entries) {
+    const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    paths[path] ??= {};
+    if (paths[path]![route.method.toLowerCase()]) throw new Error(`two operations are ${route.method} ${route.path}`);
+    paths[path]![route.method.toLowerCase()] = operation(collector, usedErrors, operationId, route);
+  }
+  const responses: Json = {};
+  for (const [name, error] of Object.entries(ERROR_RESPONSES)) {
+    if (!usedErrors.has(name)) continue;
+    responses[name] = {
+      description: error.description,
+      ...(error.retryAfter ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } } } : {}),
+      content: { 'application/json': { schema: errorSchema, ...(error.example ? { example: { error: error.example } } : {}) } },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Feedback API',
+      version,
+      description: 'Collect end-user feedback (bugs, ideas, questions), list and search it, read it with its comments, and vote on it. Generated from the contract of @feedbackd/sdk.',
+    },
+    tags: [
+      { name: 'public', description: 'The endpoints of the spec: a public (pk_) or a secret (sk_) key.' },
+      { name: 'operator', description: 'Operator extensions: a secret (sk_) key only.' },
+    ].filter((tag) => Object.values(table).some((route) => (route.auth === 'secret' ? 'operator' : 'public') === tag.name)),
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    components: {
+      schemas: Object.fromEntries(Object.entries(collector.components).sort(([a], [b]) => a.localeCompare(b))),
+      responses,
+      securitySchemes: {
+        publicKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'A public key (pk_…), allowed by every operation of the spec.' },
+        secretKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'A secret key (sk_…): allowed wherever a public key is, and needed by the operator operations.' },
+      },
+    },
+  };
+}
+
+/** The version of this server package, the document's `info.version`. */
+const SERVER_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+let cached: string | undefined;
+
+/** The document as committed in docs/openapi.json: two-space indentation and a final newline. */
+export function openApiFileText(): string {
+  return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+}
+
+/** The API's document as JSON text, built once (what GET /api/v1/openapi.json sends). */
+export function openApiJson(): string {
+  cached ??= JSON.stringify(buildOpenApiDocument());
+  return cached;
+}
