@@ -64,12 +64,18 @@ select count(*)::int as inserted from inserted`;
 
 export type BatchType = Exclude<RecordType, 'project'>;
 
-/** The statements of each batch type, generated once. */
+/**
+ * The statements of each batch type, generated once. Both take the batch's arrays and line
+ * numbers; `problems` also takes the target projects' ids when a reference check names them.
+ */
 export const BATCH_SQL = Object.fromEntries(
   (Object.keys(TABLES) as RecordType[])
     .filter((type): type is BatchType => type !== 'project')
-    .map((type) => [type, { problems: problemsSql(TABLES[type]), insert: insertSql(TABLES[type]) }]),
-) as Record<BatchType, { problems: string; insert: string }>;
+    .map((type) => {
+      const problems = problemsSql(TABLES[type]);
+      return [type, { problems, problemsTakeProjects: problems.includes(projectsParameter(TABLES[type])), insert: insertSql(TABLES[type]) }];
+    }),
+) as Record<BatchType, { problems: string; problemsTakeProjects: boolean; insert: string }>;
 
 /**
  * Moves the status changes' id sequence past the ids an import wrote, so that the next change

@@ -87,10 +87,14 @@ export async function importDump(orm: MikroORM, lines: AsyncIterable<string>, op
   const flush = async () => {
     if (!batch || batch.lines.length === 0) return;
     const sql = BATCH_SQL[batch.type];
-    const parameters = [...batch.columns, batch.lines, [...projectIds.values()]];
-    const { rows: problems } = await client.query<{ line: number; problem: string }>(sql.problems, parameters);
+    const rowsParameters = [...batch.columns, batch.lines];
+    // The target projects are a parameter only of the statements that check references.
+    const { rows: problems } = await client.query<{ line: number; problem: string }>(
+      sql.problems,
+      sql.problemsTakeProjects ? [...rowsParameters, [...projectIds.values()]] : rowsParameters,
+    );
     if (problems.length > 0) throw new ImportConflictError(problems);
-    const { rows } = await client.query<{ inserted: number }>(sql.insert, parameters);
+    const { rows } = await client.query<{ inserted: number }>(sql.insert, rowsParameters);
     inserted[batch.type] += rows[0]!.inserted;
     done += batch.lines.length;
     batch = newBatch(batch.type);
@@ -116,7 +120,7 @@ export async function importDump(orm: MikroORM, lines: AsyncIterable<string>, op
       const record = parseRecord(line, lineNumber);
       const order = RECORD_TYPES.indexOf(record.type);
       if (order < current) {
-        throw new DumpFormatError(lineNumber, `a ${record.type} record after ${RECORD_TYPES[current]} records: a dump holds ${RECORD_TYPES.join(', ')} records, in that order`);
+        throw new DumpFormatError(lineNumber, `${/^[aeiou]/.test(record.type) ? 'an' : 'a'} ${record.type} record after ${RECORD_TYPES[current]} records: a dump holds ${RECORD_TYPES.join(', ')} records, in that order`);
       }
       if (order > current) {
         await flush();
