@@ -30,6 +30,7 @@ export {
   exportDump,
   importDump,
   ImportConflictError,
+  parseDumpHeader,
   type DumpCounts,
   type DumpHeader,
   type ExportOptions,
