@@ -42,21 +42,38 @@ export async function fileSink(path: string): Promise<DumpSink> {
   const partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
   const stream = createWriteStream(partial, { flags: 'wx' });
   let failed: Error | undefined;
-  stream.on('error', (error) => (failed ??= error));
-  await Promise.race([once(stream, 'open'), once(stream, 'error')]).catch(() => {});
+  // One listener for the stream's life; a wait for an event ends early when the stream fails.
+  let wake: (() => void) | undefined;
+  stream.on('error', (error) => {
+    failed ??= error;
+    wake?.();
+  });
+  const until = (event: 'open' | 'drain' | 'finish') => {
+    let done: () => void = () => {};
+    return new Promise<void>((resolve) => {
+      done = resolve;
+      wake = resolve;
+      stream.once(event, resolve);
+    }).finally(() => {
+      wake = undefined;
+      stream.removeListener(event, done);
+    });
+  };
   const check = () => {
     if (failed) throw new CliError(`cannot write ${path}: ${failed.message}`, EXIT.error);
   };
+  await until('open');
   check();
   return {
     write: async (chunk) => {
       check();
-      if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), once(stream, 'error')]).catch(() => {});
+      if (!stream.write(chunk)) await until('drain');
       check();
     },
     finish: async () => {
+      const finished = until('finish');
       stream.end();
-      await Promise.race([once(stream, 'finish'), once(stream, 'error')]).catch(() => {});
+      await finished;
       check();
       await rename(partial, path);
     },

@@ -4,13 +4,18 @@ import { TABLES, type TableSpec } from './tables.js';
 
 /**
  * The two statements an import runs per batch of one record type, generated from TABLES. The
- * batch travels as one array parameter per column, then the records' line numbers, then the ids
- * of the target projects, and is unnested into the rows `b`:
+ * batch travels as one array parameter per column, then the records' line numbers (and, where a
+ * reference check names them, the ids of the target projects), and is unnested into the rows `b`:
  *
- * - PROBLEMS lists (at most five) rows that cannot go in as they are: an id that holds other data,
- *   another row with the same unique key, or a reference outside the row's own project;
- * - INSERT adds the rows that are not there yet (`on conflict do nothing`: a row already there,
- *   identical, is left alone) and moves the counters by exactly the rows it added.
+ * - INSERT adds the rows that are not there yet and whose references stay inside their project
+ *   (`on conflict do nothing`: a row already there is left alone), and moves the counters by
+ *   exactly the rows it added;
+ * - PROBLEMS runs only when INSERT added fewer rows than the batch holds, and tells why: it lists
+ *   (at most five) rows whose id holds other data, rows with another row's unique key, and rows
+ *   that point outside their project. Rows already there, identical, are no problem. Any problem
+ *   rolls the whole import back.
+ *
+ * So a fresh import pays one statement per batch, and the checks run where rows were left out.
  */
 
 function batchRows(spec: TableSpec): string {
@@ -54,7 +59,9 @@ select line, problem from (${parts.join('\nunion all\n')}) p order by line limit
 function insertSql(spec: TableSpec): string {
   const columns = spec.columns.map((column) => column.column).join(', ');
   const returning = spec.type === 'item' ? 'id, project_id, created_at, status, type' : spec.type === 'vote' || spec.type === 'comment' ? 'feedback_id' : '1';
-  const ctes = [batchRows(spec), `inserted as (insert into ${spec.table} (${columns}) select ${columns} from b on conflict do nothing returning ${returning})`];
+  const valid = spec.references.map((reference) => `(b.${reference.column} is null or exists (${reference.exists.replace('$projects', projectsParameter(spec))}))`);
+  const rows = `select ${spec.columns.map((column) => `b.${column.column}`).join(', ')} from b${valid.length > 0 ? ` where ${valid.join(' and ')}` : ''}`;
+  const ctes = [batchRows(spec), `inserted as (insert into ${spec.table} (${columns}) ${rows} on conflict do nothing returning ${returning})`];
   if (spec.type === 'item') ctes.push(`counters as (${counterRowsOfNewItems('inserted')})`);
   if (spec.type === 'vote') ctes.push(`moved as (${countInsertedRows('inserted', 'votes')})`);
   if (spec.type === 'comment') ctes.push(`moved as (${countInsertedRows('inserted', 'comments')})`);
@@ -64,18 +71,21 @@ select count(*)::int as inserted from inserted`;
 
 export type BatchType = Exclude<RecordType, 'project'>;
 
-/**
- * The statements of each batch type, generated once. Both take the batch's arrays and line
- * numbers; `problems` also takes the target projects' ids when a reference check names them.
- */
+/** A statement, and whether it takes the target projects' ids after the batch's arrays and line numbers. */
+export interface BatchStatement {
+  text: string;
+  takesProjects: boolean;
+}
+
+/** The statements of each batch type, generated once. */
 export const BATCH_SQL = Object.fromEntries(
   (Object.keys(TABLES) as RecordType[])
     .filter((type): type is BatchType => type !== 'project')
     .map((type) => {
-      const problems = problemsSql(TABLES[type]);
-      return [type, { problems, problemsTakeProjects: problems.includes(projectsParameter(TABLES[type])), insert: insertSql(TABLES[type]) }];
+      const statement = (text: string): BatchStatement => ({ text, takesProjects: text.includes(projectsParameter(TABLES[type])) });
+      return [type, { insert: statement(insertSql(TABLES[type])), problems: statement(problemsSql(TABLES[type])) }];
     }),
-) as Record<BatchType, { problems: string; problemsTakeProjects: boolean; insert: string }>;
+) as Record<BatchType, { insert: BatchStatement; problems: BatchStatement }>;
 
 /**
  * Moves the status changes' id sequence past the ids an import wrote, so that the next change

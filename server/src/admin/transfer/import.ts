@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { DumpFormatError, parseHeader, parseRecord, RECORD_TYPES, type DumpCounts, type DumpHeader, type DumpRecord, type RecordData, type RecordType } from './format.js';
-import { ADVANCE_STATUS_CHANGE_IDS, BATCH_SQL, type BatchType } from './import-sql.js';
+import { ADVANCE_STATUS_CHANGE_IDS, BATCH_SQL, type BatchStatement, type BatchType } from './import-sql.js';
 import { importProject, type ProjectOutcome } from './import-projects.js';
 import { TABLES, type SqlClient } from './tables.js';
 
@@ -50,7 +50,10 @@ export class ImportConflictError extends Error {
 
 /** The lines of a dump read from a stream (a file, stdin), without their line breaks. */
 export function dumpLines(input: Readable): AsyncIterable<string> {
-  return createInterface({ input, crlfDelay: Infinity });
+  // The iterator is made at once: readline starts reading now, and a line it reads before anyone
+  // iterates (importDump first opens its transaction) would otherwise be dropped, not buffered.
+  const iterator = createInterface({ input, crlfDelay: Infinity })[Symbol.asyncIterator]();
+  return { [Symbol.asyncIterator]: () => iterator };
 }
 
 const zeroCounts = (): DumpCounts => Object.fromEntries(RECORD_TYPES.map((type) => [type, 0])) as DumpCounts;
@@ -88,13 +91,13 @@ export async function importDump(orm: MikroORM, lines: AsyncIterable<string>, op
     if (!batch || batch.lines.length === 0) return;
     const sql = BATCH_SQL[batch.type];
     const rowsParameters = [...batch.columns, batch.lines];
-    // The target projects are a parameter only of the statements that check references.
-    const { rows: problems } = await client.query<{ line: number; problem: string }>(
-      sql.problems,
-      sql.problemsTakeProjects ? [...rowsParameters, [...projectIds.values()]] : rowsParameters,
-    );
-    if (problems.length > 0) throw new ImportConflictError(problems);
-    const { rows } = await client.query<{ inserted: number }>(sql.insert, rowsParameters);
+    const parameters = (statement: BatchStatement) => (statement.takesProjects ? [...rowsParameters, [...projectIds.values()]] : rowsParameters);
+    const { rows } = await client.query<{ inserted: number }>(sql.insert.text, parameters(sql.insert));
+    if (rows[0]!.inserted < batch.lines.length) {
+      // Some rows were left out: those already here, identical, are fine; any other is a problem.
+      const { rows: problems } = await client.query<{ line: number; problem: string }>(sql.problems.text, parameters(sql.problems));
+      if (problems.length > 0) throw new ImportConflictError(problems);
+    }
     inserted[batch.type] += rows[0]!.inserted;
     done += batch.lines.length;
     batch = newBatch(batch.type);
