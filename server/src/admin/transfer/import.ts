@@ -116,7 +116,7 @@ export async function importDump(orm: MikroORM, lines: AsyncIterable<string>, op
         header = parseHeader(line);
         total = RECORD_TYPES.reduce((sum, type) => sum + header!.counts[type], 0);
         if (options.project !== undefined && header.counts.project !== 1) {
-          throw new DumpFormatError(1, `--project needs a dump of one project; this one holds ${header.counts.project}`);
+          throw new DumpFormatError(1, `importing under another slug (--project) needs a dump of one project; this one holds ${header.counts.project}`);
         }
         continue;
       }
@@ -134,7 +134,7 @@ export async function importDump(orm: MikroORM, lines: AsyncIterable<string>, op
       if (record.type === 'project') {
         const data = record.data as RecordData<'project'>;
         if (projectIds.has(data.id)) throw new DumpFormatError(lineNumber, `the project ${data.id} appears twice`);
-        if (options.project !== undefined && projects.length > 0) throw new DumpFormatError(lineNumber, '--project needs a dump of one project');
+        if (options.project !== undefined && projects.length > 0) throw new DumpFormatError(lineNumber, 'importing under another slug (--project) needs a dump of one project');
         const outcome = await importProject(client, data, options.project ?? data.slug);
         projects.push(outcome);
         projectIds.set(data.id, outcome.id);
@@ -150,11 +150,11 @@ export async function importDump(orm: MikroORM, lines: AsyncIterable<string>, op
     const missing = RECORD_TYPES.filter((type) => records[type] !== header!.counts[type]);
     if (missing.length > 0) {
       const which = missing.map((type) => `${records[type]} ${type} records where the header announces ${header!.counts[type]}`).join(', ');
-      throw new DumpFormatError(lineNumber, `the dump ends with ${which}: is it cut short?`);
+      throw new DumpFormatError(lineNumber, `the dump ends with ${which}: is it cut short, or edited?`);
     }
     if (inserted.statusChange > 0) await client.query(ADVANCE_STATUS_CHANGE_IDS);
-    // Fresh statistics when the import added much, so the planner sees the new rows at once.
-    if (done > 0) await client.query('analyze feedback, feedback_counters, votes, comments, end_users');
+    // Fresh statistics for the rows added, so that the planner sees them at once.
+    if (RECORD_TYPES.some((type) => type !== 'project' && inserted[type] > 0)) await client.query('analyze feedback, feedback_counters, votes, comments, end_users');
     await client.query('commit');
   } catch (error) {
     await client.query('rollback').catch(() => {});
