@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { backends, type FreshDatabase } from '../helpers/backends.js';
-import { BIN, cleanEnv, runFeedback as feedback, type Run } from '../helpers/cli-process.js';
+import { BIN, cleanEnv, runFeedback as feedback, startServe, type Run } from '../helpers/cli-process.js';
 
 /** A fixed export time (the reproducible-build convention), so that two dumps of the same data are the same bytes. */
 const FIXED_TIME = { SOURCE_DATE_EPOCH: '1780000000' };
@@ -34,10 +34,13 @@ for (const backend of backends()) {
     let dir: string;
     let source: FreshDatabase;
     let target: FreshDatabase;
+    let exported: Run;
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'feedback-transfer-'));
       source = await backend.create();
       target = await backend.create();
+      expect((await feedback(['seed', '--count', '30', '--seed', '4', ...flagsOf(source)])).code).to.equal(0);
+      exported = await feedback(['export', ...flagsOf(source)], FIXED_TIME);
     });
     after(async () => {
       await source?.drop();
@@ -46,8 +49,6 @@ for (const backend of backends()) {
     });
 
     it('when a seeded database is exported, imported from stdin into an empty one and exported again, then the dumps are the same bytes; a second import adds nothing', async () => {
-      expect((await feedback(['seed', '--count', '30', '--seed', '4', ...flagsOf(source)])).code).to.equal(0);
-      const exported = await feedback(['export', ...flagsOf(source)], FIXED_TIME);
       expect(exported.code, exported.stderr).to.equal(0);
       expect(exported.stderr, 'one summary line on stderr, no progress bar when stderr is not a terminal').to.match(EXPORT_SUMMARY);
       const dump = exported.stdout;
@@ -73,19 +74,19 @@ for (const backend of backends()) {
     });
 
     it('when a line of the dump is malformed, then import exits 2 naming the file and line, and the database is as it was', async () => {
-      const dump = (await feedback(['export', ...flagsOf(target)], FIXED_TIME)).stdout;
+      const dump = exported.stdout;
       const lines = dump.split('\n');
       lines[5] = lines[5]!.replace('"createdAt"', '"created"');
       const bad = join(dir, 'bad.jsonl');
       writeFileSync(bad, lines.join('\n'));
-      const run = await feedback(['import', bad, ...flagsOf(target)]);
+      const run = await feedback(['import', bad, ...flagsOf(source)]);
       expect(run.code, run.stderr).to.equal(2);
       expect(run.stderr).to.include(`feedback: ${bad}: line 6: data`).and.include('nothing was imported');
-      expect((await feedback(['export', ...flagsOf(target)], FIXED_TIME)).stdout === dump).to.equal(true);
+      expect((await feedback(['export', ...flagsOf(source)], FIXED_TIME)).stdout === dump).to.equal(true);
 
       const notADump = join(dir, 'not-a-dump.txt');
       writeFileSync(notADump, 'hello\n');
-      const wrong = await feedback(['import', notADump, '--json', ...flagsOf(target)]);
+      const wrong = await feedback(['import', notADump, '--json', ...flagsOf(source)]);
       expect(wrong.code).to.equal(2);
       expect(JSON.parse(wrong.stderr)).to.deep.include({ exitCode: 2 });
     });
@@ -121,5 +122,20 @@ for (const backend of backends()) {
         }
       }
     });
+
+    if (backend.name === 'embedded') {
+      it('when serve runs on the data directory, then export goes through the server and writes the same dump', async () => {
+        const server = await startServe(['--data-dir', source.location.dataDir, '--rate-limit', 'off']);
+        try {
+          const run = await feedback(['export', '--data-dir', source.location.dataDir], FIXED_TIME);
+          expect(run.code, run.stderr).to.equal(0);
+          expect(run.stdout === exported.stdout, 'the dump differs from the one taken without the server').to.equal(true);
+          expect((await fetch(`${server.url}/healthz`)).status, 'the server answers after the export').to.equal(200);
+        } finally {
+          server.child.kill('SIGTERM');
+          await server.exited;
+        }
+      });
+    }
   });
 }
