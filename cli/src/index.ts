@@ -2,7 +2,9 @@ import { Command, CommanderError } from 'commander';
 import { addApiOptions, rejectApiOptionsOutsideApiCommands } from './api-client.js';
 import { commentCommand } from './commands/comment.js';
 import { deleteCommand } from './commands/delete.js';
+import { exportCommand } from './commands/export.js';
 import { identifyCommand } from './commands/identify.js';
+import { importCommand } from './commands/import.js';
 import { keysCommand } from './commands/keys.js';
 import { listCommand } from './commands/list.js';
 import { loginCommand } from './commands/login.js';
@@ -57,6 +59,8 @@ export function buildProgram(output: Output = processOutput, jsonErrors = false)
     migrateCommand(output),
     keysCommand(output),
     seedCommand(output),
+    exportCommand(output),
+    importCommand(output),
     identifyCommand(output),
     submitCommand(output),
     listCommand(output),

@@ -22,3 +22,22 @@ export { listStatement, listValues } from './public/feedback.sql.js';
 export { seedProject, SEED_EPOCH_MS, SEED_MARKERS, markerItemCount, voterPoolSize, type SeedMarker, type SeedOptions, type SeedProgress, type SeedSummary } from './db/seeders/index.js';
 export { buildOpenApiDocument, openApiFileText, openApiJson } from './openapi.js';
 export { OPENAPI_PATH } from './http/middleware/keyless.js';
+export {
+  DUMP_FORMAT,
+  DUMP_VERSION,
+  DumpFormatError,
+  dumpLines,
+  exportDump,
+  importDump,
+  ImportConflictError,
+  parseDumpHeader,
+  type DumpCounts,
+  type DumpHeader,
+  type ExportOptions,
+  type ExportSummary,
+  type ImportOptions,
+  type ImportSummary,
+  type ProjectOutcome,
+  type TransferProgress,
+  type VoterSaltOutcome,
+} from './admin/transfer/index.js';

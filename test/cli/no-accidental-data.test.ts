@@ -12,6 +12,7 @@ const OPERATOR_COMMANDS = [
   ['keys', 'revoke', '00000000-0000-0000-0000-000000000000'],
   ['migrate', 'status'],
   ['migrate', 'down'],
+  ['export'],
 ];
 
 describe('operator commands never create a database by accident', () => {

@@ -9,6 +9,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * - the hot side, one statement each: submit (`SUBMIT_*` in public/feedback.sql.ts: counters row
  *   with one vote) and the vote toggle (`toggle_vote`, migration 000300);
  * - the operator side (comments, merges): `moveCounters` below, the one statement they all use;
+ * - bulk loads (`feedback import`): `counterRowsOfNewItems` and `countInsertedRows` below, inside
+ *   the statements that insert the items, votes and comments;
  * - `feedback_stats`, and the status/type copies on `feedback_counters`: triggers on `feedback`
  *   (migration 000300), so a status or type change, a delete or a merge moves them whoever makes it.
  *   An item's delete removes its counters row with it (on delete cascade).
@@ -42,4 +44,32 @@ export async function moveCounters(tx: EntityManager, feedbackId: string, move: 
   // The caller holds a lock on the item, so its counters row (deleted only with it) is there.
   if (!row) throw new Error(`feedback ${feedbackId} has no counters row`);
   return { voteCount: row.vote_count, commentCount: row.comment_count };
+}
+
+/**
+ * Set-based forms of the same invariants, for bulk loads (`feedback import`): SQL fragments to use
+ * as data-modifying CTEs of the statement that inserts the rows, so the counters move in that very
+ * statement. Only rows really inserted count (an `insert … on conflict do nothing … returning`
+ * returns those alone), so loading the same rows twice moves nothing the second time.
+ */
+
+/**
+ * Counters rows, at zero, for the items of `items`: a CTE of inserted items returning
+ * `id, project_id, created_at, status, type`. Their votes and comments, inserted afterwards, move
+ * them with countInsertedRows.
+ */
+export function counterRowsOfNewItems(items: string): string {
+  return `insert into feedback_counters (feedback_id, project_id, created_at, status, type, vote_count, comment_count)
+  select id, project_id, created_at, status, type, 0, 0 from ${items}`;
+}
+
+/**
+ * Moves each item's vote or comment counter by the number of rows of `rows` (a CTE of inserted
+ * votes or comments returning `feedback_id`) on it, after those rows, as moveCounters does.
+ */
+export function countInsertedRows(rows: string, counter: 'votes' | 'comments'): string {
+  const column = counter === 'votes' ? 'vote_count' : 'comment_count';
+  return `update feedback_counters c set ${column} = c.${column} + n.added
+  from (select feedback_id, count(*)::int as added from ${rows} group by feedback_id) n
+  where c.feedback_id = n.feedback_id`;
 }

@@ -1,0 +1,102 @@
+import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { Command } from 'commander';
+import type { ImportSummary } from '@feedbackd/server';
+import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
+import { describeCounts } from '../dump-io.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { ensureMigrated, withDatabase, type ServerModule } from '../operator.js';
+import { printJson, processOutput, type Output } from '../output.js';
+import { noProgressBar, terminalProgressBar } from '../progress-bar.js';
+
+interface ImportFlags extends DatabaseFlags {
+  project?: string;
+  json?: boolean;
+}
+
+const SLUG = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+
+export function importCommand(output: Output): Command {
+  const command = new Command('import')
+    .description('Load a dump of `feedback export` in one transaction; rows already here are left alone, so a second run changes nothing (docs/transfer.md)')
+    .argument('<file>', 'the dump, or - for stdin')
+    .option('--project <slug>', "import the dump's one project under this slug (created if it does not exist)")
+    .option('--json', 'print the summary as JSON');
+  addDatabaseOptions(command).action(async (file: string, flags: ImportFlags) => {
+    if (flags.project !== undefined && !SLUG.test(flags.project)) {
+      throw new CliError('--project must be 1 to 100 letters, digits, ".", "_" or "-", starting with a letter or digit', EXIT.usage);
+    }
+    const server = await import('@feedbackd/server');
+    // The file and its header are checked before the database is opened: a wrong path or a file
+    // that is not a dump must not leave an empty database behind.
+    const lines = server.dumpLines(await openInput(file))[Symbol.asyncIterator]();
+    const first = await lines.next();
+    if (first.done) throw new CliError(`${file} is empty: not a dump of \`feedback export\``, EXIT.usage);
+    checkHeader(server, file, first.value);
+    const bar = output === processOutput && process.stderr.isTTY ? terminalProgressBar(process.stderr) : noProgressBar;
+    await withDatabase(
+      databaseLocation(flags),
+      async (orm) => {
+        await ensureMigrated(orm, server, output);
+        let summary: ImportSummary;
+        try {
+          summary = await server.importDump(orm, prepend(first.value, lines), {
+            project: flags.project,
+            onProgress: (p) => bar.update(p.done, p.total, `${p.done}/${p.total} records, ${Math.round(p.done / Math.max(p.seconds, 0.001))} records/s`),
+          });
+        } catch (error) {
+          if (error instanceof server.DumpFormatError) throw new CliError(`${file}: ${error.message}; nothing was imported`, EXIT.usage);
+          if (error instanceof server.ImportConflictError) throw new CliError(error.message, EXIT.error);
+          throw error;
+        } finally {
+          bar.done();
+        }
+        if (flags.json) printJson(output, summary);
+        else output.out(summaryLine(summary));
+        for (const project of summary.projects.filter((p) => p.voterSalt === 'kept')) {
+          output.err(
+            `note: project ${project.slug} kept its own voter salt (it has anonymous votes of its own): anonymous voters of the dump count as new voters if they vote again on its items`,
+          );
+        }
+      },
+      // Filling a database is import's job: it may create one, migrated first as serve would.
+      'create',
+    );
+  });
+  return command;
+}
+
+async function openInput(file: string): Promise<Readable> {
+  if (file === '-') return process.stdin;
+  try {
+    return (await open(file, 'r')).createReadStream();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`, code === 'ENOENT' ? EXIT.notFound : EXIT.error);
+  }
+}
+
+function checkHeader(server: ServerModule, file: string, line: string): void {
+  try {
+    server.parseDumpHeader(line);
+  } catch (error) {
+    if (error instanceof server.DumpFormatError) throw new CliError(`${file}: ${error.message}; nothing was imported`, EXIT.usage);
+    throw error;
+  }
+}
+
+async function* prepend(first: string, rest: AsyncIterator<string>): AsyncIterable<string> {
+  yield first;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+}
+
+/** The one line printed without --json. */
+export function summaryLine(summary: ImportSummary): string {
+  const added = Object.values(summary.inserted).reduce((sum, n) => sum + n, 0);
+  const read = Object.values(summary.records).reduce((sum, n) => sum + n, 0);
+  const into = summary.projects.map((p) => (p.slug === p.from ? p.slug : `${p.from} as ${p.slug}`)).join(', ');
+  return (
+    `imported ${describeCounts(summary.records)} into ${into || 'no project'} in ${summary.seconds.toFixed(2)} s: ` +
+    `${summary.recordsPerSecond} records/s; ${added} rows added, ${read - added} already there`
+  );
+}

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { FEEDBACK_STATUSES, FEEDBACK_TYPES } from '@feedbackd/sdk/contract';
+
+/**
+ * The dump format of `feedback export` and `feedback import` (docs/transfer.md): JSON Lines, a
+ * header first, then one record per row, each `{"type": ..., "data": {...}}`, grouped by type in
+ * RECORD_TYPES order so that every record's parents come before it and an import applies the
+ * dump in one pass. `data` mirrors a table's row; the item's own `type` stays a plain field of it.
+ */
+export const DUMP_FORMAT = 'feedback-dump';
+
+/**
+ * Bumped when a reader of the previous version could misread a dump of the new one (a field
+ * added, removed or changed in meaning). A reader refuses versions newer than its own.
+ */
+export const DUMP_VERSION = 1;
+
+/** The record types in the order a dump holds them: parents before children. */
+export const RECORD_TYPES = ['project', 'user', 'item', 'vote', 'comment', 'statusChange'] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+/** How many records of each type a dump holds, as its header announces them. */
+export type DumpCounts = Record<RecordType, number>;
+
+// Hex in the 8-4-4-4-12 form, any version (seeded ids are not random), in lower case as
+// PostgreSQL prints it, so that one id is one string wherever the import compares it.
+const id = z.guid().transform((value) => value.toLowerCase());
+// ISO 8601 with a zone and at most milliseconds, what timestamptz(3) holds: a finer fraction would
+// be rounded on the way in, and a second import of the same dump would then see other data.
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/;
+const timestamp = z.string().regex(ISO_MS, 'must be an ISO 8601 timestamp with a zone and at most milliseconds').refine((text) => !Number.isNaN(Date.parse(text)), 'is not a valid date');
+const text = z.string().refine((value) => !value.includes('\u0000'), 'must not contain NUL characters');
+const nullableText = text.nullable();
+const metadata = z.record(z.string(), z.unknown()).nullable();
+const status = z.enum(FEEDBACK_STATUSES);
+const count = z.number().int().nonnegative();
+
+export const HeaderSchema = z.strictObject({
+  type: z.literal('header'),
+  format: z.literal(DUMP_FORMAT),
+  version: z.number().int().positive(),
+  /** When the dump was made; not part of the data. */
+  exportedAt: timestamp,
+  /** The slug `--project` named, or null for a dump of every project. */
+  project: z.string().nullable(),
+  counts: z.strictObject(Object.fromEntries(RECORD_TYPES.map((type) => [type, count])) as Record<RecordType, typeof count>),
+});
+export type DumpHeader = z.infer<typeof HeaderSchema>;
+
+/** The `data` of each record type, field by field in the order an export writes them. */
+export const RECORD_SCHEMAS = {
+  project: z.strictObject({ id, slug: text.min(1), name: text, voterSalt: text.min(1), createdAt: timestamp }),
+  user: z.strictObject({
+    id,
+    projectId: id,
+    externalId: text,
+    email: nullableText,
+    name: nullableText,
+    avatarUrl: nullableText,
+    metadata,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+  item: z.strictObject({
+    id,
+    projectId: id,
+    endUserId: id.nullable(),
+    title: text,
+    description: nullableText,
+    type: z.enum(FEEDBACK_TYPES),
+    status,
+    metadata,
+    createdAt: timestamp,
+  }),
+  vote: z.strictObject({ id, itemId: id, voterKey: text.min(1), endUserId: id.nullable(), createdAt: timestamp }),
+  comment: z.strictObject({
+    id,
+    itemId: id,
+    authorEndUserId: id.nullable(),
+    authorName: nullableText,
+    isTeam: z.boolean(),
+    content: text,
+    createdAt: timestamp,
+  }),
+  // The key that made a change is not carried (keys are not exported): `actor` is.
+  statusChange: z.strictObject({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER), itemId: id, from: status, to: status, actor: nullableText, changedAt: timestamp }),
+} as const satisfies Record<RecordType, z.ZodType>;
+
+export type RecordData<T extends RecordType> = z.infer<(typeof RECORD_SCHEMAS)[T]>;
+
+/** A whole record line of each type: `{"type": ..., "data": {...}}` and nothing else. */
+const LINE_SCHEMAS = Object.fromEntries(
+  RECORD_TYPES.map((type) => [type, z.strictObject({ type: z.literal(type), data: RECORD_SCHEMAS[type] })]),
+) as unknown as Record<RecordType, z.ZodType<DumpRecord>>;
+
+/** One parsed line after the header. */
+export interface DumpRecord {
+  type: RecordType;
+  data: Record<string, unknown>;
+}
+
+/** A line of a dump that cannot be read; `line` counts from 1. */
+export class DumpFormatError extends Error {
+  constructor(
+    readonly line: number,
+    reason: string,
+  ) {
+    super(`line ${line}: ${reason}`);
+    this.name = 'DumpFormatError';
+  }
+}
+
+/** The header, from the first line of a dump. */
+export function parseHeader(line: string): DumpHeader {
+  const value = parseJson(line, 1);
+  const type = (value as { type?: unknown } | null)?.type;
+  if (type !== 'header') throw new DumpFormatError(1, 'the first line must be the header ({"type":"header","format":"feedback-dump",...}); is this a dump of `feedback export`?');
+  const version = (value as { version?: unknown }).version;
+  if (typeof version === 'number' && version > DUMP_VERSION) {
+    throw new DumpFormatError(1, `the dump has format version ${version}; this feedback reads version ${DUMP_VERSION} and before: upgrade it to import this dump`);
+  }
+  return check(HeaderSchema, value, 1);
+}
+
+/** A record line (any line after the header). */
+export function parseRecord(line: string, lineNumber: number): DumpRecord {
+  const value = parseJson(line, lineNumber);
+  const type = (value as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !(RECORD_TYPES as readonly string[]).includes(type)) {
+    throw new DumpFormatError(lineNumber, `"type" must be one of ${RECORD_TYPES.join(', ')}, not ${JSON.stringify(type)}`);
+  }
+  return check(LINE_SCHEMAS[type as RecordType], value, lineNumber);
+}
+
+/** One record as a line of the dump (without its line break). */
+export function recordLine(type: RecordType, data: Record<string, unknown>): string {
+  return JSON.stringify({ type, data });
+}
+
+function parseJson(line: string, lineNumber: number): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (error) {
+    throw new DumpFormatError(lineNumber, `not valid JSON (${(error as Error).message})`);
+  }
+}
+
+function check<T>(schema: z.ZodType<T>, value: unknown, lineNumber: number): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const path = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  throw new DumpFormatError(lineNumber, `${path}${issue.message}`);
+}

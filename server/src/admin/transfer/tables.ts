@@ -1,0 +1,188 @@
+import type { RecordType } from './format.js';
+
+/**
+ * Where each record type lives: its table, and its columns with the record field each one maps
+ * to. Export and import read these same lists, so a column added to a table and to this list is
+ * carried both ways; the SQL of both sides is generated from here.
+ */
+
+/** The part of a node-postgres client the transfer uses. */
+export interface SqlClient {
+  query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: Row[]; rowCount: number | null }>;
+}
+
+export type PgType = 'uuid' | 'text' | 'jsonb' | 'timestamptz' | 'boolean' | 'bigint';
+
+export interface Column {
+  field: string;
+  column: string;
+  type: PgType;
+}
+
+/** A reference an imported row must satisfy; `exists` is SQL over the batch row `b` and `$projects`. */
+export interface Reference {
+  column: string;
+  field: string;
+  what: string;
+  exists: string;
+}
+
+export interface TableSpec {
+  type: RecordType;
+  table: string;
+  /** The id first; every column the record carries, in the record's field order. */
+  columns: Column[];
+  /** SQL over the row `t`: it belongs to one of the projects `$1` (uuid[]). */
+  inProjects: string;
+  /** Unique keys other than the id, as column lists: another row with the same values is a conflict. */
+  uniques: string[][];
+  /** References beyond the foreign keys: a row must point into its own project. */
+  references: Reference[];
+}
+
+const c = (field: string, column: string, type: PgType): Column => ({ field, column, type });
+const ITEM_OF_DUMP = 't.feedback_id in (select f.id from feedback f where f.project_id = any($1::uuid[]))';
+const ITEM_IN_PROJECTS: Reference = {
+  column: 'feedback_id',
+  field: 'itemId',
+  what: "an item of the dump's projects",
+  exists: 'select 1 from feedback f where f.id = b.feedback_id and f.project_id = any($projects::uuid[])',
+};
+/** An end user referenced by a row of an item must belong to that item's project. */
+const userOfItem = (column: string, field: string): Reference => ({
+  column,
+  field,
+  what: "a user of the item's project",
+  exists: `select 1 from end_users u join feedback f on f.id = b.feedback_id where u.id = b.${column} and u.project_id = f.project_id`,
+});
+
+export const TABLES: Record<RecordType, TableSpec> = {
+  project: {
+    type: 'project',
+    table: 'projects',
+    columns: [c('id', 'id', 'uuid'), c('slug', 'slug', 'text'), c('name', 'name', 'text'), c('voterSalt', 'voter_salt', 'text'), c('createdAt', 'created_at', 'timestamptz')],
+    inProjects: 't.id = any($1::uuid[])',
+    uniques: [],
+    references: [],
+  },
+  user: {
+    type: 'user',
+    table: 'end_users',
+    columns: [
+      c('id', 'id', 'uuid'),
+      c('projectId', 'project_id', 'uuid'),
+      c('externalId', 'external_id', 'text'),
+      c('email', 'email', 'text'),
+      c('name', 'name', 'text'),
+      c('avatarUrl', 'avatar_url', 'text'),
+      c('metadata', 'metadata', 'jsonb'),
+      c('createdAt', 'created_at', 'timestamptz'),
+      c('updatedAt', 'updated_at', 'timestamptz'),
+    ],
+    inProjects: 't.project_id = any($1::uuid[])',
+    uniques: [['project_id', 'external_id']],
+    references: [],
+  },
+  item: {
+    type: 'item',
+    table: 'feedback',
+    columns: [
+      c('id', 'id', 'uuid'),
+      c('projectId', 'project_id', 'uuid'),
+      c('endUserId', 'end_user_id', 'uuid'),
+      c('title', 'title', 'text'),
+      c('description', 'description', 'text'),
+      c('type', 'type', 'text'),
+      c('status', 'status', 'text'),
+      c('metadata', 'metadata', 'jsonb'),
+      c('createdAt', 'created_at', 'timestamptz'),
+    ],
+    inProjects: 't.project_id = any($1::uuid[])',
+    uniques: [],
+    references: [
+      {
+        column: 'end_user_id',
+        field: 'endUserId',
+        what: "a user of the item's project",
+        exists: 'select 1 from end_users u where u.id = b.end_user_id and u.project_id = b.project_id',
+      },
+    ],
+  },
+  vote: {
+    type: 'vote',
+    table: 'votes',
+    columns: [c('id', 'id', 'uuid'), c('itemId', 'feedback_id', 'uuid'), c('voterKey', 'voter_key', 'text'), c('endUserId', 'end_user_id', 'uuid'), c('createdAt', 'created_at', 'timestamptz')],
+    inProjects: ITEM_OF_DUMP,
+    uniques: [['feedback_id', 'voter_key']],
+    references: [ITEM_IN_PROJECTS, userOfItem('end_user_id', 'endUserId')],
+  },
+  comment: {
+    type: 'comment',
+    table: 'comments',
+    columns: [
+      c('id', 'id', 'uuid'),
+      c('itemId', 'feedback_id', 'uuid'),
+      c('authorEndUserId', 'author_end_user_id', 'uuid'),
+      c('authorName', 'author_name', 'text'),
+      c('isTeam', 'is_team', 'boolean'),
+      c('content', 'content', 'text'),
+      c('createdAt', 'created_at', 'timestamptz'),
+    ],
+    inProjects: ITEM_OF_DUMP,
+    uniques: [],
+    references: [ITEM_IN_PROJECTS, userOfItem('author_end_user_id', 'authorEndUserId')],
+  },
+  // api_key_id is not carried: keys are not exported, and an imported change has none (null).
+  statusChange: {
+    type: 'statusChange',
+    table: 'feedback_status_changes',
+    columns: [
+      c('id', 'id', 'bigint'),
+      c('itemId', 'feedback_id', 'uuid'),
+      c('from', 'from_status', 'text'),
+      c('to', 'to_status', 'text'),
+      c('actor', 'actor', 'text'),
+      c('changedAt', 'changed_at', 'timestamptz'),
+    ],
+    inProjects: ITEM_OF_DUMP,
+    uniques: [],
+    references: [ITEM_IN_PROJECTS],
+  },
+};
+
+// ---- export ----
+
+/** A column as the export reads it: text the record carries as is (timestamps in UTC, with milliseconds). */
+function exportExpression(column: Column): string {
+  const name = `t.${column.column}`;
+  switch (column.type) {
+    case 'timestamptz':
+      return `to_char(${name} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    case 'uuid':
+    case 'jsonb':
+    case 'bigint':
+      return `${name}::text`;
+    default:
+      return name;
+  }
+}
+
+/** Every row of the table that belongs to the projects `$1`, in id order: the same data gives the same order. */
+export function exportSelect(spec: TableSpec): string {
+  const columns = spec.columns.map((column) => `${exportExpression(column)} as "${column.field}"`).join(', ');
+  return `select ${columns} from ${spec.table} t where ${spec.inProjects} order by t.${spec.columns[0]!.column}`;
+}
+
+export function exportCount(spec: TableSpec): string {
+  return `select count(*)::int as n from ${spec.table} t where ${spec.inProjects}`;
+}
+
+/** A row of exportSelect as the record's data, its fields in the column order. */
+export function rowToData(spec: TableSpec, row: Record<string, unknown>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const column of spec.columns) {
+    const value = row[column.field] ?? null;
+    data[column.field] = value === null ? null : column.type === 'jsonb' ? JSON.parse(value as string) : column.type === 'bigint' ? Number(value) : value;
+  }
+  return data;
+}
