@@ -71,7 +71,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const { createLogger, DataDirInUseError, embeddedDatabaseExists, startCluster, startServer } = await import('@feedbackd/server');
   const firstStart = !location.databaseUrl && !embeddedDatabaseExists(location.dataDir);
   if (firstStart) {
-    output.err(`First start: creating the embedded database in ${resolve(location.dataDir)}. This takes 10 to 30 seconds, once; later starts take about a second.`);
+    output.err(`First start: creating the embedded database in ${resolve(location.dataDir)}. It usually takes 4 to 30 seconds, depending on the machine, and happens once; later starts take about a second.`);
   }
   // pino straight to stderr, asynchronously (readable on a terminal, JSON lines when piped).
   const logger = createLogger({ level: flags.logLevel });
