@@ -143,12 +143,22 @@ export function parseMetadata(text: string | undefined, flag = '--metadata'): Re
   return value as Record<string, unknown>;
 }
 
-/** `--page`, `--limit`: a whole number from 1 to `max`. */
+/**
+ * A flag that takes a whole number from `min` to `max` (or of at least `min`): a sign, a fraction,
+ * a word or a number too long to be exact is a usage error naming the flag. `alternative` names a
+ * word the flag also takes (`--rate-limit off`), for the message. Every numeric flag goes through here.
+ */
+export function wholeNumber(text: string, flag: string, range: { min: number; max?: number; alternative?: string }): number {
+  const value = /^\d{1,15}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (value >= range.min && value <= (range.max ?? Number.MAX_SAFE_INTEGER)) return value;
+  const bounds = range.max === undefined ? `of at least ${range.min}` : `from ${range.min} to ${range.max}`;
+  const or = range.alternative ? `, or "${range.alternative}"` : '';
+  throw new CliError(`${flag} must be a whole number ${bounds}${or}, not "${text}"`, EXIT.usage);
+}
+
+/** `--page`, `--limit`: a whole number from 1 to `max`, when given. */
 export function positiveInteger(text: string | undefined, flag: string, max: number): number | undefined {
-  if (text === undefined) return undefined;
-  const value = /^\d{1,10}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-  if (!(value >= 1 && value <= max)) throw new CliError(`${flag} must be a whole number from 1 to ${max}, not "${text}"`, EXIT.usage);
-  return value;
+  return text === undefined ? undefined : wholeNumber(text, flag, { min: 1, max });
 }
 
 /** `--status new,planned`: one value or several separated by commas, each one of `allowed`. */

@@ -12,7 +12,7 @@ import {
   TimeoutError,
   UnexpectedResponseError,
 } from '@feedbackd/sdk';
-import { serverUrl, type ApiFlags } from './api-client.js';
+import { serverUrl, wholeNumber, type ApiFlags } from './api-client.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 /** A client for the flags, checked before any request is made. */
@@ -20,8 +20,7 @@ export function createClient(flags: ApiFlags): FeedbackClient {
   const url = serverUrl(flags);
   const apiKey = flags.apiKey?.trim();
   if (!apiKey) throw new CliError('no API key: pass --api-key, set FEEDBACK_API_KEY or run `feedback login` (`feedback keys create` makes one)', EXIT.usage);
-  const retries = /^\d{1,2}$/.test(flags.retries.trim()) ? Number(flags.retries.trim()) : Number.NaN;
-  if (!(retries >= 0 && retries <= 10)) throw new CliError(`--retries must be a whole number from 0 to 10, not "${flags.retries}"`, EXIT.usage);
+  const retries = wholeNumber(flags.retries, '--retries', { min: 0, max: 10 });
   try {
     return new FeedbackClient({ baseUrl: url, apiKey, maxRetries: retries });
   } catch (error) {

@@ -1,24 +1,9 @@
 import { expect } from 'chai';
-import { main } from '../../cli/src/index.js';
-import type { Output } from '../../cli/src/output.js';
 import { backends } from '../helpers/backends.js';
-import { runFeedback, type Run } from '../helpers/cli-process.js';
+import { inProcess, runFeedback } from '../helpers/cli-process.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-
-/** Runs `feedback ...` in this process through main(), with stdout a terminal (tty) or a pipe. */
-async function inProcess(args: string[], options: { tty?: boolean } = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const output: Output = {
-    out: (text) => (stdout += text.endsWith('\n') ? text : `${text}\n`),
-    err: (text) => (stderr += text.endsWith('\n') ? text : `${text}\n`),
-    isTty: options.tty ?? false,
-  };
-  const code = await main(['node', 'feedback', ...args], output);
-  return { code, stdout, stderr };
-}
 
 /** `feedback keys create --secret`, the operator commands, their output modes and exit codes (issue 9 §2). */
 for (const backend of backends()) {

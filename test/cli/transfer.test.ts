@@ -1,30 +1,15 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { backends, type FreshDatabase } from '../helpers/backends.js';
-import { BIN, cleanEnv, runFeedback as feedback, startServe, type Run } from '../helpers/cli-process.js';
+import { runFeedback as feedback, startServe, type Run } from '../helpers/cli-process.js';
 
 /** A fixed export time (the reproducible-build convention), so that two dumps of the same data are the same bytes. */
 const FIXED_TIME = { SOURCE_DATE_EPOCH: '1780000000' };
 const EXPORT_SUMMARY = /^exported every project \(1 project, \d+ users, 30 items, \d+ votes, \d+ comments, 0 status changes\) to (stdout|\S+) in [\d.]+ s: \d+ records\/s\n$/;
 const IMPORT_SUMMARY = /^imported 1 project, \d+ users, 30 items, \d+ votes, \d+ comments, 0 status changes into default in [\d.]+ s: \d+ records\/s; (\d+) rows added, (\d+) already there\n$/;
-
-/** `feedback ...` with `input` on its stdin. */
-function feedbackWithInput(args: string[], input: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 /** The flags that name a database of this backend. */
 const flagsOf = (database: FreshDatabase) => (database.location.databaseUrl ? ['--database-url', database.location.databaseUrl] : ['--data-dir', database.location.dataDir]);
@@ -54,7 +39,7 @@ for (const backend of backends()) {
       const dump = exported.stdout;
       expect(JSON.parse(dump.slice(0, dump.indexOf('\n')))).to.include({ type: 'header', version: 1, exportedAt: '2026-05-28T20:26:40.000Z', project: null });
 
-      const imported = await feedbackWithInput(['import', '-', ...flagsOf(target)], dump);
+      const imported = await feedback(['import', '-', ...flagsOf(target)], {}, dump);
       expect(imported.code, imported.stderr).to.equal(0);
       const [, added, there] = IMPORT_SUMMARY.exec(imported.stdout) ?? [];
       expect(Number(added), imported.stdout).to.equal(dump.trimEnd().split('\n').length - 1);

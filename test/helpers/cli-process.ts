@@ -44,22 +44,23 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
-/** Runs a command to its end with stdout and stderr piped, in a clean environment. */
-export function spawnRun(command: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
+/** Runs a command to its end with stdout and stderr piped, in a clean environment; `input`, if any, is its stdin. */
+export function spawnRun(command: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env: cleanEnv(env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (input !== undefined) child.stdin!.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
-/** Runs `feedback ...` as a user or a script would: the real binary, stdout a pipe. */
-export function runFeedback(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return spawnRun(process.execPath, [BIN, ...args], env);
+/** Runs `feedback ...` as a user or a script would: the real binary, stdout a pipe (and `input` on stdin). */
+export function runFeedback(args: string[], env: Record<string, string> = {}, input?: string): Promise<Run> {
+  return spawnRun(process.execPath, [BIN, ...args], env, input);
 }
 
 /** A `feedback serve` process started by a test. */

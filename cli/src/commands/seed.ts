@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import type { SeedSummary } from '@feedbackd/server';
+import { wholeNumber } from '../api-client.js';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { ensureMigrated, withDatabase } from '../operator.js';
@@ -24,8 +25,8 @@ export function seedCommand(output: Output): Command {
     .addOption(new Option('--seed <n>', 'seed of the generator; seeding again with the same seed adds only what is missing').default('1'))
     .option('--json', 'print the summary as JSON');
   addDatabaseOptions(command).action(async (flags: SeedFlags) => {
-    const count = wholeNumber(flags.count, '--count', 1, MAX_COUNT);
-    const seed = wholeNumber(flags.seed, '--seed', 0, MAX_SEED);
+    const count = wholeNumber(flags.count, '--count', { min: 1, max: MAX_COUNT });
+    const seed = wholeNumber(flags.seed, '--seed', { min: 0, max: MAX_SEED });
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/.test(flags.project)) {
       throw new CliError('--project must be 1 to 100 letters, digits, ".", "_" or "-", starting with a letter or digit', EXIT.usage);
     }
@@ -71,10 +72,4 @@ export function summaryLine(summary: SeedSummary): string {
     `seeded ${summary.items} items, ${summary.votes} votes, ${summary.comments} comments and ${summary.users} users ` +
     `into project ${summary.project} (seed ${summary.seed}) in ${summary.seconds.toFixed(2)} s: ${summary.rowsPerSecond} rows/s${skipped}`
   );
-}
-
-function wholeNumber(text: string, flag: string, min: number, max: number): number {
-  const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-  if (!(value >= min && value <= max)) throw new CliError(`${flag} must be a whole number from ${min} to ${max}, not "${text}"`, EXIT.usage);
-  return value;
 }

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { LogLevel } from '@feedbackd/server';
+import { wholeNumber } from '../api-client.js';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
@@ -66,7 +67,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const rateLimit = rateLimitFlag(flags.rateLimit);
   const trustProxy = trustedProxies(flags.trustProxy);
   const location = databaseLocation(flags);
-  const workers = flags.workers === undefined ? (location.databaseUrl ? availableParallelism() : 1) : wholeNumber(flags.workers, '--workers', 1);
+  const workers = flags.workers === undefined ? (location.databaseUrl ? availableParallelism() : 1) : wholeNumber(flags.workers, '--workers', { min: 1 });
   const startedAt = performance.now();
   const { createLogger, DataDirInUseError, embeddedDatabaseExists, startCluster, startServer } = await import('@feedbackd/server');
   const firstStart = !location.databaseUrl && !embeddedDatabaseExists(location.dataDir);
@@ -143,22 +144,14 @@ function redisUrlFlag(text: string | undefined): string | undefined {
 
 /** `--rate-limit`: a whole number of requests per minute per key, or `off`. */
 function rateLimitFlag(text: string): number | 'off' {
-  return text.trim().toLowerCase() === 'off' ? 'off' : wholeNumber(text, '--rate-limit', 1, 'off');
+  return text.trim().toLowerCase() === 'off' ? 'off' : wholeNumber(text, '--rate-limit', { min: 1, alternative: 'off' });
 }
 
 /** `--trust-proxy` alone means one proxy; `--trust-proxy=N` (or FEEDBACK_TRUST_PROXY=N) means N. */
 function trustedProxies(flag: string | boolean | undefined): number {
   if (flag === undefined || flag === false || flag === 'false') return 0;
   if (flag === true || flag === '' || flag === 'true') return 1;
-  return wholeNumber(flag, '--trust-proxy', 0);
-}
-
-/** `alternative` names a word the flag also takes, for the error message. */
-function wholeNumber(text: string, flag: string, min: number, alternative?: string): number {
-  const value = /^\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-  const or = alternative ? `, or "${alternative}"` : '';
-  if (!(value >= min)) throw new CliError(`${flag} must be a whole number of at least ${min}${or}, not "${text}"`, EXIT.usage);
-  return value;
+  return wholeNumber(flag, '--trust-proxy', { min: 0 });
 }
 
 function firstKeyMessage(key: string, url: string): string {
