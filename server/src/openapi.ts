@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import * as contract from '@feedbackd/sdk/contract';
 import { ERROR_MESSAGES, ErrorBodySchema, routes, type RouteDefinition } from '@feedbackd/sdk/contract';
+import { SERVER_VERSION } from './version.js';
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the contract's route table and zod schemas:
@@ -201,9 +201,6 @@ export function buildOpenApiDocument(table: Readonly<Record<string, RouteDefinit
     },
   };
 }
-
-/** The version of this server package, the document's `info.version`. */
-const SERVER_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 let cached: string | undefined;
 
