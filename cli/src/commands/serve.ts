@@ -1,5 +1,4 @@
 import { Command, Option } from 'commander';
-import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { LogLevel } from '@feedbackd/server';
 import { wholeNumber } from '../api-client.js';
@@ -7,6 +6,7 @@ import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../dat
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';
 import { CLI_VERSION } from '../version.js';
+import { defaultWorkers } from '../workers.js';
 
 /**
  * Spec part 8: 100 requests per minute per key. Written here rather than imported from the server,
@@ -48,7 +48,7 @@ export function serveCommand(output: Output): Command {
     .addOption(
       new Option(
         '--workers <n>',
-        'processes serving HTTP on the one port (default: one per core on PostgreSQL, 1 on the embedded database, which runs one query at a time)',
+        'processes serving HTTP on the one port (default: one per core for a PostgreSQL on another machine, half the cores for one on this machine, 1 on the embedded database, which runs one query at a time)',
       ).env('FEEDBACK_WORKERS'),
     )
     .addOption(
@@ -67,7 +67,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const rateLimit = rateLimitFlag(flags.rateLimit);
   const trustProxy = trustedProxies(flags.trustProxy);
   const location = databaseLocation(flags);
-  const workers = flags.workers === undefined ? (location.databaseUrl ? availableParallelism() : 1) : wholeNumber(flags.workers, '--workers', { min: 1 });
+  const workers = flags.workers === undefined ? defaultWorkers(location.databaseUrl) : wholeNumber(flags.workers, '--workers', { min: 1 });
   const startedAt = performance.now();
   const { createLogger, DataDirInUseError, embeddedDatabaseExists, startCluster, startServer } = await import('@feedbackd/server');
   const firstStart = !location.databaseUrl && !embeddedDatabaseExists(location.dataDir);
