@@ -10,13 +10,9 @@ export function requestLog(logger: Logger): Middleware<AppState> {
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info('request', {
-        id: ctx.state.requestId,
-        method: ctx.method,
-        path: ctx.path,
-        status: ctx.status,
-        ms: Math.round(ms * 10) / 10,
-      });
+      const entry = { id: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 };
+      if (logger.request) logger.request(entry);
+      else logger.info('request', { ...entry });
     }
   };
 }
