@@ -77,8 +77,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     destination,
   );
   const logger = wrap(base, () => destination.flushSync?.());
-  // The JSON stream gets the request line built by hand, the same bytes pino would write: pino's
-  // generic serialisation of the five fields cost about 3 µs a request, this about 0.2 µs.
+  // The JSON stream gets the request line built by hand: the line pino would write (same keys, order
+  // and values), in about 0.2 µs instead of the 3 µs of pino's generic serialisation.
   if (!readable && !options.write && base.isLevelEnabled('info')) {
     const prefix = `{"level":"info"`;
     const pid = `,"pid":${process.pid}`;
