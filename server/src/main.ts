@@ -59,7 +59,7 @@ const HOT_CONNECTIONS_PER_CORE = 6;
  * - PostgreSQL: about 6 per core in all, at least 4 per process. Each hot statement keeps a
  *   backend busy for well under a millisecond, so a few per core keep the cores busy; more
  *   connections only add backends that wake, run and sleep in turn. Measured on 2 cores with the
- *   side-by-side benchmark and one worker: 12 connections served 4 to 16 % more requests per second
+ *   side-by-side benchmark and one worker: 12 connections served 1 to 16 % more requests per second
  *   than 20 in the list, detail and vote scenarios, and 32 fewer still.
  */
 export function hotPoolSize(database: Pick<Database, 'kind'>, processes: number, cores: number = availableParallelism()): number {
