@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { migrateDown, migrateUp, migrationStatus, openDatabase, openOrm } from '@feedbackd/server';
-import { backends } from '../helpers/backends.js';
+import { backends, type Backend } from '../helpers/backends.js';
 
 const ALL = [
   'Migration20261121000000_pg_trgm',
@@ -10,13 +10,24 @@ const ALL = [
   'Migration20261123000400_admin_api',
 ];
 
+/** Runs `test` on the ORM of a fresh, empty database of `backend`, then closes and drops it. */
+async function withFreshOrm(backend: Backend, test: (orm: Awaited<ReturnType<typeof openOrm>>) => Promise<void>): Promise<void> {
+  const fresh = await backend.create();
+  const database = await openDatabase(fresh.location, 'operator');
+  const orm = await openOrm(database);
+  try {
+    await test(orm);
+  } finally {
+    await orm.close();
+    await database.close();
+    await fresh.drop();
+  }
+}
+
 for (const backend of backends()) {
   describe(`migrations (${backend.name})`, () => {
     it('when applied to an empty database, then every migration runs in order and the schema equals the entities', async () => {
-      const fresh = await backend.create();
-      const database = await openDatabase(fresh.location, 'operator');
-      const orm = await openOrm(database);
-      try {
+      await withFreshOrm(backend, async (orm) => {
         expect((await migrationStatus(orm)).pending).to.deep.equal(ALL);
         expect(await migrateUp(orm)).to.deep.equal(ALL);
         expect(await migrateUp(orm), 'a second run has nothing to do').to.deep.equal([]);
@@ -27,18 +38,11 @@ for (const backend of backends()) {
         expect(diff.trim(), 'entities and migrations describe the same schema').to.equal('');
         const ext = await orm.em.fork().getConnection().execute(`select extname from pg_extension where extname = 'pg_trgm'`);
         expect(ext).to.have.length(1);
-      } finally {
-        await orm.close();
-        await database.close();
-        await fresh.drop();
-      }
+      });
     });
 
     it('when keys were stored before secret keys existed (migration 000400), then they are public keys afterwards', async () => {
-      const fresh = await backend.create();
-      const database = await openDatabase(fresh.location, 'operator');
-      const orm = await openOrm(database);
-      try {
+      await withFreshOrm(backend, async (orm) => {
         await migrateUp(orm);
         expect(await migrateDown(orm)).to.deep.equal([ALL[4]]);
         const connection = orm.em.fork().getConnection();
@@ -46,18 +50,11 @@ for (const backend of backends()) {
         await connection.execute(`insert into api_keys (project_id, key_hash, key_prefix) select id, 'hash', 'pk_abcdef' from projects`);
         expect(await migrateUp(orm)).to.deep.equal([ALL[4]]);
         expect(await connection.execute(`select kind from api_keys`)).to.deep.equal([{ kind: 'public' }]);
-      } finally {
-        await orm.close();
-        await database.close();
-        await fresh.drop();
-      }
+      });
     });
 
     it('when migrated down and up again, then the schema is rebuilt', async () => {
-      const fresh = await backend.create();
-      const database = await openDatabase(fresh.location, 'operator');
-      const orm = await openOrm(database);
-      try {
+      await withFreshOrm(backend, async (orm) => {
         await migrateUp(orm);
         expect(await migrateDown(orm)).to.deep.equal([ALL[4]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[3]]);
@@ -67,11 +64,7 @@ for (const backend of backends()) {
         expect(tables[0]).to.deep.equal({ t: null, k: null });
         expect(await migrateUp(orm)).to.deep.equal([ALL[1], ALL[2], ALL[3], ALL[4]]);
         expect((await orm.schema.getUpdateSchemaSQL({ wrap: false })).trim()).to.equal('');
-      } finally {
-        await orm.close();
-        await database.close();
-        await fresh.drop();
-      }
+      });
     });
   });
 }
