@@ -64,6 +64,20 @@ for (const backend of backends()) {
         expect(same.body.feedback.statusHistory).to.deep.equal([]);
       });
 
+      it('when the title or description changes, then search finds the item by its new text and no longer by its old', async () => {
+        const [oldWord, newWord, described] = ['Quokkaold', 'Quokkanew', 'Quokkadesc'].map((word) => `${word}${Date.now()}`);
+        const id = await submit(`Rename ${oldWord}`);
+        const search = async (word: string) => (await request(server, 'GET', `/api/v1/feedback?search=${word.toUpperCase()}`)).body.items.map((item: { id: string }) => item.id);
+        expect(await search(oldWord)).to.deep.equal([id]);
+        expect((await request(ops, 'PATCH', `/api/v1/feedback/${id}`, { body: { title: `Rename ${newWord}`, description: `Now with ${described}` } })).status).to.equal(200);
+        expect(await search(oldWord)).to.deep.equal([]);
+        expect(await search(newWord)).to.deep.equal([id]);
+        expect(await search(described)).to.deep.equal([id]);
+        expect((await request(ops, 'PATCH', `/api/v1/feedback/${id}`, { body: { description: null } })).status).to.equal(200);
+        expect(await search(described)).to.deep.equal([]);
+        expect(await search(newWord)).to.deep.equal([id]);
+      });
+
       it('when the body is invalid, then 400 with the spec error shape and a message per field, and nothing changes', async () => {
         const id = await submit('Invalid changes');
         const cases: [unknown, Record<string, string[]>, string[]][] = [

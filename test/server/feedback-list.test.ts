@@ -290,6 +290,20 @@ for (const backend of backends()) {
       expect(percentOnly.body.items.map((item: { id: string }) => item.id)).to.deep.equal([percent]);
     });
 
+    it('4.3 search: a match never spans the title and the description, even for a search that holds the character joining them in the search index', async () => {
+      const project = await freshProject();
+      const [joined, , inDescription] = await createTimed(project, [
+        { title: 'one\u001ftwo' },
+        { title: 'Split one', description: 'two halves' },
+        { title: 'Half one', description: 'one two' },
+      ]);
+      // "one" ends the second item's title and "two" starts its description: not one match.
+      expect(await listIds(project, `?search=${encodeURIComponent('one two')}`)).to.deep.equal([inDescription]);
+      expect((await list(project, `?search=${encodeURIComponent('one\u001ftwo')}`)).body).to.deep.include({ total: 1 });
+      expect(await listIds(project, `?search=${encodeURIComponent('ONE\u001fTWO')}`)).to.deep.equal([joined]);
+      expect(await listIds(project, `?search=${encodeURIComponent('one\u001ftwo')}&sortBy=votes`)).to.deep.equal([joined]);
+    });
+
     it('4.3 sortBy newest: when sortBy=newest, then items come newest first', async () => {
       const project = await freshProject();
       const ids = await createTimed(project, [{ title: 'n1' }, { title: 'n2' }, { title: 'n3' }]);

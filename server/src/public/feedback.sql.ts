@@ -134,24 +134,31 @@ const listStatements = new Map<string, ListStatement>();
  *   first (an index-only scan where the sort allows) and only those rows are read and built.
  *   The ids go in as `f.id = any(array(...))`, for which even the generic plan expects a handful
  *   of rows and joins by primary key.
- * - With search, the matches are collected once from the trigram indexes, and the page and its
- *   total both come from that one pass (a window count).
+ * - With search, the matches are collected once from the trigram index on `search_text` (the
+ *   title and description lower-cased, joined by U+001F: Migration20261123000500_search_text),
+ *   and the page and its total both come from that one pass (a window count). A search that
+ *   itself contains U+001F could match across the two fields there, so it takes its own shape
+ *   that matches each column with `ilike` (slower: it lower-cases every candidate row).
  */
 export function listStatement(query: Pick<ListFeedbackQuery, 'sortBy' | 'status' | 'type' | 'search'>): ListStatement {
   const params: ListStatement['params'] = [];
   if (query.status) params.push('status');
   if (query.type) params.push('type');
   if (query.search) params.push('search');
-  const name = `list_${query.sortBy}_${params.join('_') || 'all'}`;
+  const perColumn = query.search?.includes(FIELD_SEPARATOR) ?? false;
+  const name = `list_${query.sortBy}_${params.join('_') || 'all'}${perColumn ? '_per_column' : ''}`;
   let statement = listStatements.get(name);
   if (!statement) {
-    statement = { name, params, text: buildList(query.sortBy, params) };
+    statement = { name, params, text: buildList(query.sortBy, params, perColumn) };
     listStatements.set(name, statement);
   }
   return statement;
 }
 
-function buildList(sortBy: SortBy, params: ListStatement['params']): string {
+/** What joins the title and description in `search_text`; no match can span it. */
+const FIELD_SEPARATOR = '\u001f';
+
+function buildList(sortBy: SortBy, params: ListStatement['params'], perColumn: boolean): string {
   const placeholder = (param: ListStatement['params'][number]) => `$${4 + params.indexOf(param)}`;
   const sort = SORTS[sortBy];
   const filters = ['f.project_id = $1'];
@@ -164,7 +171,9 @@ function buildList(sortBy: SortBy, params: ListStatement['params']): string {
   ) as items`;
 
   if (params.includes('search')) {
-    filters.push(`(f.title ilike ${placeholder('search')} or f.description ilike ${placeholder('search')})`);
+    const pattern = placeholder('search');
+    // `ilike` lower-cases the pattern and each row's text; search_text is lower-cased already.
+    filters.push(perColumn ? `(f.title ilike ${pattern} or f.description ilike ${pattern})` : `f.search_text like lower(${pattern}::text)`);
     const columns = sort.counters ? 'f.id, f.created_at, c.vote_count, c.comment_count' : 'f.id, f.created_at';
     const from = sort.counters ? 'feedback f join feedback_counters c on c.feedback_id = f.id' : 'feedback f';
     return `with m as materialized (

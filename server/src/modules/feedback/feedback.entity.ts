@@ -14,8 +14,7 @@ export const Feedback = defineEntity({
   tableName: 'feedback',
   indexes: [
     { name: 'feedback_project_id_created_at_id_index', expression: 'create index "feedback_project_id_created_at_id_index" on "feedback" ("project_id", "created_at" desc, "id" desc) include ("status", "type")' },
-    { name: 'feedback_title_trgm_index', expression: 'create index "feedback_title_trgm_index" on "feedback" using gin ("title" gin_trgm_ops)' },
-    { name: 'feedback_description_trgm_index', expression: 'create index "feedback_description_trgm_index" on "feedback" using gin ("description" gin_trgm_ops)' },
+    { name: 'feedback_search_text_trgm_index', expression: 'create index "feedback_search_text_trgm_index" on "feedback" using gin ("search_text" gin_trgm_ops)' },
   ],
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
@@ -27,6 +26,11 @@ export const Feedback = defineEntity({
     status: p.enum([...FEEDBACK_STATUSES]).default('new'),
     metadata: p.json<Metadata>().nullable(),
     createdAt: p.datetime(3).defaultRaw('now()'),
+    /**
+     * The title and description, lower-cased, for search (Migration20261123000500_search_text):
+     * kept by PostgreSQL, never written or read by the ORM.
+     */
+    searchText: p.text().generated(`(lower("title" || E'\\x1f' || coalesce("description", ''))) stored`).lazy().nullable(),
   },
 });
 
