@@ -65,7 +65,8 @@ for (const backend of backends()) {
       });
 
       it('when the title or description changes, then search finds the item by its new text and no longer by its old', async () => {
-        const [oldWord, newWord, described] = ['Quokkaold', 'Quokkanew', 'Quokkadesc'].map((word) => `${word}${Date.now()}`);
+        const stamp = Date.now();
+        const [oldWord, newWord, described] = [`Quokkaold${stamp}`, `Quokkanew${stamp}`, `Quokkadesc${stamp}`] as const;
         const id = await submit(`Rename ${oldWord}`);
         const search = async (word: string) => (await request(server, 'GET', `/api/v1/feedback?search=${word.toUpperCase()}`)).body.items.map((item: { id: string }) => item.id);
         expect(await search(oldWord)).to.deep.equal([id]);

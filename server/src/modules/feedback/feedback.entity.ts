@@ -28,9 +28,10 @@ export const Feedback = defineEntity({
     createdAt: p.datetime(3).defaultRaw('now()'),
     /**
      * The title and description, lower-cased, for search (Migration20261123000500_search_text):
-     * kept by PostgreSQL, never written or read by the ORM.
+     * kept by PostgreSQL, never written or read by the ORM. The separator is written as the
+     * character itself (a JS escape), as PostgreSQL prints the expression back.
      */
-    searchText: p.text().generated(`(lower("title" || E'\\x1f' || coalesce("description", ''))) stored`).lazy().nullable(),
+    searchText: p.text().generated(`(lower("title" || '\u001f' || coalesce("description", ''))) stored`).lazy().nullable(),
   },
 });
 
