@@ -138,7 +138,7 @@ const listStatements = new Map<string, ListStatement>();
  *   title and description lower-cased, joined by U+001F: Migration20261123000500_search_text),
  *   and the page and its total both come from that one pass (a window count). A search that
  *   itself contains U+001F could match across the two fields there, so it takes its own shape
- *   that matches each column with `ilike` (slower: it lower-cases every candidate row).
+ *   that also matches each column with `ilike` (slower: it lower-cases every candidate row).
  */
 export function listStatement(query: Pick<ListFeedbackQuery, 'sortBy' | 'status' | 'type' | 'search'>): ListStatement {
   const params: ListStatement['params'] = [];
@@ -173,7 +173,10 @@ function buildList(sortBy: SortBy, params: ListStatement['params'], perColumn: b
   if (params.includes('search')) {
     const pattern = placeholder('search');
     // `ilike` lower-cases the pattern and each row's text; search_text is lower-cased already.
-    filters.push(perColumn ? `(f.title ilike ${pattern} or f.description ilike ${pattern})` : `f.search_text like lower(${pattern}::text)`);
+    // Every row that matches one column also matches search_text, so the index still narrows
+    // the per-column form, and the two `ilike`s then decide on those rows alone.
+    filters.push(`f.search_text like lower(${pattern}::text)`);
+    if (perColumn) filters.push(`(f.title ilike ${pattern} or f.description ilike ${pattern})`);
     const columns = sort.counters ? 'f.id, f.created_at, c.vote_count, c.comment_count' : 'f.id, f.created_at';
     const from = sort.counters ? 'feedback f join feedback_counters c on c.feedback_id = f.id' : 'feedback f';
     return `with m as materialized (
