@@ -8,8 +8,8 @@ import { Migration } from '@mikro-orm/migrations';
  * (a stored generated column: every writer, the ORM, imports and seeds included, gets it right),
  * and `like lower(pattern)` on it matches exactly the rows the two `ilike`s matched: `ilike`
  * lower-cases whole strings the same way. Title and description are joined by U+001F (the unit
- * separator), so a match cannot span the two; a search containing that character takes the
- * per-column form instead (server/src/public/feedback.sql.ts).
+ * separator), so a match cannot span the two; a search containing that character must also match
+ * one column with `ilike` (server/src/public/feedback.sql.ts).
  *
  * One trigram index on `search_text` replaces the two on `title` and `description`: a new item
  * adds its trigrams to one index, not two.
