@@ -49,22 +49,21 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Hot connections to PostgreSQL per core of this machine, for all serving processes together. */
-const HOT_CONNECTIONS_PER_CORE = 6;
+/** Pipelined hot connections to PostgreSQL per core of this machine, for all serving processes together. */
+const HOT_LANES_PER_CORE = 2;
 
 /**
- * How many connections the hot pool of one serving process opens.
+ * How many hot connections one serving process opens.
  * - PGlite runs one statement at a time: a few connections let requests queue at the database
  *   rather than at the pool.
- * - PostgreSQL: about 6 per core in all, at least 4 per process. Each hot statement keeps a
- *   backend busy for well under a millisecond, so a few per core keep the cores busy; more
- *   connections only add backends that wake, run and sleep in turn. Measured on 2 cores with the
- *   side-by-side benchmark and one worker: 12 connections served 1 to 16 % more requests per second
- *   than 20 in the list, detail and vote scenarios, and 32 fewer still.
+ * - PostgreSQL: pipelined lanes (db/pipelined-pool.ts), about 2 per core in all and at least 2 per
+ *   process. A lane keeps its backend busy while queries wait on it, so a few per core keep the
+ *   cores busy; more only add backends that wake, run and sleep in turn. Measured on 2 cores with
+ *   the side-by-side benchmark and one worker (docs/operations.md): 4 lanes were ahead of 12.
  */
 export function hotPoolSize(database: Pick<Database, 'kind'>, processes: number, cores: number = availableParallelism()): number {
   if (database.kind === 'embedded') return Math.max(2, Math.ceil(4 / processes));
-  return Math.max(4, Math.ceil((HOT_CONNECTIONS_PER_CORE * cores) / processes));
+  return Math.max(2, Math.ceil((HOT_LANES_PER_CORE * cores) / processes));
 }
 
 /** Opens the database, migrates, makes the first key on an empty database, and listens, in this one process. */

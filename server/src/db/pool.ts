@@ -1,8 +1,9 @@
 import pg from 'pg';
 import type { Database } from './database.js';
+import { openPipelines } from './pipelined-pool.js';
 
 /**
- * The hot side's handle on the database: parameterised SQL on a node-postgres pool, no ORM.
+ * The hot side's handle on the database: parameterised SQL on node-postgres connections, no ORM.
  * Every statement of the six spec endpoints, auth and idempotency goes through `query`.
  */
 export interface SqlPool {
@@ -27,49 +28,62 @@ export interface SqlPool {
  */
 const SESSION_OPTIONS = '-c TimeZone=UTC -c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0 -c jit=off';
 
-/** How long a request waits for a connection before it is answered 503. */
+/** How long a request waits for a connection to open before it is answered 503. */
 export const CONNECT_TIMEOUT_MS = 1_500;
 
-export function openSqlPool(database: Pick<Database, 'kind' | 'connection'>, max: number): SqlPool {
-  const embedded = database.kind === 'embedded';
-  const connection = 'clientUrl' in database.connection
+/**
+ * The hot side's connections, `connections` of them: on PostgreSQL, pipelined lanes
+ * (pipelined-pool.ts); on the embedded database, a small pool of ordinary connections, since all
+ * its connections share its one session and it runs one statement at a time anyway.
+ */
+export function openSqlPool(database: Pick<Database, 'kind' | 'connection'>, connections: number): SqlPool {
+  const connection: pg.ClientConfig = 'clientUrl' in database.connection
     ? { connectionString: database.connection.clientUrl }
     : { host: database.connection.host, port: database.connection.port, user: database.connection.user, database: database.connection.dbName };
+  if (database.kind === 'embedded') return embeddedPool(connection, connections);
+  const lanes = openPipelines({ connection: { ...connection, options: SESSION_OPTIONS }, lanes: connections, connectTimeoutMs: CONNECT_TIMEOUT_MS });
+  let closing: Promise<void> | undefined;
+  return {
+    query: (name, text, values) => lanes.query({ name, text, values: [...values] }),
+    ping: (timeoutMs) => answersWithin(lanes.query({ text: 'select 1' }), timeoutMs),
+    close: () => (closing ??= lanes.close()),
+  };
+}
+
+function embeddedPool(connection: pg.ClientConfig, max: number): SqlPool {
   const pool = new pg.Pool({
     ...connection,
     max,
     idleTimeoutMillis: 30_000,
-    // A pool that cannot connect must fail the request (503) within 2 s, not queue it: this bounds
-    // both a connect that hangs and a wait for a free connection under overload.
+    // A request must fail (503) within 2 s, not queue: this bounds both a connect that hangs and a
+    // wait for a free connection under overload.
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    // The embedded database's one session is shared; its settings are left as they are.
-    ...(embedded ? {} : { options: SESSION_OPTIONS }),
   });
-  // An idle client losing its connection (a restarted database) must not crash the process.
+  // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   let closing: Promise<void> | undefined;
   return {
-    async query<Row extends Record<string, unknown>>(name: string, text: string, values: readonly unknown[]): Promise<Row[]> {
-      const config: pg.QueryConfig = embedded ? { text, values: [...values] } : { name, text, values: [...values] };
-      const result = await pool.query<Row>(config);
+    async query<Row extends Record<string, unknown>>(_name: string, text: string, values: readonly unknown[]): Promise<Row[]> {
+      // Unnamed: the one session is shared, where a second Parse of one name fails (42P05).
+      const result = await pool.query<Row>({ text, values: [...values] });
       return result.rows;
     },
-    async ping(timeoutMs: number): Promise<boolean> {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
-      });
-      const answered = pool.query('select 1').then(
-        () => true,
-        () => false,
-      );
-      const ok = await Promise.race([answered, timeout]);
-      clearTimeout(timer);
-      return ok;
-    },
-    close: () => {
-      closing ??= pool.end();
-      return closing;
-    },
+    ping: (timeoutMs) => answersWithin(pool.query('select 1'), timeoutMs),
+    close: () => (closing ??= pool.end()),
   };
+}
+
+/** Whether `query` succeeds within `timeoutMs`. */
+async function answersWithin(query: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const answered = query.then(
+    () => true,
+    () => false,
+  );
+  const ok = await Promise.race([answered, timeout]);
+  clearTimeout(timer);
+  return ok;
 }
