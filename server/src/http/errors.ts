@@ -53,9 +53,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return Array.isArray(errors) && errors.length > 0 && errors.every(isDatabaseUnavailable);
 }
 
+/** What a request whose body never arrived whole is told (when it can still be told anything). */
+export const BODY_CUT_SHORT = 'The request body was cut short';
+
 /** Errors thrown by raw-body / co-body (inside koa-bodyparser), recognised by their `type`. */
 const BODY_ERRORS: Record<string, (limit: unknown) => Omit<ErrorResponse, 'unexpected' | 'headers'>> = {
-  'request.aborted': () => ({ status: 400, body: invalidInputBody('The request body was cut short') }),
+  'request.aborted': () => ({ status: 400, body: invalidInputBody(BODY_CUT_SHORT) }),
   'request.size.invalid': () => ({ status: 400, body: invalidInputBody('The request body does not match its Content-Length') }),
   'entity.too.large': (limit) => ({ status: 413, body: { error: `Request body too large: the limit is ${formatBytes(limit)}` } }),
   'encoding.unsupported': () => ({ status: 415, body: { error: 'Unsupported Content-Encoding' } }),

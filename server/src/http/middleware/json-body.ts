@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { AppState } from '../context.js';
-import { AppError } from '../errors.js';
+import { AppError, BODY_CUT_SHORT } from '../errors.js';
 import { checkInputLimits } from '../input-limits.js';
 
 /** The largest request body accepted (larger ones get a 413). */
@@ -16,10 +16,15 @@ export function jsonBody(): Middleware<AppState> {
     enableTypes: ['json'],
     jsonLimit: BODY_LIMIT,
     strict: true,
-    onerror: (error) => {
+    onerror: (error, ctx) => {
       // co-body marks size and encoding failures with a `type`; a JSON syntax error (thrown by
       // @hapi/bourne as a bare SyntaxError) or a non-object body in strict mode has none or a 400.
       const { type, status, body } = error as { type?: unknown; status?: unknown; body?: unknown };
+      // The client hung up before its body was read: raw-body then finds the stream closed, or
+      // gets Node's "aborted" (ECONNRESET, which would read as the database's). The request was
+      // cut short, which is the client's doing, not an error of ours nor the database's.
+      // (The request stream itself ends destroyed once read, so it is the connection that tells.)
+      if (ctx.req.socket.destroyed) throw AppError.invalidInputMessage(BODY_CUT_SHORT);
       if (typeof type === 'string' && type !== 'entity.parse.failed') throw error;
       // Strict mode refuses valid JSON that is not an object or array (`null`, `42`, `"text"`): not malformed, just the wrong shape.
       const kind = typeof body === 'string' ? jsonKind(body) : undefined;
