@@ -33,13 +33,15 @@ export interface PipelineOptions {
 
 interface Lane {
   client: pg.Client | undefined;
+  /** The socket under `client`, kept to batch the writes of one event-loop turn. */
+  socket: Socket | undefined;
   connecting: Promise<pg.Client> | undefined;
   /** Queries sent or waiting on this lane and not answered yet. */
   pending: number;
 }
 
 export function openPipelines(options: PipelineOptions): Pipelines {
-  const lanes: Lane[] = Array.from({ length: Math.max(1, options.lanes) }, () => ({ client: undefined, connecting: undefined, pending: 0 }));
+  const lanes: Lane[] = Array.from({ length: Math.max(1, options.lanes) }, () => ({ client: undefined, socket: undefined, connecting: undefined, pending: 0 }));
   let closed = false;
 
   /** Connects a lane that has no live connection: at first use, and again after its connection was lost. */
@@ -61,7 +63,7 @@ export function openPipelines(options: PipelineOptions): Pipelines {
         lane.connecting = undefined;
       }
       lane.client = client;
-      batchWrites.set(client, socket);
+      lane.socket = socket;
       return client;
     })();
     return lane.connecting;
@@ -70,6 +72,7 @@ export function openPipelines(options: PipelineOptions): Pipelines {
   function retire(lane: Lane, client: pg.Client): void {
     if (lane.client !== client) return;
     lane.client = undefined;
+    lane.socket = undefined;
     client.end().catch(() => {});
   }
 
@@ -87,7 +90,7 @@ export function openPipelines(options: PipelineOptions): Pipelines {
       let client: pg.Client | undefined;
       try {
         client = lane.client ?? (await connect(lane));
-        corkUntilNextTurn(client);
+        if (lane.socket) corkUntilNextTurn(lane.socket);
         const result = await client.query<Row>(config);
         return result.rows;
       } catch (error) {
@@ -111,17 +114,13 @@ function isStatementError(error: unknown): boolean {
   return error instanceof pg.DatabaseError && error.severity !== 'FATAL' && error.severity !== 'PANIC';
 }
 
-/** The socket under each lane's client, kept to batch the writes of one event-loop turn. */
-const batchWrites = new WeakMap<pg.Client, Socket>();
-
 /**
  * Holds the lane's writes until this turn of the event loop has run its callbacks, so that the
  * queries of every request handled in the turn leave in one write. node-postgres corks the socket
  * for each query's own messages too; corks nest, and the last uncork sends.
  */
-function corkUntilNextTurn(client: pg.Client): void {
-  const socket = batchWrites.get(client);
-  if (!socket || socket.writableCorked > 0) return;
+function corkUntilNextTurn(socket: Socket): void {
+  if (socket.writableCorked > 0) return;
   socket.cork();
   setImmediate(() => socket.uncork());
 }
