@@ -9,6 +9,7 @@ const ALL = [
   'Migration20261122000300_hot_path',
   'Migration20261123000400_admin_api',
   'Migration20261123000500_search_text',
+  'Migration20261123000600_time_ordered_ids',
 ];
 
 /** Runs `test` on the ORM of a fresh, empty database of `backend`, then closes and drops it. */
@@ -45,12 +46,13 @@ for (const backend of backends()) {
     it('when keys were stored before secret keys existed (migration 000400), then they are public keys afterwards', async () => {
       await withFreshOrm(backend, async (orm) => {
         await migrateUp(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[6]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[5]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[4]]);
         const connection = orm.em.fork().getConnection();
         await connection.execute(`insert into projects (slug, name, voter_salt) values ('default', 'Default', 'salt')`);
         await connection.execute(`insert into api_keys (project_id, key_hash, key_prefix) select id, 'hash', 'pk_abcdef' from projects`);
-        expect(await migrateUp(orm)).to.deep.equal([ALL[4], ALL[5]]);
+        expect(await migrateUp(orm)).to.deep.equal([ALL[4], ALL[5], ALL[6]]);
         expect(await connection.execute(`select kind from api_keys`)).to.deep.equal([{ kind: 'public' }]);
       });
     });
@@ -58,6 +60,7 @@ for (const backend of backends()) {
     it('when items were stored before search_text existed (migration 000500), then they get it, and down brings back the per-column indexes', async () => {
       await withFreshOrm(backend, async (orm) => {
         await migrateUp(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[6]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[5]]);
         const connection = orm.em.fork().getConnection();
         await connection.execute(`insert into projects (slug, name, voter_salt) values ('default', 'Default', 'salt')`);
@@ -65,7 +68,7 @@ for (const backend of backends()) {
           `insert into feedback (project_id, title, description) select id, 'Dark MODE', 'For the Night' from projects
            union all select id, 'No description', null from projects`,
         );
-        expect(await migrateUp(orm)).to.deep.equal([ALL[5]]);
+        expect(await migrateUp(orm)).to.deep.equal([ALL[5], ALL[6]]);
         const rows = await connection.execute(`select title, search_text from feedback order by title`);
         expect(rows).to.deep.equal([
           { title: 'Dark MODE', search_text: 'dark mode\u001ffor the night' },
@@ -74,14 +77,56 @@ for (const backend of backends()) {
         const indexes = async () =>
           (await connection.execute<{ name: string }[]>(`select indexname as name from pg_indexes where tablename = 'feedback' and indexname like '%trgm%' order by 1`)).map((row) => row.name);
         expect(await indexes()).to.deep.equal(['feedback_search_text_trgm_index']);
-        await migrateDown(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[6]]);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[5]]);
         expect(await indexes()).to.deep.equal(['feedback_description_trgm_index', 'feedback_title_trgm_index']);
+      });
+    });
+
+    it('when rows are added after migration 000600, then their ids are time-ordered (version 7); rows from before keep theirs, and down brings back random ids', async () => {
+      await withFreshOrm(backend, async (orm) => {
+        await migrateUp(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[6]]);
+        const connection = orm.em.fork().getConnection();
+        await connection.execute(`insert into projects (slug, name, voter_salt) values ('default', 'Default', 'salt')`);
+        const addItem = async (title: string) =>
+          (await connection.execute<{ id: string }[]>(`insert into feedback (project_id, title) select id, ? from projects returning id::text`, [title]))[0]!.id;
+        const before = await addItem('before');
+        expect(before[14], 'a random (version 4) id before the migration').to.equal('4');
+        expect(await migrateUp(orm)).to.deep.equal([ALL[6]]);
+        const ids: string[] = [];
+        for (let i = 0; i < 3; i++) {
+          ids.push(await addItem(`after ${i}`));
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+        const versioned = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+        for (const id of ids) expect(id).to.match(versioned);
+        expect([...ids].sort(), 'ids made a few milliseconds apart sort in the order they were made').to.deep.equal(ids);
+        const millis = Number.parseInt(ids[0]!.replace(/-/g, '').slice(0, 12), 16);
+        expect(Math.abs(millis - Date.now()), 'the first 48 bits are the time of creation in Unix milliseconds').to.be.below(60_000);
+        const [kept] = await connection.execute<{ n: number }[]>(`select count(*)::int as n from feedback where id = ?`, [before]);
+        expect(kept!.n, 'the row from before keeps its id').to.equal(1);
+        const user = await connection.execute<{ id: string }[]>(
+          `insert into end_users (project_id, external_id) select id, 'u1' from projects returning id::text`,
+        );
+        const vote = await connection.execute<{ id: string }[]>(
+          `insert into votes (feedback_id, voter_key) values (?, 'k') returning id::text`, [ids[0]],
+        );
+        const comment = await connection.execute<{ id: string }[]>(
+          `insert into comments (feedback_id, content) values (?, 'hi') returning id::text`, [ids[0]],
+        );
+        for (const [row] of [user, vote, comment]) expect(row!.id).to.match(versioned);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[6]]);
+        expect((await addItem('after down'))[14], 'random ids again after down').to.equal('4');
+        const [fn] = await connection.execute<{ present: boolean }[]>(`select to_regproc('time_ordered_uuid') is not null as present`);
+        expect(fn!.present).to.equal(false);
       });
     });
 
     it('when migrated down and up again, then the schema is rebuilt', async () => {
       await withFreshOrm(backend, async (orm) => {
         await migrateUp(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[6]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[5]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[4]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[3]]);

@@ -5,6 +5,7 @@ import { Migration20261121000200IdempotencyKeys } from './Migration2026112100020
 import { Migration20261122000300HotPath } from './Migration20261122000300_hot_path.js';
 import { Migration20261123000400AdminApi } from './Migration20261123000400_admin_api.js';
 import { Migration20261123000500SearchText } from './Migration20261123000500_search_text.js';
+import { Migration20261123000600TimeOrderedIds } from './Migration20261123000600_time_ordered_ids.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
 export const migrationsList: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000300_hot_path', class: Migration20261122000300HotPath },
   { name: 'Migration20261123000400_admin_api', class: Migration20261123000400AdminApi },
   { name: 'Migration20261123000500_search_text', class: Migration20261123000500SearchText },
+  { name: 'Migration20261123000600_time_ordered_ids', class: Migration20261123000600TimeOrderedIds },
 ];

@@ -17,7 +17,8 @@ export const Feedback = defineEntity({
     { name: 'feedback_search_text_trgm_index', expression: 'create index "feedback_search_text_trgm_index" on "feedback" using gin ("search_text" gin_trgm_ops)' },
   ],
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    /** Time-ordered for new rows, as are votes', comments' and end users' (migration 000600). */
+    id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
     project: p.manyToOne(Project).deleteRule('cascade'),
     endUser: p.manyToOne(EndUser).nullable().deleteRule('set null'),
     title: p.text(),
@@ -62,7 +63,7 @@ export const Comment = defineEntity({
   tableName: 'comments',
   indexes: [{ name: 'comments_feedback_id_created_at_index', properties: ['feedback', 'createdAt'] }],
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
     feedback: p.manyToOne(Feedback).deleteRule('cascade'),
     authorEndUser: p.manyToOne(EndUser).nullable().deleteRule('set null'),
     /** Display name of a team author (team members are not end users). */

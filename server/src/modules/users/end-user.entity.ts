@@ -10,7 +10,7 @@ export const EndUser = defineEntity({
   tableName: 'end_users',
   uniques: [{ name: 'end_users_project_id_external_id_unique', properties: ['project', 'externalId'] }],
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
     project: p.manyToOne(Project).deleteRule('cascade'),
     externalId: p.text(),
     email: p.text().nullable(),

@@ -14,7 +14,7 @@ export const Vote = defineEntity({
   tableName: 'votes',
   uniques: [{ name: 'votes_feedback_id_voter_key_unique', properties: ['feedback', 'voterKey'] }],
   properties: {
-    id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
+    id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
     feedback: p.manyToOne(Feedback).deleteRule('cascade'),
     voterKey: p.text(),
     endUser: p.manyToOne(EndUser).nullable().deleteRule('cascade'),
