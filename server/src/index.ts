@@ -19,6 +19,7 @@ export { FailedAuthLimit } from './limits/failed-auth.js';
 export { LeaseClient, type RateLimiter, type RateLimitState } from './limits/lease-client.js';
 export { addComment, type CommentAuthorInput } from './modules/feedback/comments.service.js';
 export { listStatement, listValues } from './public/feedback.sql.js';
+export { voteBatches, type BatchedToggle, type ToggleRequest, type VoteBatches } from './public/vote-batches.js';
 export { seedProject, SEED_EPOCH_MS, SEED_MARKERS, markerItemCount, voterPoolSize, type SeedMarker, type SeedOptions, type SeedProgress, type SeedSummary } from './db/seeders/index.js';
 export { buildOpenApiDocument, openApiFileText, openApiJson } from './openapi.js';
 export { OPENAPI_PATH } from './http/middleware/keyless.js';

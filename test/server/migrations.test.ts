@@ -10,6 +10,7 @@ const ALL = [
   'Migration20261123000400_admin_api',
   'Migration20261123000500_search_text',
   'Migration20261123000600_time_ordered_ids',
+  'Migration20261123000700_vote_batches',
 ];
 
 /** Runs `test` on the ORM of a fresh, empty database of `backend`, then closes and drops it. */
@@ -46,13 +47,14 @@ for (const backend of backends()) {
     it('when keys were stored before secret keys existed (migration 000400), then they are public keys afterwards', async () => {
       await withFreshOrm(backend, async (orm) => {
         await migrateUp(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[7]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[6]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[5]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[4]]);
         const connection = orm.em.fork().getConnection();
         await connection.execute(`insert into projects (slug, name, voter_salt) values ('default', 'Default', 'salt')`);
         await connection.execute(`insert into api_keys (project_id, key_hash, key_prefix) select id, 'hash', 'pk_abcdef' from projects`);
-        expect(await migrateUp(orm)).to.deep.equal([ALL[4], ALL[5], ALL[6]]);
+        expect(await migrateUp(orm)).to.deep.equal(ALL.slice(4));
         expect(await connection.execute(`select kind from api_keys`)).to.deep.equal([{ kind: 'public' }]);
       });
     });
@@ -60,6 +62,7 @@ for (const backend of backends()) {
     it('when items were stored before search_text existed (migration 000500), then they get it, and down brings back the per-column indexes', async () => {
       await withFreshOrm(backend, async (orm) => {
         await migrateUp(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[7]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[6]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[5]]);
         const connection = orm.em.fork().getConnection();
@@ -68,7 +71,7 @@ for (const backend of backends()) {
           `insert into feedback (project_id, title, description) select id, 'Dark MODE', 'For the Night' from projects
            union all select id, 'No description', null from projects`,
         );
-        expect(await migrateUp(orm)).to.deep.equal([ALL[5], ALL[6]]);
+        expect(await migrateUp(orm)).to.deep.equal(ALL.slice(5));
         const rows = await connection.execute(`select title, search_text from feedback order by title`);
         expect(rows).to.deep.equal([
           { title: 'Dark MODE', search_text: 'dark mode\u001ffor the night' },
@@ -77,6 +80,7 @@ for (const backend of backends()) {
         const indexes = async () =>
           (await connection.execute<{ name: string }[]>(`select indexname as name from pg_indexes where tablename = 'feedback' and indexname like '%trgm%' order by 1`)).map((row) => row.name);
         expect(await indexes()).to.deep.equal(['feedback_search_text_trgm_index']);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[7]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[6]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[5]]);
         expect(await indexes()).to.deep.equal(['feedback_description_trgm_index', 'feedback_title_trgm_index']);
@@ -86,6 +90,7 @@ for (const backend of backends()) {
     it('when rows are added after migration 000600, then their ids are time-ordered (version 7); rows from before keep theirs, and down brings back random ids', async () => {
       await withFreshOrm(backend, async (orm) => {
         await migrateUp(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[7]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[6]]);
         const connection = orm.em.fork().getConnection();
         await connection.execute(`insert into projects (slug, name, voter_salt) values ('default', 'Default', 'salt')`);
@@ -93,7 +98,8 @@ for (const backend of backends()) {
           (await connection.execute<{ id: string }[]>(`insert into feedback (project_id, title) select id, ? from projects returning id::text`, [title]))[0]!.id;
         const before = await addItem('before');
         expect(before[14], 'a random (version 4) id before the migration').to.equal('4');
-        expect(await migrateUp(orm)).to.deep.equal([ALL[6]]);
+        expect(await migrateUp(orm)).to.deep.equal([ALL[6], ALL[7]]);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[7]]);
         const ids: string[] = [];
         for (let i = 0; i < 3; i++) {
           ids.push(await addItem(`after ${i}`));
@@ -126,6 +132,7 @@ for (const backend of backends()) {
     it('when migrated down and up again, then the schema is rebuilt', async () => {
       await withFreshOrm(backend, async (orm) => {
         await migrateUp(orm);
+        expect(await migrateDown(orm)).to.deep.equal([ALL[7]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[6]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[5]]);
         expect(await migrateDown(orm)).to.deep.equal([ALL[4]]);

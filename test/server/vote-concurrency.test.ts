@@ -98,6 +98,31 @@ for (const backend of backends()) {
       expect(await stored(server, existing.id)).to.deep.equal({ rows: 31, counter: 31 });
     });
 
+    it('4.5 toggle, concurrency: when known, new and anonymous voters and a vote on a missing item arrive at once (so in shared statements), then each gets its own answer', async () => {
+      const [a, b] = await Promise.all([submit(server, 'Burst A'), submit(server, 'Burst B')]);
+      const known = Array.from({ length: 20 }, (_, i) => `burst-known-${randomUUID()}-${i}`);
+      for (const externalId of known) expect((await request(server, 'POST', '/api/v1/identify', { body: { externalId } })).status).to.equal(200);
+      const newcomer = `burst-new-${randomUUID()}`;
+      const vote = (id: string, body: Record<string, unknown>) => request(server, 'POST', `/api/v1/feedback/${id}/vote`, { body });
+      const results = await Promise.all([
+        ...known.map((externalId, i) => vote(i % 2 ? a.id : b.id, { endUser: { externalId } })),
+        vote(a.id, { endUser: { externalId: newcomer } }),
+        vote(b.id, {}),
+        vote(randomUUID(), { endUser: { externalId: known[0] } }),
+      ]);
+      const missing = results.pop()!;
+      expect(missing.status).to.equal(404);
+      expect(missing.body).to.deep.equal({ error: 'Feedback not found' });
+      expect(results.map((r) => r.status).filter((s) => s !== 200)).to.deep.equal([]);
+      expect(results.every((r) => r.body.voted === true)).to.equal(true);
+      // a: 1 submitter + 10 known + the newcomer; b: 1 submitter + 10 known + 1 anonymous.
+      expect(await stored(server, a.id)).to.deep.equal({ rows: 12, counter: 12 });
+      expect(await stored(server, b.id)).to.deep.equal({ rows: 12, counter: 12 });
+      expect((await request(server, 'GET', `/api/v1/feedback/${a.id}/vote?endUserId=${newcomer}`)).body).to.deep.equal({ voted: true, voteCount: 12 });
+      const users = await server.server.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from end_users where external_id = ?', [newcomer]);
+      expect(users[0]!.n, 'the new voter was created once').to.equal(1);
+    });
+
     it('4.5/4.6 concurrency: when votes on several items and vote checks run at once, then each item counts only its own votes', async () => {
       const items = await Promise.all([0, 1, 2, 3].map((n) => submit(server, `Spread ${n}`)));
       const calls = items.flatMap((item, n) =>

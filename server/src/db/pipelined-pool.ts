@@ -110,7 +110,7 @@ export function openPipelines(options: PipelineOptions): Pipelines {
 }
 
 /** An error PostgreSQL answered for one statement, after which its session goes on (not FATAL or PANIC). */
-function isStatementError(error: unknown): boolean {
+export function isStatementError(error: unknown): boolean {
   return error instanceof pg.DatabaseError && error.severity !== 'FATAL' && error.severity !== 'PANIC';
 }
 

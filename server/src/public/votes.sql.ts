@@ -34,6 +34,16 @@ export const TOGGLE_KNOWN_USER: Statement = {
   where e.project_id = $2::uuid and e.external_id = $3::text`,
 };
 
+/**
+ * Several toggles in one statement, one transaction (vote-batches.ts): $1 project, and per toggle
+ * the item ($2), the externalId of a known end user or null ($3), the anonymous voter key or null
+ * ($4). One row per toggle, `idx` its 1-based place; `user_known` false: no such end user yet.
+ */
+export const TOGGLE_BATCH: Statement = {
+  name: 'toggle_batch',
+  text: `select t.idx, t.user_known, ${TOGGLE_COLUMNS} from toggle_votes($1::uuid, $2::uuid[], $3::text[], $4::text[]) t`,
+};
+
 /** $1 item, $2 project, $3 voter key of the anonymous caller. */
 export const TOGGLE_ANONYMOUS: Statement = {
   name: 'toggle_anonymous',

@@ -6,6 +6,7 @@ import { Migration20261122000300HotPath } from './Migration20261122000300_hot_pa
 import { Migration20261123000400AdminApi } from './Migration20261123000400_admin_api.js';
 import { Migration20261123000500SearchText } from './Migration20261123000500_search_text.js';
 import { Migration20261123000600TimeOrderedIds } from './Migration20261123000600_time_ordered_ids.js';
+import { Migration20261123000700VoteBatches } from './Migration20261123000700_vote_batches.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
 export const migrationsList: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123000400_admin_api', class: Migration20261123000400AdminApi },
   { name: 'Migration20261123000500_search_text', class: Migration20261123000500SearchText },
   { name: 'Migration20261123000600_time_ordered_ids', class: Migration20261123000600TimeOrderedIds },
+  { name: 'Migration20261123000700_vote_batches', class: Migration20261123000700VoteBatches },
 ];
