@@ -9,12 +9,11 @@ const TIME_ORDERED = ['feedback', 'votes', 'comments', 'end_users'] as const;
  *
  * Why: a random key lands on a random leaf page of its primary key (and of the votes' unique
  * (item, voter) index, which starts with the item's id). After every checkpoint, the first change
- * to a page writes the whole 8 kB page to the WAL, so for minutes after each checkpoint nearly
- * every submission wrote four such page images: measured on the benchmark's 100,000 items just
- * after a CHECKPOINT, 16,000 to 18,000 page images and 6.5 to 7.5 kB of WAL per submission, against
- * 2,000 to 3,700 and 3.7 to 4.2 kB with time-ordered ids, whose new keys all land on the last page
- * of each index. A submission waits for its WAL to reach the disk, so it was slow or fast
- * depending on when the last checkpoint began (docs/operations.md, run 20 onwards).
+ * to a page writes the whole 8 kB page to the WAL, and a submission waits for its WAL to reach the
+ * disk. Measured on the benchmark's 100,000 items just after a CHECKPOINT: 16,000 to 18,000 page
+ * images per run (about one per submission) and 8.7 to 9.9 kB of WAL per submission, against
+ * 2,000 to 3,700 and 4.5 to 5.1 kB with time-ordered ids, whose new keys land on the last page of
+ * each index (docs/operations.md, "What runs 20 to 22 added").
  *
  * Existing rows keep their ids. The ids still carry 74 random bits; what they add is the creation
  * time to the millisecond, which `createdAt` already tells.
