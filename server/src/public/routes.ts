@@ -67,7 +67,7 @@ export function mountPublicRoutes(router: Router<AppState>, sql: SqlPool, option
     try {
       if (!endUser) {
         const voterKey = anonymousVoterKey(ctx.state.caller.voterSalt, clientIp(ctx));
-        row = alone(await batches.toggle({ project, item: id, voterKey })) ?? (await run<Toggled>(TOGGLE_ANONYMOUS, [id, project, voterKey]))[0];
+        row = batched(await batches.toggle({ project, item: id, voterKey })) ?? (await run<Toggled>(TOGGLE_ANONYMOUS, [id, project, voterKey]))[0];
       } else {
         const profile = givenProfile(endUser);
         // Only an externalId: a returning voter is read, not upserted (no write to end_users).
@@ -98,8 +98,8 @@ export function mountPublicRoutes(router: Router<AppState>, sql: SqlPool, option
   });
 }
 
-/** A batched anonymous toggle's answer, or undefined when it must run alone. */
-function alone(answer: BatchedToggle): Toggled | undefined {
+/** The toggle a batch answered, or undefined when the toggle must run by itself. */
+function batched(answer: BatchedToggle): Toggled | undefined {
   return typeof answer === 'string' ? undefined : answer;
 }
 
