@@ -74,6 +74,24 @@ describe('Vote batches: toggles that arrive together leave in one statement', ()
     expect(await answers).to.have.length(2);
   });
 
+  it('when one project has a backlog bigger than a statement, then another project\'s toggle does not wait behind all of it', async () => {
+    const { sql, sent } = fakePool();
+    const batches = voteBatches(sql, 1);
+    const first = batches.toggle({ project: 'p', item: 'i0', externalId: 'a' });
+    await turn();
+    const backlog = Array.from({ length: 70 }, (_, i) => batches.toggle({ project: 'p', item: `i${i + 1}`, externalId: 'a' }));
+    const other = batches.toggle({ project: 'q', item: 'j', externalId: 'b' });
+    await turn();
+    const answerAll = (s: Sent) => s.answer((s.values[1] as string[]).map((_, i) => row(i + 1, i)));
+    for (let i = 0; i < 4; i++) {
+      answerAll(sent[i]!);
+      await turn();
+      await turn();
+    }
+    expect(sent.map((s) => `${s.values[0] as string}:${(s.values[1] as string[]).length}`)).to.deep.equal(['p:1', 'p:64', 'q:1', 'p:6']);
+    await Promise.all([first, ...backlog, other]);
+  });
+
   it('when PostgreSQL refuses the batch statement, then every toggle of it is answered `alone`, to run by itself', async () => {
     const { sql, sent } = fakePool();
     const batches = voteBatches(sql, 2);

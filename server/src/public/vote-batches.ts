@@ -63,10 +63,13 @@ export function voteBatches(sql: SqlPool, inFlight: number): VoteBatches {
   }
 
   function pump(): void {
-    for (const [project, queue] of waiting) {
-      while (running < inFlight && queue.length > 0) void send(project, queue.splice(0, MAX_BATCH));
-      if (queue.length === 0) waiting.delete(project);
-      if (running >= inFlight) return;
+    while (running < inFlight && waiting.size > 0) {
+      const [project, queue] = waiting.entries().next().value!;
+      waiting.delete(project);
+      const batch = queue.splice(0, MAX_BATCH);
+      // A project with more left goes to the back: projects take turns, none waits behind another's backlog.
+      if (queue.length > 0) waiting.set(project, queue);
+      void send(project, batch);
     }
   }
 
