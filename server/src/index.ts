@@ -20,6 +20,7 @@ export { LeaseClient, type RateLimiter, type RateLimitState } from './limits/lea
 export { addComment, type CommentAuthorInput } from './modules/feedback/comments.service.js';
 export { listStatement, listValues } from './public/feedback.sql.js';
 export { voteBatches, type BatchedToggle, type ToggleRequest, type VoteBatches } from './public/vote-batches.js';
+export { submitBatches, submitAlone, type BatchedSubmission, type Submission, type SubmitBatches } from './public/submit-batches.js';
 export { seedProject, SEED_EPOCH_MS, SEED_MARKERS, markerItemCount, voterPoolSize, type SeedMarker, type SeedOptions, type SeedProgress, type SeedSummary } from './db/seeders/index.js';
 export { buildOpenApiDocument, openApiFileText, openApiJson } from './openapi.js';
 export { OPENAPI_PATH } from './http/middleware/keyless.js';

@@ -36,6 +36,11 @@ export function upsertEndUser(params: EndUserParams, options: { where?: string; 
     returning ${options.returning}`;
 }
 
+/** Whether the given profile (a jsonb expression) would change no field of the stored user `stored`. */
+export function profileUnchanged(profile: string, stored: string): string {
+  return FIELDS.map((f) => `(not ${profile}::jsonb ? '${f.key}' or ${stored}.${f.column} is not distinct from ${f.value(profile)})`).join(' and ');
+}
+
 /**
  * The CTEs `e` (the stored user), `u` (the upsert) and `uid` (the user's id, name and avatar).
  * The upsert runs only when the user is new or the request changes a field, so a returning voter
@@ -45,8 +50,7 @@ export function upsertEndUser(params: EndUserParams, options: { where?: string; 
  */
 export function endUserCtes(params: EndUserParams, guard?: string): string {
   const { project, externalId, profile } = params;
-  const unchanged = FIELDS.map((f) => `(not ${profile}::jsonb ? '${f.key}' or e.${f.column} is not distinct from ${f.value(profile)})`).join(' and ');
-  const write = `not exists (select 1 from e where ${unchanged})`;
+  const write = `not exists (select 1 from e where ${profileUnchanged(profile, 'e')})`;
   return `e as (
     select id, name, avatar_url, email, metadata from end_users where project_id = ${project} and external_id = ${externalId}
   ), u as (

@@ -1,5 +1,4 @@
 import type { ListFeedbackQuery, SortBy } from '@feedbackd/sdk/contract';
-import { endUserCtes } from './end-user.sql.js';
 import { isoTimestamp, ITEM_FROM, itemFields } from './json.sql.js';
 
 /** A hot statement: its prepared-statement name, its text, and how to order its parameters. */
@@ -7,50 +6,6 @@ export interface Statement {
   name: string;
   text: string;
 }
-
-// ---------------------------------------------------------------------------------- submit (4.2)
-
-/** The new item as FeedbackListItem JSON: no comments, and the submitter's vote. */
-function submittedItem(user: string | null): string {
-  return `json_build_object(${itemFields({ feedback: 'f', voteCount: '1', commentCount: '0', user })})::text as body`;
-}
-
-/**
- * Spec 4.2 by an identified user, in one statement: upsert the submitter, insert the item, its
- * counters (voteCount 1) and the submitter's vote. $1 project, $2 title, $3 description, $4 type,
- * $5 metadata, $6 externalId, $7 given profile.
- */
-export const SUBMIT_IDENTIFIED: Statement = {
-  name: 'submit_identified',
-  text: `with ${endUserCtes({ project: '$1::uuid', externalId: '$6::text', profile: '$7' })},
-  f as (
-    insert into feedback (project_id, end_user_id, title, description, type, metadata)
-    select $1::uuid, uid.id, $2::text, $3::text, $4::text, $5::jsonb from uid
-    returning *
-  ), c as (
-    insert into feedback_counters (feedback_id, project_id, created_at, status, type, vote_count, comment_count)
-    select id, project_id, created_at, status, type, 1, 0 from f
-  ), v as (
-    insert into votes (feedback_id, voter_key, end_user_id) select id, end_user_id::text, end_user_id from f
-  )
-  select ${submittedItem('uid')} from f cross join uid`,
-};
-
-/** Spec 4.2 without `endUser`: the submission is the caller's anonymous vote. $6 voter key. */
-export const SUBMIT_ANONYMOUS: Statement = {
-  name: 'submit_anonymous',
-  text: `with f as (
-    insert into feedback (project_id, end_user_id, title, description, type, metadata)
-    values ($1::uuid, null, $2::text, $3::text, $4::text, $5::jsonb)
-    returning *
-  ), c as (
-    insert into feedback_counters (feedback_id, project_id, created_at, status, type, vote_count, comment_count)
-    select id, project_id, created_at, status, type, 1, 0 from f
-  ), v as (
-    insert into votes (feedback_id, voter_key, end_user_id) select id, $6::text, null::uuid from f
-  )
-  select ${submittedItem(null)} from f`,
-};
 
 // ---------------------------------------------------------------------------------- detail (4.4)
 

@@ -5,7 +5,8 @@ import { clientIp, type AppContext, type AppState } from '../http/context.js';
 import { feedbackId, feedbackNotFound, isItemGone } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
 import { givenProfile, NO_PROFILE } from './end-user.sql.js';
-import { DETAIL, DETAIL_WITH_HISTORY, listStatement, listValues, SUBMIT_ANONYMOUS, SUBMIT_IDENTIFIED, type Statement } from './feedback.sql.js';
+import { DETAIL, DETAIL_WITH_HISTORY, listStatement, listValues, type Statement } from './feedback.sql.js';
+import { submitAlone, submitBatches, type Submission } from './submit-batches.js';
 import { IDENTIFY } from './users.sql.js';
 import { voteBatches, type BatchedToggle, type Toggled } from './vote-batches.js';
 import { anonymousVoterKey } from './voter.js';
@@ -18,6 +19,9 @@ import { CHECK_ANONYMOUS, CHECK_IDENTIFIED, TOGGLE_ANONYMOUS, TOGGLE_IDENTIFIED,
  */
 const TOGGLES_IN_FLIGHT = 2;
 
+/** Submission statements running at once per process (submit-batches.ts). */
+const SUBMITS_IN_FLIGHT = 2;
+
 /**
  * The six endpoints of the spec, each one or two statements on the pool: no ORM, no entity,
  * no transaction object. The statements live in *.sql.ts beside this file.
@@ -25,6 +29,7 @@ const TOGGLES_IN_FLIGHT = 2;
 export function mountPublicRoutes(router: Router<AppState>, sql: SqlPool, options: MountOptions): void {
   const run = <Row extends Record<string, unknown>>(statement: Statement, values: unknown[]) => sql.query<Row>(statement.name, statement.text, values);
   const batches = voteBatches(sql, TOGGLES_IN_FLIGHT);
+  const submissions = submitBatches(sql, SUBMITS_IN_FLIGHT);
 
   mount(router, routes.identify, options, async ({ body }, ctx) => {
     const [row] = await run<{ body: string }>(IDENTIFY, [projectOf(ctx), body.externalId, givenProfile(body)]);
@@ -32,12 +37,13 @@ export function mountPublicRoutes(router: Router<AppState>, sql: SqlPool, option
   });
 
   mount(router, routes.createFeedback, options, async ({ body }, ctx) => {
-    const item = [projectOf(ctx), body.title, body.description ?? null, body.type, body.metadata == null ? null : JSON.stringify(body.metadata)];
-    const endUser = body.endUser;
-    const rows = endUser
-      ? await run<{ body: string }>(SUBMIT_IDENTIFIED, [...item, endUser.externalId, givenProfile(endUser)])
-      : await run<{ body: string }>(SUBMIT_ANONYMOUS, [...item, anonymousVoterKey(ctx.state.caller.voterSalt, clientIp(ctx))]);
-    return jsonReply(routes.createFeedback, 201, `{"feedback":${rows[0]!.body}}`);
+    const item = { project: projectOf(ctx), title: body.title, description: body.description ?? null, type: body.type, metadata: body.metadata == null ? null : JSON.stringify(body.metadata) };
+    const submission: Submission = body.endUser
+      ? { ...item, externalId: body.endUser.externalId, profile: givenProfile(body.endUser) }
+      : { ...item, voterKey: anonymousVoterKey(ctx.state.caller.voterSalt, clientIp(ctx)) };
+    const answer = await submissions.submit(submission);
+    const created = answer === 'alone' ? await submitAlone(sql, submission) : answer;
+    return jsonReply(routes.createFeedback, 201, `{"feedback":${created}}`);
   });
 
   mount(router, routes.listFeedback, options, async ({ query }, ctx) => {
