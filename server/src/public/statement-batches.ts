@@ -75,10 +75,7 @@ export function statementBatches<Request extends BatchRequest, Answer>(options: 
     let answers: Batched<Answer>[] | undefined;
     let failure: unknown;
     try {
-      answers = await options.run(
-        project,
-        batch.map((w) => w.request),
-      );
+      answers = await options.run(project, batch.map((w) => w.request));
     } catch (error) {
       if (batch.length > 1 && isStatementError(error)) answers = batch.map(() => 'alone');
       else failure = error;
