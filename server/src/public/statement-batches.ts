@@ -25,6 +25,15 @@ export interface BatchOptions<Request extends BatchRequest, Answer> {
   run(project: string, requests: Request[]): Promise<Batched<Answer>[]>;
 }
 
+/**
+ * The answers of a batch statement, in the order of its requests: each row names its request's
+ * 1-based place (`idx`, as `with ordinality` numbers it); a request that got no row is answered `alone`.
+ */
+export function answersInPlace<Row extends { idx: number | string }, Answer>(rows: Row[], count: number, answer: (row: Row) => Answer): Batched<Answer>[] {
+  const byPlace = new Map(rows.map((row) => [Number(row.idx), answer(row)]));
+  return Array.from({ length: count }, (_, i) => byPlace.get(i + 1) ?? 'alone');
+}
+
 interface Waiting<Request, Answer> {
   request: Request;
   resolve: (answer: Batched<Answer>) => void;

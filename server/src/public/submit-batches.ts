@@ -1,5 +1,5 @@
 import type { SqlPool } from '../db/pool.js';
-import { statementBatches, type Batched } from './statement-batches.js';
+import { answersInPlace, statementBatches, type Batched } from './statement-batches.js';
 import { SUBMIT_ANONYMOUS, SUBMIT_BATCH, SUBMIT_IDENTIFIED } from './submit.sql.js';
 
 /** One submission: by an end user (`externalId` and the given profile) or by an anonymous caller (`voterKey`). */
@@ -44,8 +44,7 @@ export function submitBatches(sql: SqlPool, inFlight: number): SubmitBatches {
         submissions.map((s) => s.profile ?? null),
         submissions.map((s) => s.voterKey ?? null),
       ]);
-      const byPlace = new Map(rows.map((row) => [Number(row.idx), row.body]));
-      return submissions.map((_, i) => byPlace.get(i + 1) ?? 'alone');
+      return answersInPlace(rows, submissions.length, (row) => row.body);
     },
   });
   return { submit: (submission) => batches.send(submission) };

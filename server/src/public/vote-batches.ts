@@ -1,5 +1,5 @@
 import type { SqlPool } from '../db/pool.js';
-import { statementBatches, type Batched } from './statement-batches.js';
+import { answersInPlace, statementBatches, type Batched } from './statement-batches.js';
 import { TOGGLE_BATCH } from './votes.sql.js';
 
 /** What a toggle answers: whether the item exists, whether the voter now votes, and the new count. */
@@ -38,10 +38,9 @@ export function voteBatches(sql: SqlPool, inFlight: number): VoteBatches {
         TOGGLE_BATCH.text,
         [project, toggles.map((t) => t.item), toggles.map((t) => t.externalId ?? null), toggles.map((t) => t.voterKey ?? null)],
       );
-      const byPlace = new Map<number, Toggled | 'unknown-user'>(
-        rows.map((row) => [Number(row.idx), row.user_known ? { item_found: row.item_found, now_voted: row.now_voted, new_count: row.new_count } : 'unknown-user']),
+      return answersInPlace(rows, toggles.length, (row): Toggled | 'unknown-user' =>
+        row.user_known ? { item_found: row.item_found, now_voted: row.now_voted, new_count: row.new_count } : 'unknown-user',
       );
-      return toggles.map((_, i) => byPlace.get(i + 1) ?? 'alone');
     },
   });
   return { toggle: (request) => batches.send(request) };
