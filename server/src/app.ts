@@ -5,7 +5,7 @@ import { mountAdminRoutes } from './admin/routes.js';
 import type { SqlPool } from './db/pool.js';
 import type { AppState } from './http/context.js';
 import { AppError } from './http/errors.js';
-import { auth, KeyCache } from './http/middleware/auth.js';
+import { auth, KeyCache, refuseLockedOutAddresses } from './http/middleware/auth.js';
 import { errorHandler } from './http/middleware/error-handler.js';
 import { idempotency } from './http/middleware/idempotency.js';
 import { jsonBody } from './http/middleware/json-body.js';
@@ -14,7 +14,7 @@ import { keylessPaths } from './http/middleware/keyless.js';
 import { rateLimit, type RateLimitOptions } from './http/middleware/rate-limit.js';
 import { responseHeaders } from './http/middleware/response-headers.js';
 import { requestLog } from './http/middleware/request-log.js';
-import { FailedAuthLimit } from './limits/failed-auth.js';
+import { FAILED_AUTH_LIMIT, FailedAuthLimit } from './limits/failed-auth.js';
 import type { Logger } from './logger.js';
 import { openApiJson } from './openapi.js';
 import { mountPublicRoutes } from './public/routes.js';
@@ -40,6 +40,11 @@ export interface AppDependencies {
    * then read from X-Forwarded-For, that many entries from its end. 0 ignores the header.
    */
   trustProxy?: number;
+  /**
+   * Unknown or revoked keys one address may send per minute before all its requests are refused
+   * (limits/failed-auth.ts; default 30), or 'off' when something in front limits guessing.
+   */
+  failedAuthLimit?: number | 'off';
 }
 
 /**
@@ -62,6 +67,8 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   mountPublicRoutes(router, deps.sql, mountOptions);
   mountAdminRoutes(router, { sql: deps.sql, orm: ormSource(deps.orm) }, mountOptions);
   const limits = deps.rateLimit === 'off' ? undefined : rateLimit(deps.rateLimit, deps.logger);
+  const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
+  const failures = failedAuthLimit === 'off' ? undefined : new FailedAuthLimit(failedAuthLimit);
   const pass: Koa.Middleware<AppState> = (_ctx, next) => next();
 
   app
@@ -69,8 +76,9 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     .use(requestLog(deps.logger))
     .use(errorHandler(deps.logger))
     .use(keylessPaths(deps.sql, openApiJson()))
+    .use(failures ? refuseLockedOutAddresses(failures) : pass)
     .use(limits?.policy ?? pass)
-    .use(auth(new KeyCache(deps.sql), new FailedAuthLimit()))
+    .use(auth(new KeyCache(deps.sql), failures, deps.logger))
     .use(limits?.consume ?? pass)
     .use(jsonBody())
     .use(idempotency(deps.sql, deps.logger))

@@ -7,6 +7,7 @@ import { openOrm } from './db/orm.js';
 import { openSqlPool, type SqlPool } from './db/pool.js';
 import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from './http/middleware/rate-limit.js';
 import { baseUrl, createHttpServer, drain, listen } from './lifecycle.js';
+import { FAILED_AUTH_LIMIT } from './limits/failed-auth.js';
 import { localLimiter } from './limits/local-limiter.js';
 import { redisLimiter } from './limits/redis-limiter.js';
 import { createLogger, type Logger } from './logger.js';
@@ -27,6 +28,8 @@ export interface ServeOptions extends DatabaseLocation {
   rateLimit?: number | 'off';
   /** Reverse proxies to trust for the caller's IP (X-Forwarded-For); 0 or absent ignores the header. */
   trustProxy?: number;
+  /** Unknown or revoked keys per address per minute before the address is refused (default 30), or 'off'. */
+  failedAuthLimit?: number | 'off';
   /**
    * Keep the rate limit in this Redis, so it is exact across instances; without it each machine
    * counts on its own (exact across its workers).
@@ -84,12 +87,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       validateResponses: options.validateResponses ?? false,
       rateLimit: points === 'off' ? 'off' : { points, limiter: redis },
       trustProxy: options.trustProxy ?? 0,
+      failedAuthLimit: options.failedAuthLimit ?? FAILED_AUTH_LIMIT,
     });
     await redis?.connected();
     const server = createHttpServer(app.callback());
     const port = await listen(server, options.port, options.host);
     const url = baseUrl(options.host, port);
-    logger.info('listening', { url, rateLimit: points, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: options.trustProxy ?? 0, workers: 1 });
+    logger.info('listening', { url, rateLimit: points, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: options.trustProxy ?? 0, failedAuthLimit: options.failedAuthLimit ?? FAILED_AUTH_LIMIT, workers: 1 });
     const close = async () => {
       logger.info('shutting down: no new connections, finishing requests in flight');
       await drain(server, options.drainTimeoutMs ?? 8_000, logger);

@@ -22,6 +22,8 @@ export interface TestServer {
 export interface TestServerOptions {
   rateLimit?: number;
   trustProxy?: number;
+  /** Unknown keys per address per minute before it is refused (the server's default, 30, when absent), or 'off'. */
+  failedAuthLimit?: number | 'off';
   /** Count the rate limit in this Redis. */
   redisUrl?: string;
   /** The database is not fresh (a restart on the same data): use this key instead of a first one. */
@@ -39,6 +41,7 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     validateResponses: true,
     rateLimit: options.rateLimit ?? 1_000_000,
     trustProxy: options.trustProxy ?? 0,
+    failedAuthLimit: options.failedAuthLimit,
     redisUrl: options.redisUrl,
     logger: {
       debug: () => {},

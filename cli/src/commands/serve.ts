@@ -13,6 +13,8 @@ import { defaultWorkers } from '../workers.js';
  * so that `feedback --help` does not load the server stack to print a default.
  */
 const DEFAULT_RATE_LIMIT = 100;
+/** The server's FAILED_AUTH_LIMIT (limits/failed-auth.ts), written here for the same reason. */
+const DEFAULT_FAILED_AUTH_LIMIT = 30;
 
 /** Hard stop if draining and closing the database take longer than this after a signal. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -23,6 +25,7 @@ interface ServeFlags extends DatabaseFlags {
   migrate: boolean;
   logLevel: LogLevel;
   rateLimit: string;
+  failedAuthLimit: string;
   trustProxy?: string | boolean;
   workers?: string;
   redisUrl?: string;
@@ -39,6 +42,14 @@ export function serveCommand(output: Output): Command {
       new Option('--log-level <level>', 'least severe log level printed').choices(['debug', 'info', 'warn', 'error']).env('FEEDBACK_LOG_LEVEL').default('info'),
     )
     .addOption(new Option('--rate-limit <n>', 'requests per minute allowed per API key, or "off" when a proxy or gateway limits instead').env('FEEDBACK_RATE_LIMIT').default(String(DEFAULT_RATE_LIMIT)))
+    .addOption(
+      new Option(
+        '--failed-auth-limit <n>',
+        'unknown or revoked API keys one address may send per minute before every request from it (valid keys included) gets 429 until the minute ends, or "off" when a proxy or gateway in front stops key guessing',
+      )
+        .env('FEEDBACK_FAILED_AUTH_LIMIT')
+        .default(String(DEFAULT_FAILED_AUTH_LIMIT)),
+    )
     .addOption(
       new Option(
         '--trust-proxy [hops]',
@@ -65,6 +76,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const port = Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a number from 0 to 65535, not "${flags.port}"`, EXIT.usage);
   const rateLimit = rateLimitFlag(flags.rateLimit);
+  const failedAuthLimit = limitOrOff(flags.failedAuthLimit, '--failed-auth-limit');
   const trustProxy = trustedProxies(flags.trustProxy);
   const location = databaseLocation(flags);
   const workers = flags.workers === undefined ? defaultWorkers(location.databaseUrl) : wholeNumber(flags.workers, '--workers', { min: 1 });
@@ -84,6 +96,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     host: flags.host,
     migrate: flags.migrate,
     rateLimit,
+    failedAuthLimit,
     redisUrl: redisUrlFlag(flags.redisUrl),
     trustProxy,
     logger,
@@ -144,7 +157,12 @@ function redisUrlFlag(text: string | undefined): string | undefined {
 
 /** `--rate-limit`: a whole number of requests per minute per key, or `off`. */
 function rateLimitFlag(text: string): number | 'off' {
-  return text.trim().toLowerCase() === 'off' ? 'off' : wholeNumber(text, '--rate-limit', { min: 1, alternative: 'off' });
+  return limitOrOff(text, '--rate-limit');
+}
+
+/** A limit flag: a whole number of at least 1, or `off`. */
+function limitOrOff(text: string, flag: string): number | 'off' {
+  return text.trim().toLowerCase() === 'off' ? 'off' : wholeNumber(text, flag, { min: 1, alternative: 'off' });
 }
 
 /** `--trust-proxy` alone means one proxy; `--trust-proxy=N` (or FEEDBACK_TRUST_PROXY=N) means N. */

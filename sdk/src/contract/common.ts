@@ -49,6 +49,12 @@ export const ERROR_MESSAGES = {
   feedbackNotFound: 'Feedback not found',
   rateLimited: 'Too many requests, please slow down',
   internal: 'Internal server error',
+  /**
+   * Not in the spec: the caller's address sent too many unknown or revoked keys (429, like the
+   * rate limit, but its own text, so that a valid key refused for its address's guesses is not
+   * mistaken for a key over its budget).
+   */
+  failedAuthLimited: 'Too many failed authentication attempts from this address; try again later',
   /** Not in the spec: the database cannot be reached (503); the request may be retried. */
   serviceUnavailable: 'Service unavailable',
   /** Not in the spec: a public key called an operator endpoint (403). */

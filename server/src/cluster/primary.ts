@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../http/middleware/rate-limit.js';
 import { baseUrl } from '../lifecycle.js';
+import { FAILED_AUTH_LIMIT } from '../limits/failed-auth.js';
 import { PrimaryLimits } from '../limits/cluster-link.js';
 import { createLogger, type LogLevel } from '../logger.js';
 import { hotPoolSize, prepareDatabase, rateLimitStore, type ServeOptions } from '../main.js';
@@ -44,6 +45,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     rateLimit,
     redisUrl: options.redisUrl,
     trustProxy: options.trustProxy ?? 0,
+    failedAuthLimit: options.failedAuthLimit ?? FAILED_AUTH_LIMIT,
     logLevel: options.logLevel ?? 'info',
     prettyLogs: process.stderr.isTTY === true,
     drainTimeoutMs: options.drainTimeoutMs ?? 8_000,
@@ -96,7 +98,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     throw error;
   }
   const url = baseUrl(options.host, port);
-  logger.info('listening', { url, rateLimit, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: config.trustProxy, workers: options.workers });
+  logger.info('listening', { url, rateLimit, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: config.trustProxy, failedAuthLimit: config.failedAuthLimit, workers: options.workers });
 
   return {
     url,

@@ -11,6 +11,7 @@ export interface WorkerConfig {
   /** Where the rate limit is counted across instances (absent: the primary's bank). */
   redisUrl?: string;
   trustProxy: number;
+  failedAuthLimit: number | 'off';
   logLevel: LogLevel;
   prettyLogs: boolean;
   drainTimeoutMs: number;

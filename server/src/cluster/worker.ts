@@ -49,6 +49,7 @@ async function runWorker(): Promise<void> {
     logger,
     rateLimit: points === 'off' ? 'off' : { points, limiter: redis ?? machine },
     trustProxy: config.trustProxy,
+    failedAuthLimit: config.failedAuthLimit,
   });
   await redis?.connected();
   const server = createHttpServer(app.callback());

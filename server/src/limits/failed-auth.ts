@@ -6,6 +6,9 @@
  *
  * Counted in each serving process: with N workers a caller gets at most N × `maxFailures` tries
  * per window on a machine. That bound is what matters against guessing a 40-character random key.
+ *
+ * The limit is `feedback serve --failed-auth-limit` (or `off`): many callers behind one NAT or
+ * proxy address share one count, and one of them sending a stale key can lock out the others.
  */
 export const FAILED_AUTH_LIMIT = 30;
 export const FAILED_AUTH_WINDOW_MS = 60_000;
@@ -23,8 +26,8 @@ export class FailedAuthLimit {
   private lastResetAt = 0;
 
   constructor(
-    private readonly maxFailures: number = FAILED_AUTH_LIMIT,
-    private readonly windowMs: number = FAILED_AUTH_WINDOW_MS,
+    readonly maxFailures: number = FAILED_AUTH_LIMIT,
+    readonly windowMs: number = FAILED_AUTH_WINDOW_MS,
   ) {}
 
   /** Whether any address has failed within its window (when none has, nothing needs checking). */
@@ -47,8 +50,11 @@ export class FailedAuthLimit {
     return window.resetAt - now;
   }
 
-  /** Counts one failed authentication of `ip`. */
-  record(ip: string, now: number = Date.now()): void {
+  /**
+   * Counts one failed authentication of `ip`. Returns true when this failure is the one that
+   * blocks the address, so that the lock-out is reported once per window, not once per request.
+   */
+  record(ip: string, now: number = Date.now()): boolean {
     let window = this.windows.get(ip);
     if (!window || window.resetAt <= now) {
       this.windows.delete(ip);
@@ -58,5 +64,6 @@ export class FailedAuthLimit {
       this.lastResetAt = Math.max(this.lastResetAt, window.resetAt);
     }
     window.failures += 1;
+    return window.failures === this.maxFailures;
   }
 }

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { ERROR_MESSAGES } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
 import type { FailedAuthLimit } from '../../limits/failed-auth.js';
+import type { Logger } from '../../logger.js';
 import { hashApiKey, looksLikeApiKey, type KeyKind } from '../../modules/keys/api-key.js';
 import { clientIp, type AppState } from '../context.js';
 import { AppError } from '../errors.js';
@@ -68,25 +69,49 @@ export class KeyCache {
 }
 
 /**
- * Spec part 5: every request carries `x-api-key`; a missing, unknown or revoked key is a 401.
- * An address that has sent too many unknown or revoked keys gets 429 until its window ends
- * (limits/failed-auth.ts).
+ * The failed-key limit's refusal (limits/failed-auth.ts). It runs before the rate limit announces
+ * its policy: the refusal is about the address, not about a key's budget, so it carries its own
+ * text and only `Retry-After`, never the per-key `X-RateLimit-*` headers that would send the reader
+ * to `--rate-limit`. Keyless paths (`/healthz`) come earlier still and are never refused.
  */
-export function auth(keys: KeyCache, failures: FailedAuthLimit): Middleware<AppState> {
+export function refuseLockedOutAddresses(failures: FailedAuthLimit): Middleware<AppState> {
   return async (ctx, next) => {
     // Only an address with failures is looked at: the usual request does not compute its IP.
     if (failures.tracking) {
       const waitMs = failures.blockedFor(clientIp(ctx));
-      if (waitMs > 0) throw new AppError(429, ERROR_MESSAGES.rateLimited, undefined, { 'Retry-After': String(Math.ceil(waitMs / 1000)) });
+      if (waitMs > 0) throw new AppError(429, ERROR_MESSAGES.failedAuthLimited, undefined, { 'Retry-After': String(Math.ceil(waitMs / 1000)) });
     }
+    await next();
+  };
+}
+
+/**
+ * Spec part 5: every request carries `x-api-key`; a missing, unknown or revoked key is a 401.
+ * Unknown and revoked keys are counted per address (`failures`, absent when the limit is off);
+ * the failure that locks an address out is logged once, with the address and why, never the key.
+ */
+export function auth(keys: KeyCache, failures: FailedAuthLimit | undefined, logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
     const key = ctx.get('x-api-key').trim();
     if (key === '') throw new AppError(401, ERROR_MESSAGES.missingApiKey);
     const caller = await keys.lookup(key);
     if (!caller) {
-      failures.record(clientIp(ctx));
+      if (failures) countFailure(failures, clientIp(ctx), ctx.state.requestId, logger);
       throw new AppError(401, ERROR_MESSAGES.invalidApiKey);
     }
     ctx.state.caller = caller;
     await next();
   };
+}
+
+function countFailure(failures: FailedAuthLimit, ip: string, requestId: string, logger: Logger): void {
+  if (!failures.record(ip)) return;
+  // The address is needed to tell a guesser from a NAT or a proxy that was not trusted
+  // (--trust-proxy); the request id ties the line to the request that tipped it over.
+  logger.warn('failed-auth limit reached: refusing every request from this address until its window ends', {
+    id: requestId,
+    ip,
+    reason: `${failures.maxFailures} unknown or revoked API keys within ${Math.ceil(failures.windowMs / 1000)} s`,
+    retryAfter: Math.ceil(failures.blockedFor(ip) / 1000),
+  });
 }
