@@ -94,6 +94,20 @@ for (const backend of backends()) {
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
     });
 
+    it('regression (issue 24, depth counted from the fields): when a body is nested 33 containers deep, then it is a 400 on fieldErrors.metadata and nothing is written', async () => {
+      const before = await rowCounts();
+      const res = await request(server, 'POST', '/api/v1/feedback', deepSubmission(31));
+      expect(res.body).to.deep.equal({ error: 'Invalid input', details: { formErrors: [], fieldErrors: { metadata: ['metadata is nested too deeply (at most 32 levels)'] } } });
+      expect(res.status).to.equal(400);
+      expect(await rowCounts()).to.deep.equal(before);
+    });
+
+    it('limits: when a body that is an array is nested 33 levels deep, then the depth is a form error (the body itself counts as level 1)', async () => {
+      const res = await request(server, 'POST', '/api/v1/feedback', { rawBody: nested(33), headers: { 'content-type': 'application/json' } });
+      expect(res.status).to.equal(400);
+      expect(res.body.details.formErrors).to.deep.equal(['The request body is nested too deeply (at most 32 levels)']);
+    });
+
     it('limits: when the body is an array holding a NUL character, then it is a 400 with a form error', async () => {
       const res = await request(server, 'POST', '/api/v1/feedback', { body: [`a${NUL}`] });
       expect(res.status).to.equal(400);
@@ -114,6 +128,22 @@ for (const backend of backends()) {
         expect(await rowCounts()).to.deep.equal(before);
       });
     }
+
+    it('regression (issue 24, "__proto__" called malformed): when a body has a top-level "__proto__" key, then it is accepted and the key is dropped like any unknown field', async () => {
+      const res = await request(server, 'POST', '/api/v1/feedback', { rawBody: '{"title":"x","__proto__":{"a":1}}', headers: { 'content-type': 'application/json' } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.feedback.title).to.equal('x');
+      expect(({} as Record<string, unknown>).a, 'no prototype was polluted').to.equal(undefined);
+    });
+
+    it('regression (issue 24): when metadata holds "__proto__" keys (plain or escaped, at any depth), then the item is stored with the other keys and without them', async () => {
+      const rawBody = '{"title":"meta","metadata":{"plan":"pro","__proto__":{"polluted":true},"nested":{"\\u005f_proto__":{"polluted":true},"k":1}}}';
+      const res = await request(server, 'POST', '/api/v1/feedback', { rawBody, headers: { 'content-type': 'application/json' } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      const [row] = await server.server.orm.em.fork().execute<{ metadata: unknown }[]>('select metadata from feedback where id = ?', [res.body.feedback.id]);
+      expect(row!.metadata).to.deep.equal({ plan: 'pro', nested: { k: 1 } });
+      expect(({} as Record<string, unknown>).polluted, 'no prototype was polluted').to.equal(undefined);
+    });
 
     it('limits: when a string holds a whole emoji (a surrogate pair), then it is stored as it is', async () => {
       const res = await request(server, 'POST', '/api/v1/feedback', { body: { title: 'thumbs \ud83d\udc4d', metadata: { '\ud83d\ude00': 'ok' } } });

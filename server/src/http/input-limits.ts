@@ -19,9 +19,13 @@ function stringProblem(text: string, label: string): string | undefined {
   return undefined;
 }
 
-/** What is wrong with one value, in words for its field, or undefined when nothing is. Iterative: no depth can overflow it. */
-function problemOf(value: unknown, label: string): string | undefined {
-  const stack: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
+/**
+ * What is wrong with one value, in words for its field, or undefined when nothing is. Iterative: no
+ * depth can overflow it. `depth` is the value's level counting the body as 1 (as docs/api.md
+ * does), so a top-level field's value is at 2.
+ */
+function problemOf(value: unknown, label: string, depth: number): string | undefined {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth }];
   while (stack.length > 0) {
     const { value: current, depth } = stack.pop()!;
     if (typeof current === 'string') {
@@ -45,12 +49,12 @@ function problemOf(value: unknown, label: string): string | undefined {
  */
 export function checkInputLimits(input: unknown): ValidationDetails | undefined {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    const problem = problemOf(input, 'The request body');
+    const problem = problemOf(input, 'The request body', 1);
     return problem ? { formErrors: [problem], fieldErrors: {} } : undefined;
   }
   const fieldErrors: Record<string, string[]> = {};
   for (const [field, value] of Object.entries(input)) {
-    const problem = problemOf(value, field);
+    const problem = problemOf(value, field, 2);
     // A field name that is itself bad is reported in a form that can be sent back.
     if (problem) fieldErrors[field.replaceAll(NUL, '').replace(/\p{Cs}/gu, '\ufffd')] = [problem];
   }

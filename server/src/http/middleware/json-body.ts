@@ -7,6 +7,9 @@ import { checkInputLimits } from '../input-limits.js';
 /** The largest request body accepted (larger ones get a 413). */
 export const BODY_LIMIT = '1mb';
 
+/** co-body's option (passed on by koa-bodyparser, which does not declare it): remove `__proto__` keys. */
+const DROP_PROTO_KEYS = { onProtoPoisoning: 'remove' } as Partial<bodyParser.Options>;
+
 /**
  * Request bodies are JSON (spec part 4). A body of another type is refused with 415 instead of
  * being read as empty; a request with no body at all (an anonymous vote) counts as `{}`.
@@ -16,6 +19,13 @@ export function jsonBody(): Middleware<AppState> {
     enableTypes: ['json'],
     jsonLimit: BODY_LIMIT,
     strict: true,
+    // A `__proto__` key (at any depth) is valid JSON, and co-body's default refuses it with a
+    // SyntaxError that read as "Malformed JSON". It is dropped instead of kept as data: it is the
+    // one name that plain assignment (Object.assign, zod's copy of a record, a merge) turns into a
+    // prototype change rather than a property, so every layer after this one would have to be
+    // careful with it, and no caller needs it (a JavaScript caller cannot even put it in an object
+    // literal). Dropping it is what "fields the contract does not know are ignored" does anyway.
+    ...DROP_PROTO_KEYS,
     onerror: (error, ctx) => {
       // co-body marks size and encoding failures with a `type`; a JSON syntax error (thrown by
       // @hapi/bourne as a bare SyntaxError) or a non-object body in strict mode has none or a 400.
