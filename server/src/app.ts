@@ -3,15 +3,17 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
 import { mountAdminRoutes } from './admin/routes.js';
 import type { SqlPool } from './db/pool.js';
+import { requestTransactions } from './db/request-transaction.js';
 import type { AppState } from './http/context.js';
 import { AppError } from './http/errors.js';
+import { idempotentWrites } from './http/idempotent-writes.js';
 import { auth, KeyCache, refuseLockedOutAddresses } from './http/middleware/auth.js';
 import { errorHandler } from './http/middleware/error-handler.js';
-import { idempotency } from './http/middleware/idempotency.js';
 import { jsonBody } from './http/middleware/json-body.js';
 import { routeFallback } from './http/middleware/not-found.js';
 import { keylessPaths } from './http/middleware/keyless.js';
 import { rateLimit, type RateLimitOptions } from './http/middleware/rate-limit.js';
+import { requireHost } from './http/middleware/require-host.js';
 import { responseHeaders } from './http/middleware/response-headers.js';
 import { requestLog } from './http/middleware/request-log.js';
 import { FAILED_AUTH_LIMIT, FailedAuthLimit } from './limits/failed-auth.js';
@@ -24,7 +26,8 @@ export interface AppDependencies {
   sql: SqlPool;
   /**
    * The operator side's ORM, for the operator's endpoints (server/src/admin): an open one, or a
-   * function that opens it when first needed. Without it those endpoints answer 501.
+   * function that opens it when first needed. Without it those endpoints, and every write sent
+   * with an Idempotency-Key (it runs in a transaction on the ORM's connections), answer 501.
    */
   orm?: MikroORM | (() => Promise<MikroORM>);
   logger: Logger;
@@ -63,9 +66,13 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   }
 
   const router = new Router<AppState>();
-  const mountOptions = { validateResponses: deps.validateResponses ?? false };
+  const orm = ormSource(deps.orm);
+  const mountOptions = {
+    validateResponses: deps.validateResponses ?? false,
+    idempotent: idempotentWrites(deps.sql, requestTransactions(orm), deps.logger),
+  };
   mountPublicRoutes(router, deps.sql, mountOptions);
-  mountAdminRoutes(router, { sql: deps.sql, orm: ormSource(deps.orm) }, mountOptions);
+  mountAdminRoutes(router, { sql: deps.sql, orm }, mountOptions);
   const limits = deps.rateLimit === 'off' ? undefined : rateLimit(deps.rateLimit, deps.logger);
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
   const failures = failedAuthLimit === 'off' ? undefined : new FailedAuthLimit(failedAuthLimit);
@@ -75,13 +82,13 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     .use(responseHeaders())
     .use(requestLog(deps.logger))
     .use(errorHandler(deps.logger))
+    .use(requireHost())
     .use(keylessPaths(deps.sql, openApiJson()))
     .use(failures ? refuseLockedOutAddresses(failures) : pass)
     .use(limits?.policy ?? pass)
     .use(auth(new KeyCache(deps.sql), failures, deps.logger))
     .use(limits?.consume ?? pass)
     .use(jsonBody())
-    .use(idempotency(deps.sql, deps.logger))
     .use(routeFallback())
     .use(router.routes())
     .use(router.allowedMethods());

@@ -11,8 +11,11 @@ const run = promisify(execFile);
 export interface ThrowawayPostgres {
   /** postgres://postgres@127.0.0.1:PORT/postgres */
   url: string;
-  /** Stops the server (`fast`: connections are cut, as in an outage or a restart). */
-  stop(): Promise<void>;
+  /**
+   * Stops the server. `fast` (the default): connections are cut, as in an outage or a restart;
+   * `immediate`: it stops as if it crashed, mid-commit for some, and recovers from its WAL on start.
+   */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
   start(): Promise<void>;
   /** Stops it and deletes its files. */
   destroy(): Promise<void>;
@@ -50,13 +53,13 @@ export async function startThrowawayPostgres(bin: string): Promise<ThrowawayPost
   await asServerUser(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
   const start = () => asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
-  const stop = () => asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+  const stop = (mode: 'fast' | 'immediate' = 'fast') => asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', 'stop']);
   await start();
   let running = true;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    async stop() {
-      await stop();
+    async stop(mode) {
+      await stop(mode);
       running = false;
     },
     async start() {

@@ -11,6 +11,7 @@ const ALL = [
   'Migration20261123000500_search_text',
   'Migration20261123000600_time_ordered_ids',
   'Migration20261123000700_vote_batches',
+  'Migration20261125000800_exactly_once',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { transaction } from '../db/conflicts.js';
 import type { Comment as CommentView, EndUserInputSchema } from '@feedbackd/sdk/contract';
 import type { z } from 'zod';
 import { moveCounters } from '../domain/counters.js';
@@ -26,7 +27,7 @@ export async function addComment(
   content: string,
   author: CommentAuthor,
 ): Promise<AddedComment | undefined> {
-  return em.transactional(async (tx) => {
+  return transaction(em, async (tx) => {
     if (!(await lockItem(tx, projectId, feedbackId, 'key share'))) return undefined;
     const endUser = author.kind === 'user' ? await identifyEndUser(tx, projectId, author.endUser) : undefined;
     const comment = tx.create(Comment, {
@@ -58,7 +59,7 @@ export type DeletedComment = { commentCount: number } | 'no-item' | 'no-comment'
 
 /** Deletes a comment of an item and uncounts it, in one transaction. */
 export async function deleteComment(em: EntityManager, projectId: string, feedbackId: string, commentId: string): Promise<DeletedComment> {
-  return em.transactional(async (tx) => {
+  return transaction(em, async (tx) => {
     if (!(await lockItem(tx, projectId, feedbackId, 'key share'))) return 'no-item';
     const deleted = await tx.nativeDelete(Comment, { id: commentId, feedback: feedbackId });
     // Two concurrent deletes of one comment: only the one whose delete found the row counts it.

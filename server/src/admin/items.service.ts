@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { transaction } from '../db/conflicts.js';
 import type { FeedbackStatus, FeedbackType } from '@feedbackd/sdk/contract';
 import { lockItem } from '../domain/item-locks.js';
 import { Feedback } from '../modules/feedback/feedback.entity.js';
@@ -25,7 +26,7 @@ export interface ChangedBy {
  * project.
  */
 export async function updateItem(em: EntityManager, projectId: string, id: string, changes: ItemChanges, by: ChangedBy): Promise<boolean> {
-  return em.transactional(async (tx) => {
+  return transaction(em, async (tx) => {
     // The row lock serialises status changes of one item, so each one records the status it
     // really changed from; votes and comments go on meanwhile.
     if (!(await lockItem(tx, projectId, id, 'no key update'))) return false;
@@ -47,7 +48,7 @@ export async function updateItem(em: EntityManager, projectId: string, id: strin
  * (so a second delete of one item is a 404).
  */
 export async function deleteItem(em: EntityManager, projectId: string, id: string): Promise<boolean> {
-  return em.transactional(async (tx) => {
+  return transaction(em, async (tx) => {
     if (!(await lockItem(tx, projectId, id, 'update'))) return false;
     // Votes first, explicitly: a toggle holding one of them is waited for here, before the
     // counters row goes (the cascade below), in the order the toggle takes them itself.

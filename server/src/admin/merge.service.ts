@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { moveCounters } from '../domain/counters.js';
+import { transaction } from '../db/conflicts.js';
+import { lockCounters, moveCounters } from '../domain/counters.js';
 import { lockItems } from '../domain/item-locks.js';
 import { Feedback } from '../modules/feedback/feedback.entity.js';
 
@@ -19,14 +20,18 @@ export interface MergeResult {
  * meanwhile (those wait, then fail on their foreign key: 404); its vote rows are locked before
  * they are copied, so a toggle removing one either finishes first or finds it gone. The target is
  * locked `no key update`: it cannot be deleted or merged away meanwhile, and its voters keep
- * voting. A voter who votes on the target while the merge runs meets the copy on the unique
+ * voting; its counters row is locked next, as a toggle locks it before its vote row. A voter who votes on the target while the merge runs meets the copy on the unique
  * (feedback, voter) index: the copy waits for the vote and then skips it, or the vote waits for
  * the copy and then toggles it, so either way the voter has one vote and the counter says so.
  */
 export async function mergeItems(em: EntityManager, projectId: string, duplicateId: string, intoId: string): Promise<MergeResult | undefined> {
-  return em.transactional(async (tx) => {
+  return transaction(em, async (tx) => {
     const locked = await lockItems(tx, projectId, { id: duplicateId, mode: 'update' }, { id: intoId, mode: 'no key update' });
     if (!locked) return undefined;
+    // The target's counters before its vote rows (the order a toggle takes them in): a toggle on
+    // the target that holds the counters finishes first, instead of waiting on a vote row this
+    // merge copied while this merge waits on its counters.
+    await lockCounters(tx, intoId);
 
     await tx.execute('select id from votes where feedback_id = ? for update', [duplicateId]);
     const moved = await tx.execute<{ id: string }[]>(

@@ -24,11 +24,12 @@ export interface AdminDependencies {
  * file; an item is then read back as a secret key's detail view, by the hot statement.
  */
 export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependencies, options: MountOptions): void {
-  const em = async () => (await deps.orm()).em.fork();
+  // In the transaction of a write sent with an Idempotency-Key (http/idempotent-writes.ts), or a fork of its own.
+  const em = async (ctx: AppContext) => ctx.state.tx?.em ?? (await deps.orm()).em.fork();
 
   /** The item as GET /api/v1/feedback/:id shows it to a secret key, as JSON text. */
   const detail = async (id: string, ctx: AppContext): Promise<string> => {
-    const [row] = await deps.sql.query<{ body: string }>(DETAIL_WITH_HISTORY.name, DETAIL_WITH_HISTORY.text, [id, projectOf(ctx), null]);
+    const [row] = await (ctx.state.tx?.sql ?? deps.sql).query<{ body: string }>(DETAIL_WITH_HISTORY.name, DETAIL_WITH_HISTORY.text, [id, projectOf(ctx), null]);
     // Deleted by someone else between the change's commit and this read.
     if (!row) throw feedbackNotFound();
     return row.body;
@@ -37,21 +38,21 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
   mount(router, routes.updateFeedback, options, async ({ params, body }, ctx) => {
     const id = feedbackId(params.id);
     const { actor, ...changes } = body;
-    const found = await updateItem(await em(), projectOf(ctx), id, changes, { keyId: ctx.state.caller.keyId, actor: actor ?? null });
+    const found = await updateItem(await em(ctx), projectOf(ctx), id, changes, { keyId: ctx.state.caller.keyId, actor: actor ?? null });
     if (!found) throw feedbackNotFound();
     return jsonReply(routes.updateFeedback, 200, `{"feedback":${await detail(id, ctx)}}`);
   });
 
   mount(router, routes.deleteFeedback, options, async ({ params }, ctx) => {
     const id = feedbackId(params.id);
-    if (!(await deleteItem(await em(), projectOf(ctx), id))) throw feedbackNotFound();
+    if (!(await deleteItem(await em(ctx), projectOf(ctx), id))) throw feedbackNotFound();
     return reply(200, { id, deleted: true as const });
   });
 
   mount(router, routes.addComment, options, async ({ params, body }, ctx) => {
     const id = feedbackId(params.id);
     const author = body.team ? { kind: 'team' as const, name: body.team.name } : { kind: 'user' as const, endUser: body.endUser! };
-    const added = await addComment(await em(), projectOf(ctx), id, body.content, author);
+    const added = await addComment(await em(ctx), projectOf(ctx), id, body.content, author);
     if (!added) throw feedbackNotFound();
     return reply(201, added);
   });
@@ -59,7 +60,7 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
   mount(router, routes.deleteComment, options, async ({ params }, ctx) => {
     const id = feedbackId(params.id);
     const comment = commentId(params.commentId);
-    const result = await deleteComment(await em(), projectOf(ctx), id, comment);
+    const result = await deleteComment(await em(ctx), projectOf(ctx), id, comment);
     if (result === 'no-item') throw feedbackNotFound();
     if (result === 'no-comment') throw commentNotFound();
     return reply(200, { id: comment, deleted: true as const, commentCount: result.commentCount });
@@ -68,7 +69,7 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
   mount(router, routes.mergeFeedback, options, async ({ params, body }, ctx) => {
     const id = feedbackId(params.id);
     if (body.intoId === id) throw AppError.invalidInput({ formErrors: [], fieldErrors: { intoId: ['intoId must be another item than the one merged'] } });
-    const merged = await mergeItems(await em(), projectOf(ctx), id, body.intoId);
+    const merged = await mergeItems(await em(ctx), projectOf(ctx), id, body.intoId);
     if (!merged) throw feedbackNotFound();
     const summary = JSON.stringify({ id, ...merged });
     return jsonReply(routes.mergeFeedback, 200, `{"feedback":${await detail(body.intoId, ctx)},"merged":${summary}}`);

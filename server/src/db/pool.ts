@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { isLostRace, retryingLostRaces } from './conflicts.js';
 import type { Database } from './database.js';
 import { openPipelines } from './pipelined-pool.js';
 
@@ -44,7 +45,11 @@ export function openSqlPool(database: Pick<Database, 'kind' | 'connection'>, con
   const lanes = openPipelines({ connection: { ...connection, options: SESSION_OPTIONS }, lanes: connections, connectTimeoutMs: CONNECT_TIMEOUT_MS });
   let closing: Promise<void> | undefined;
   return {
-    query: (name, text, values) => lanes.query({ name, text, values: [...values] }),
+    query<Row extends Record<string, unknown>>(name: string, text: string, values: readonly unknown[]): Promise<Row[]> {
+      const config = { name, text, values: [...values] };
+      // Each statement is its own transaction: one that lost a race for locks runs again (db/conflicts.ts).
+      return lanes.query<Row>(config).catch((error: unknown) => (isLostRace(error) ? retryingLostRaces(() => lanes.query<Row>(config)) : Promise.reject(error)));
+    },
     ping: (timeoutMs) => answersWithin(lanes.query({ text: 'select 1' }), timeoutMs),
     close: () => (closing ??= lanes.close()),
   };

@@ -29,10 +29,21 @@ export interface Counts {
 }
 
 /**
+ * Locks an item's counters row until the end of the caller's transaction `tx`, for a change that
+ * will move them after it has changed vote rows (a merge): the vote toggle takes the counters row
+ * before its vote row, so a writer that holds vote rows while it waits for the counters could
+ * deadlock with it. Call it right after the item locks (domain/item-locks.ts).
+ */
+export async function lockCounters(tx: EntityManager, feedbackId: string): Promise<void> {
+  await tx.execute('select 1 from feedback_counters where feedback_id = ? for no key update', [feedbackId]);
+}
+
+/**
  * Moves an item's counters by exact amounts, with atomic SQL (`count = count + n`, never a
  * read-modify-write through the unit of work, which loses updates under concurrency), in the
- * caller's transaction `tx`. Call it after the rows it counts have changed, in that transaction:
- * it takes the counters row's lock last, as the vote toggle does, so the two cannot deadlock.
+ * caller's transaction `tx`. Call it after the rows it counts have changed, in that transaction.
+ * A change that touches vote rows locks the counters first (lockCounters); one that only adds or
+ * removes a comment may lock them here, since no toggle waits on a comment row.
  */
 export async function moveCounters(tx: EntityManager, feedbackId: string, move: CounterMove): Promise<Counts> {
   const rows = await tx.execute<{ vote_count: number; comment_count: number }[]>(

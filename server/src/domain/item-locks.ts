@@ -4,9 +4,10 @@ import type { FeedbackStatus, FeedbackType } from '@feedbackd/sdk/contract';
 /**
  * Row locks the operator side takes on items, always first in its transaction, so that every
  * writer takes its locks in one order: the item row(s) (in id order when there are two), then the
- * vote or comment rows, then the counters row (domain/counters.ts). The vote toggle takes a vote
- * row and then the counters row, and the `key share` lock of its foreign key on the item, which
- * only `update` blocks.
+ * counters row, then the vote or comment rows (domain/counters.ts). The vote toggle (migration
+ * 000800) takes the same order: a `key share` lock on the item (a batch: on all its items, in id
+ * order, before anything else), its counters row, then the vote row. A deadlock that still
+ * happens is retried inside the server (db/conflicts.ts).
  *
  * - `key share`: the item must stay (adding or deleting a comment). Blocks its delete or merge,
  *   lets everything else through.

@@ -1,4 +1,5 @@
 import type { ParameterizedContext } from 'koa';
+import type { RequestTransaction } from '../db/request-transaction.js';
 import type { Caller } from './middleware/auth.js';
 
 /** What the middleware chain puts on `ctx.state` for the handlers after it. */
@@ -6,6 +7,11 @@ export interface AppState {
   requestId: string;
   /** The caller's key and project; set by the auth middleware. */
   caller: Caller;
+  /**
+   * The transaction a write sent with an Idempotency-Key runs in (http/idempotent-writes.ts):
+   * handlers run their statements and services on it instead of the pool while it is set.
+   */
+  tx?: RequestTransaction | undefined;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { ERROR_MESSAGES, type RouteDefinition } from '@feedbackd/sdk/contract';
 import type { AppContext, AppState } from './context.js';
 import { AppError } from './errors.js';
+import type { Answer, IdempotentWrites } from './idempotent-writes.js';
 import { checkInputLimits } from './input-limits.js';
 import { parseInput } from './validate.js';
 
@@ -35,6 +36,8 @@ export type RouteReply<R extends RouteDefinition> = {
 export interface MountOptions {
   /** Check every reply against the contract (tests turn this on; a mismatch is a 500 there). */
   validateResponses: boolean;
+  /** Writes sent with an Idempotency-Key run through it (at most once, in one transaction with their record). */
+  idempotent: IdempotentWrites;
 }
 
 /**
@@ -60,22 +63,43 @@ export function mount<R extends RouteDefinition>(
       query: route.query ? parseInput(route.query, ctx.query) : undefined,
       body: route.body ? parseInput(route.body, ctx.request.body ?? {}) : undefined,
     } as RouteInput<R>;
-    const reply = await handler(input, ctx);
-    const body: unknown = reply.body instanceof JsonText ? reply.body.text : reply.body;
-    if (options.validateResponses) {
-      const schema = route.responses[reply.status];
-      if (!schema) throw new Error(`${route.method} ${route.path} replied ${reply.status}, which its contract does not list`);
-      // A reply that breaks the contract is the server's bug: a plain Error (500), never the
-      // ZodError that the error handler would answer as the client's 400.
-      const checked = schema.safeParse(reply.body instanceof JsonText ? JSON.parse(reply.body.text) : reply.body);
-      if (!checked.success) throw new Error(`${route.method} ${route.path} replied ${reply.status} against its contract: ${checked.error.message}`);
+    const answer = async (): Promise<Answer> => answerOf(route, options, await handler(input, ctx));
+    const key = options.idempotent.keyOf(ctx);
+    let sent: Answer;
+    if (key === undefined) sent = await answer();
+    else {
+      const once = await options.idempotent.run(ctx, key, async (tx) => {
+        // The handler's statements and services run in the transaction that records the key.
+        ctx.state.tx = tx;
+        try {
+          return await answer();
+        } finally {
+          ctx.state.tx = undefined;
+        }
+      });
+      if (once.replayed) ctx.set('Idempotent-Replayed', 'true');
+      sent = once;
     }
     // The header first: Koa's body setter then keeps it instead of guessing a type of its own,
     // and neither looks a MIME type up (a measurable share of a request's CPU).
     ctx.set('Content-Type', JSON_TYPE);
-    ctx.status = reply.status;
-    ctx.body = body;
+    ctx.status = sent.status;
+    ctx.body = sent.text;
   });
+}
+
+/** A handler's reply as the text it is sent as, checked against the contract when asked. */
+function answerOf(route: RouteDefinition, options: MountOptions, reply: { status: number; body: unknown }): Answer {
+  const text = reply.body instanceof JsonText ? reply.body.text : JSON.stringify(reply.body);
+  if (options.validateResponses) {
+    const schema = route.responses[reply.status];
+    if (!schema) throw new Error(`${route.method} ${route.path} replied ${reply.status}, which its contract does not list`);
+    // A reply that breaks the contract is the server's bug: a plain Error (500), never the
+    // ZodError that the error handler would answer as the client's 400.
+    const checked = schema.safeParse(JSON.parse(text));
+    if (!checked.success) throw new Error(`${route.method} ${route.path} replied ${reply.status} against its contract: ${checked.error.message}`);
+  }
+  return { status: reply.status, text };
 }
 
 /** A reply whose body is JSON text already, typed as the route's body for that status. */

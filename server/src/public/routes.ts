@@ -27,12 +27,14 @@ const SUBMITS_IN_FLIGHT = 2;
  * no transaction object. The statements live in *.sql.ts beside this file.
  */
 export function mountPublicRoutes(router: Router<AppState>, sql: SqlPool, options: MountOptions): void {
-  const run = <Row extends Record<string, unknown>>(statement: Statement, values: unknown[]) => sql.query<Row>(statement.name, statement.text, values);
+  // In the transaction of a write sent with an Idempotency-Key (http/idempotent-writes.ts), or else on the pool.
+  const on = (ctx: AppContext) => ctx.state.tx?.sql ?? sql;
+  const run = <Row extends Record<string, unknown>>(ctx: AppContext, statement: Statement, values: unknown[]) => on(ctx).query<Row>(statement.name, statement.text, values);
   const batches = voteBatches(sql, TOGGLES_IN_FLIGHT);
   const submissions = submitBatches(sql, SUBMITS_IN_FLIGHT);
 
   mount(router, routes.identify, options, async ({ body }, ctx) => {
-    const [row] = await run<{ body: string }>(IDENTIFY, [projectOf(ctx), body.externalId, givenProfile(body)]);
+    const [row] = await run<{ body: string }>(ctx, IDENTIFY, [projectOf(ctx), body.externalId, givenProfile(body)]);
     return jsonReply(routes.identify, 200, `{"user":${row!.body}}`);
   });
 
@@ -41,14 +43,15 @@ export function mountPublicRoutes(router: Router<AppState>, sql: SqlPool, option
     const submission: Submission = body.endUser
       ? { ...item, externalId: body.endUser.externalId, profile: givenProfile(body.endUser) }
       : { ...item, voterKey: anonymousVoterKey(ctx.state.caller.voterSalt, clientIp(ctx)) };
-    const answer = await submissions.submit(submission);
-    const created = answer === 'alone' ? await submitAlone(sql, submission) : answer;
+    // A batch is its own transaction: a submission in a request's transaction runs alone, in it.
+    const answer = ctx.state.tx ? 'alone' : await submissions.submit(submission);
+    const created = answer === 'alone' ? await submitAlone(on(ctx), submission) : answer;
     return jsonReply(routes.createFeedback, 201, `{"feedback":${created}}`);
   });
 
   mount(router, routes.listFeedback, options, async ({ query }, ctx) => {
     const statement = listStatement(query);
-    const [row] = await run<{ total: number; items: string }>(statement, listValues(statement, projectOf(ctx), query));
+    const [row] = await run<{ total: number; items: string }>(ctx, statement, listValues(statement, projectOf(ctx), query));
     const total = row!.total;
     return jsonReply(
       routes.listFeedback,
@@ -60,7 +63,7 @@ export function mountPublicRoutes(router: Router<AppState>, sql: SqlPool, option
   mount(router, routes.getFeedback, options, async ({ params, query }, ctx) => {
     // A secret key also sees the status history (an extension); a public key's answer is the spec's, unchanged.
     const statement = ctx.state.caller.kind === 'secret' ? DETAIL_WITH_HISTORY : DETAIL;
-    const [row] = await run<{ body: string }>(statement, [feedbackId(params.id), projectOf(ctx), query.endUserId ?? null]);
+    const [row] = await run<{ body: string }>(ctx, statement, [feedbackId(params.id), projectOf(ctx), query.endUserId ?? null]);
     if (!row) throw feedbackNotFound();
     return jsonReply(routes.getFeedback, 200, `{"feedback":${row.body}}`);
   });
@@ -69,20 +72,22 @@ export function mountPublicRoutes(router: Router<AppState>, sql: SqlPool, option
     const id = feedbackId(params.id);
     const project = projectOf(ctx);
     const endUser = body.endUser;
+    // A batch is its own transaction: a toggle in a request's transaction runs alone, in it.
+    const inBatch = !ctx.state.tx;
     let row: Toggled | undefined;
     try {
       if (!endUser) {
         const voterKey = anonymousVoterKey(ctx.state.caller.voterSalt, clientIp(ctx));
-        row = batched(await batches.toggle({ project, item: id, voterKey })) ?? (await run<Toggled>(TOGGLE_ANONYMOUS, [id, project, voterKey]))[0];
+        row = (inBatch ? batched(await batches.toggle({ project, item: id, voterKey })) : undefined) ?? (await run<Toggled>(ctx, TOGGLE_ANONYMOUS, [id, project, voterKey]))[0];
       } else {
         const profile = givenProfile(endUser);
         // Only an externalId: a returning voter is read, not upserted (no write to end_users).
         if (profile === NO_PROFILE) {
-          const answer = await batches.toggle({ project, item: id, externalId: endUser.externalId });
-          if (answer === 'alone') [row] = await run<Toggled>(TOGGLE_KNOWN_USER, [id, project, endUser.externalId]);
+          const answer = inBatch ? await batches.toggle({ project, item: id, externalId: endUser.externalId }) : 'alone';
+          if (answer === 'alone') [row] = await run<Toggled>(ctx, TOGGLE_KNOWN_USER, [id, project, endUser.externalId]);
           else if (answer !== 'unknown-user') row = answer;
         }
-        if (!row) [row] = await run<Toggled>(TOGGLE_IDENTIFIED, [id, project, endUser.externalId, profile]);
+        if (!row) [row] = await run<Toggled>(ctx, TOGGLE_IDENTIFIED, [id, project, endUser.externalId, profile]);
       }
     } catch (error) {
       // The item was deleted or merged away while the toggle ran: the statement rolled back whole.
@@ -97,8 +102,8 @@ export function mountPublicRoutes(router: Router<AppState>, sql: SqlPool, option
     const id = feedbackId(params.id);
     const [row] =
       query.endUserId !== undefined
-        ? await run<{ vote_count: number; voted: boolean }>(CHECK_IDENTIFIED, [id, projectOf(ctx), query.endUserId])
-        : await run<{ vote_count: number; voted: boolean }>(CHECK_ANONYMOUS, [id, projectOf(ctx), anonymousVoterKey(ctx.state.caller.voterSalt, clientIp(ctx))]);
+        ? await run<{ vote_count: number; voted: boolean }>(ctx, CHECK_IDENTIFIED, [id, projectOf(ctx), query.endUserId])
+        : await run<{ vote_count: number; voted: boolean }>(ctx, CHECK_ANONYMOUS, [id, projectOf(ctx), anonymousVoterKey(ctx.state.caller.voterSalt, clientIp(ctx))]);
     if (!row) throw feedbackNotFound();
     return reply(200, { voted: row.voted, voteCount: row.vote_count });
   });

@@ -51,7 +51,7 @@ export function submitBatches(sql: SqlPool, inFlight: number): SubmitBatches {
 }
 
 /** One submission in its own statement, upserting an identified submitter: the new item as JSON text. */
-export async function submitAlone(sql: SqlPool, s: Submission): Promise<string> {
+export async function submitAlone(sql: Pick<SqlPool, 'query'>, s: Submission): Promise<string> {
   const item = [s.project, s.title, s.description, s.type, s.metadata];
   const [row] =
     s.externalId !== undefined

@@ -45,7 +45,7 @@ const TRIGGERS = {
  * between, the loop inserts again. No lock is taken on the item, so toggles by different voters
  * only meet at the counter's row update.
  */
-const TOGGLE_VOTE = `create function "toggle_vote"(p_item uuid, p_project uuid, p_voter text, p_end_user uuid)
+export const TOGGLE_VOTE = `create function "toggle_vote"(p_item uuid, p_project uuid, p_voter text, p_end_user uuid)
 returns table (item_found boolean, now_voted boolean, new_count int) language plpgsql as $$
 begin
   perform 1 from feedback_counters c where c.feedback_id = p_item and c.project_id = p_project;

@@ -10,7 +10,7 @@ import { Migration } from '@mikro-orm/migrations';
  * an unknown one answers `user_known` false, and the caller creates the user with the single
  * statement) or an anonymous voter key. One row per toggle; `idx` is its 1-based place in the arrays.
  */
-const TOGGLE_VOTES = `create function "toggle_votes"(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])
+export const TOGGLE_VOTES = `create function "toggle_votes"(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])
 returns table (idx int, user_known boolean, item_found boolean, now_voted boolean, new_count int) language plpgsql as $$
 declare
   r record;

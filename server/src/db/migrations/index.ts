@@ -7,6 +7,7 @@ import { Migration20261123000400AdminApi } from './Migration20261123000400_admin
 import { Migration20261123000500SearchText } from './Migration20261123000500_search_text.js';
 import { Migration20261123000600TimeOrderedIds } from './Migration20261123000600_time_ordered_ids.js';
 import { Migration20261123000700VoteBatches } from './Migration20261123000700_vote_batches.js';
+import { Migration20261125000800ExactlyOnce } from './Migration20261125000800_exactly_once.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
 export const migrationsList: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123000500_search_text', class: Migration20261123000500SearchText },
   { name: 'Migration20261123000600_time_ordered_ids', class: Migration20261123000600TimeOrderedIds },
   { name: 'Migration20261123000700_vote_batches', class: Migration20261123000700VoteBatches },
+  { name: 'Migration20261125000800_exactly_once', class: Migration20261125000800ExactlyOnce },
 ];

@@ -5,8 +5,9 @@ const p = defineEntity.properties;
 
 /**
  * A POST, PATCH or DELETE made with an Idempotency-Key, remembered for 24 hours so that a retry
- * of it is answered with the stored response instead of being carried out again. `status` is null
- * while the first request is still running (the key is reserved).
+ * of it is answered with the stored response instead of being carried out again. The row is
+ * written in the transaction of the change itself, answer included (http/idempotent-writes.ts);
+ * `status` is null only in a reservation left by a release before 0.2, which a retry takes over.
  */
 export const IdempotencyKey = defineEntity({
   name: 'IdempotencyKey',
@@ -18,7 +19,8 @@ export const IdempotencyKey = defineEntity({
     /** SHA-256 of the method, path and canonical JSON body: the same key with another request is refused. */
     requestHash: p.text(),
     status: p.integer().nullable(),
-    body: p.json<unknown>().nullable(),
+    /** The answer's body exactly as it was sent, so that a replay is the same bytes. */
+    body: p.text().nullable(),
     createdAt: p.datetime(3).defaultRaw('now()'),
   },
 });

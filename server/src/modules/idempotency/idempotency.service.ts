@@ -3,87 +3,55 @@ import type { SqlPool } from '../../db/pool.js';
 
 /** How long a key is remembered (a retry after that runs the request again). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
-/** A reservation this old without a response belongs to a request that died; a retry may take it over. */
-const ABANDONED_AFTER_MS = 60_000;
 
-/** What the store knows of a key when a request arrives with it. */
-export type Reservation =
-  | { kind: 'reserved' }
-  | { kind: 'replay'; status: number; body: unknown }
-  | { kind: 'mismatch' }
-  | { kind: 'in-progress' };
+type Sql = Pick<SqlPool, 'query'>;
 
-type KeyRow = {
-  request_hash: string;
+/** What the store holds for a key that another request claimed first. */
+export interface StoredKey {
+  requestHash: string;
+  /** Null only in a reservation left by a release before 0.2 (see the entity). */
   status: number | null;
-  body: unknown;
-  age_ms: number;
+  body: string | null;
   expired: boolean;
-};
+}
 
 /**
- * Reserves `key` for this request, or says why not. The reservation is one
- * `insert … on conflict do nothing`: of two requests racing with one key, exactly one runs.
+ * Claims `key` in the caller's transaction: true when this request is the first with it. A
+ * concurrent transaction that claimed it and has not ended makes this wait for it: if that one
+ * commits, this finds its row (false); if it rolls back, this claims the key.
  */
-export async function reserveKey(sql: SqlPool, projectId: string, key: string, requestHash: string): Promise<Reservation> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const inserted = await sql.query<{ key: string }>(
-      'idempotency_reserve',
-      'insert into idempotency_keys (project_id, key, request_hash) values ($1, $2, $3) on conflict do nothing returning key',
-      [projectId, key, requestHash],
-    );
-    if (inserted.length > 0) return { kind: 'reserved' };
-
-    const rows = await sql.query<KeyRow>(
-      'idempotency_read',
-      `select request_hash, status, body,
-              (extract(epoch from now() - created_at) * 1000)::float8 as age_ms,
-              created_at < now() - make_interval(hours => $1) as expired
-       from idempotency_keys where project_id = $2 and key = $3`,
-      [IDEMPOTENCY_TTL_HOURS, projectId, key],
-    );
-    const row = rows[0];
-    if (!row) continue; // released or expired between the two statements: try to reserve again
-    if (row.expired) {
-      await sql.query('idempotency_expire', 'delete from idempotency_keys where project_id = $1 and key = $2 and created_at < now() - make_interval(hours => $3)', [
-        projectId,
-        key,
-        IDEMPOTENCY_TTL_HOURS,
-      ]);
-      continue;
-    }
-    if (row.request_hash !== requestHash) return { kind: 'mismatch' };
-    if (row.status !== null) return { kind: 'replay', status: row.status, body: row.body };
-    if (row.age_ms > ABANDONED_AFTER_MS) {
-      const taken = await sql.query<{ key: string }>(
-        'idempotency_take_over',
-        'update idempotency_keys set created_at = now() where project_id = $1 and key = $2 and status is null and created_at < now() - make_interval(secs => $3) returning key',
-        [projectId, key, ABANDONED_AFTER_MS / 1000],
-      );
-      if (taken.length > 0) return { kind: 'reserved' };
-    }
-    return { kind: 'in-progress' };
-  }
-  return { kind: 'in-progress' };
+export async function claimKey(tx: Sql, projectId: string, key: string, requestHash: string): Promise<boolean> {
+  const claimed = await tx.query<{ key: string }>(
+    'idempotency_claim',
+    'insert into idempotency_keys (project_id, key, request_hash) values ($1, $2, $3) on conflict do nothing returning key',
+    [projectId, key, requestHash],
+  );
+  return claimed.length > 0;
 }
 
-/** Stores the response of a reserved key, to be replayed to its retries. A string body is JSON text already. */
-export async function storeResponse(sql: SqlPool, projectId: string, key: string, status: number, body: unknown): Promise<void> {
-  await sql.query('idempotency_store', 'update idempotency_keys set status = $1, body = $2::jsonb where project_id = $3 and key = $4', [
-    status,
-    typeof body === 'string' ? body : JSON.stringify(body ?? null),
-    projectId,
-    key,
-  ]);
+/** The committed row of `key`, or undefined when it went between the claim and this read. */
+export async function readKey(tx: Sql, projectId: string, key: string): Promise<StoredKey | undefined> {
+  const [row] = await tx.query<{ request_hash: string; status: number | null; body: string | null; expired: boolean }>(
+    'idempotency_read',
+    `select request_hash, status, body, created_at < now() - make_interval(hours => $1) as expired
+     from idempotency_keys where project_id = $2 and key = $3`,
+    [IDEMPOTENCY_TTL_HOURS, projectId, key],
+  );
+  return row && { requestHash: row.request_hash, status: row.status, body: row.body, expired: row.expired };
 }
 
-/** Drops a reservation whose request failed, so that a retry runs it again. */
-export async function releaseKey(sql: SqlPool, projectId: string, key: string): Promise<void> {
-  await sql.query('idempotency_release', 'delete from idempotency_keys where project_id = $1 and key = $2 and status is null', [projectId, key]);
+/** Forgets a row that no longer counts (expired, or an old release's reservation), so the key can be claimed. */
+export async function forgetKey(tx: Sql, projectId: string, key: string): Promise<void> {
+  await tx.query('idempotency_forget', 'delete from idempotency_keys where project_id = $1 and key = $2', [projectId, key]);
+}
+
+/** Stores the answer of a claimed key, in the transaction of the change it answers: the body as the exact text sent. */
+export async function storeAnswer(tx: Sql, projectId: string, key: string, status: number, body: string): Promise<void> {
+  await tx.query('idempotency_store', 'update idempotency_keys set status = $1, body = $2 where project_id = $3 and key = $4', [status, body, projectId, key]);
 }
 
 /** Deletes every expired key (of all projects). Cheap: it walks the created_at index. */
-export async function deleteExpiredKeys(sql: SqlPool): Promise<number> {
+export async function deleteExpiredKeys(sql: Sql): Promise<number> {
   const rows = await sql.query<{ n: number }>(
     'idempotency_sweep',
     'with gone as (delete from idempotency_keys where created_at < now() - make_interval(hours => $1) returning 1) select count(*)::int as n from gone',
