@@ -476,6 +476,25 @@ for (const backend of backends()) {
       });
     }
 
+    for (const query of ['status=new,', 'status=,new', 'status=new,,closed', 'status=new&status=planned,', 'type=bug,', 'type=,']) {
+      const name = query.slice(0, query.indexOf('='));
+      it(`regression (issue 24, accepted although the OpenAPI enums refuse it): when ${query} has an empty entry, then it is a 400 "Invalid input" with the message under fieldErrors.${name}`, async () => {
+        const res = await request(server, 'GET', `/api/v1/feedback?${query}`);
+        expect(res.status, JSON.stringify(res.body)).to.equal(400);
+        expect(res.body).to.deep.equal({
+          error: 'Invalid input',
+          details: { formErrors: [], fieldErrors: { [name]: [`${name} has an empty entry: separate values with one comma, and none at either end`] } },
+        });
+      });
+    }
+
+    it('4.3 filters: when status or type is given with an empty value, then it counts as not given (not as an empty entry)', async () => {
+      for (const query of ['status=', 'type=', 'status=%20&type=']) {
+        const res = await request(server, 'GET', `/api/v1/feedback?${query}&limit=1`);
+        expect(res.status, `${query}: ${JSON.stringify(res.body)}`).to.equal(200);
+      }
+    });
+
     it('7 validation: when status is invalid, then the message lists the allowed statuses', async () => {
       const res = await request(server, 'GET', '/api/v1/feedback?status=bogus');
       const message: string = res.body.details.fieldErrors.status[0];

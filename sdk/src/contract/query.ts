@@ -5,14 +5,23 @@ import { z } from 'zod';
 // Each ends in a plain schema of the parsed value (its type, limits and default), which is how the
 // OpenAPI document describes the parameter.
 
-/** A parameter holding one value or several separated by commas (repeating the parameter also works). */
+/**
+ * A parameter holding one value or several separated by commas (repeating the parameter also
+ * works). An empty value means "not given", but an empty entry in a list (`new,`, `new,,bug`) is
+ * refused: the OpenAPI document describes the list as items of the enum, which an empty entry is
+ * not, so a validating proxy in front would refuse it too.
+ */
 export function commaList<T extends z.ZodType<unknown, string>>(item: T, label: string) {
   return z
     .union([z.string(), z.array(z.string())], { error: `${label} must be a string` })
     .optional()
-    .transform((value) => {
-      const raw = value === undefined ? [] : Array.isArray(value) ? value : [value];
-      const parts = raw.flatMap((part) => part.split(',')).map((part) => part.trim()).filter((part) => part !== '');
+    .transform((value, ctx) => {
+      const raw = (value === undefined ? [] : Array.isArray(value) ? value : [value]).filter((part) => part.trim() !== '');
+      const parts = raw.flatMap((part) => part.split(',')).map((part) => part.trim());
+      if (parts.includes('')) {
+        ctx.addIssue({ code: 'custom', message: `${label} has an empty entry: separate values with one comma, and none at either end` });
+        return z.NEVER;
+      }
       return parts.length === 0 ? undefined : [...new Set(parts)];
     })
     .pipe(z.array(item).optional());
