@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as contract from '@feedbackd/sdk/contract';
 import { ERROR_MESSAGES, ErrorBodySchema, routes, type RouteDefinition } from '@feedbackd/sdk/contract';
+import { HEALTH_PATH, INDEX_PATH, OPENAPI_PATH } from './http/middleware/keyless.js';
 import { SERVER_VERSION } from './version.js';
 
 /**
@@ -112,12 +113,22 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string; ret
   Unauthorized: { status: 401, description: 'The x-api-key header is missing, or the key is unknown or revoked.', example: ERROR_MESSAGES.invalidApiKey },
   Forbidden: { status: 403, description: 'The operation needs a secret key; a public key was sent.' },
   NotFound: { status: 404, description: "The resource does not exist in the key's project (or its id is malformed).", example: ERROR_MESSAGES.feedbackNotFound },
-  Conflict: { status: 409, description: 'A request with the same Idempotency-Key is still being processed; retry later.', retryAfter: true },
   PayloadTooLarge: { status: 413, description: 'The body is larger than 1 MB.' },
   UnsupportedMediaType: { status: 415, description: 'The body is not JSON, or its Content-Encoding is not supported.' },
-  TooManyRequests: { status: 429, description: 'The key has used its budget for this window (or the address sent too many invalid keys).', retryAfter: true, example: ERROR_MESSAGES.rateLimited },
+  TooManyRequests: {
+    status: 429,
+    description: `The key has used its budget for this window (with the rate-limit headers), or the caller's address sent too many unknown or revoked keys ("${ERROR_MESSAGES.failedAuthLimited}", with Retry-After only).`,
+    retryAfter: true,
+    example: ERROR_MESSAGES.rateLimited,
+  },
   InternalServerError: { status: 500, description: 'An unexpected error; the details are in the server log, under the request id.', example: ERROR_MESSAGES.internal },
-  ServiceUnavailable: { status: 503, description: 'The database cannot be reached. The request did nothing and may be retried.', retryAfter: true, example: ERROR_MESSAGES.serviceUnavailable },
+  ServiceUnavailable: {
+    status: 503,
+    description:
+      'The database cannot be reached, or was lost during the request. A read may be retried. A write sent with an Idempotency-Key may be retried with the same key: if it did commit, the retry gets its answer, otherwise it runs; it never takes effect twice. A write without a key may have taken effect (the connection can be lost during its commit): retrying it can apply it twice.',
+    retryAfter: true,
+    example: ERROR_MESSAGES.serviceUnavailable,
+  },
 };
 
 const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
@@ -130,8 +141,15 @@ function operation(collector: SchemaCollector, usedErrors: Set<string>, operatio
     security: route.auth === 'secret' ? [{ secretKey: [] }] : [{ publicKey: [] }, { secretKey: [] }],
   };
   const params = [...parameters(collector, route.params, 'path'), ...parameters(collector, route.query, 'query')];
-  if (route.method === 'POST') {
-    params.push({ name: 'Idempotency-Key', in: 'header', required: false, description: 'Replays the stored response of an earlier POST with this key (24 hours, per project) instead of running it again.', schema: { type: 'string', minLength: 1, maxLength: 255 } });
+  if (route.method !== 'GET') {
+    params.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'The write takes effect at most once per key and project (24 hours): the key is recorded in the transaction of the write, with its answer, and a retry with it gets that answer (the same bytes, with Idempotent-Replayed: true) instead of running again. The same key with another request is a 400.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
   }
   if (params.length > 0) op.parameters = params;
   if (route.body) {
@@ -146,7 +164,6 @@ function operation(collector: SchemaCollector, usedErrors: Set<string>, operatio
   const errors = ['BadRequest', 'Unauthorized'];
   if (route.auth === 'secret') errors.push('Forbidden');
   if (route.params) errors.push('NotFound');
-  if (route.method === 'POST') errors.push('Conflict');
   if (route.body) errors.push('PayloadTooLarge', 'UnsupportedMediaType');
   errors.push('TooManyRequests', 'InternalServerError', 'ServiceUnavailable');
   for (const name of errors) {
@@ -155,6 +172,31 @@ function operation(collector: SchemaCollector, usedErrors: Set<string>, operatio
   }
   op.responses = responses;
   return op;
+}
+
+/** `GET /`: what the server is and where to go next (keyless.ts builds it). */
+const ServiceIndexSchema = z.object({
+  name: z.literal('feedback'),
+  version: z.string(),
+  links: z.object({ health: z.literal(HEALTH_PATH), api: z.string(), openapi: z.literal(OPENAPI_PATH) }),
+  authentication: z.string(),
+});
+
+/**
+ * The paths answered without a key (http/middleware/keyless.ts), which are not in the contract's
+ * route table: they are this server's, not the API's. Each is also answered to HEAD.
+ */
+function keylessOperations(collector: SchemaCollector): Record<string, Json> {
+  const json = (schema: Json) => ({ content: { 'application/json': { schema } } });
+  const get = (operationId: string, summary: string, responses: Json): Json => ({ get: { operationId, summary, tags: ['service'], security: [], responses } });
+  return {
+    [INDEX_PATH]: get('serviceIndex', 'Name, version and links of this server', { 200: { description: 'OK', ...json(collector.convert(ServiceIndexSchema, 'output')) } }),
+    [HEALTH_PATH]: get('healthCheck', 'Whether this server and its database answer (within 2 s)', {
+      200: { description: 'The server is up and its database answers.', ...json(collector.convert(z.object({ status: z.literal('ok') }), 'output')) },
+      503: { description: "The database does not answer: `{\"error\":\"Database unavailable\"}`.", ...json(collector.convert(ErrorBodySchema, 'output')) },
+    }),
+    [OPENAPI_PATH]: get('openApiDocument', 'This document', { 200: { description: 'The OpenAPI document, as in docs/openapi.json.', ...json({ type: 'object' }) } }),
+  };
 }
 
 /** The document for a route table (the API's own by default) and a version. */
@@ -169,6 +211,10 @@ export function buildOpenApiDocument(table: Readonly<Record<string, RouteDefinit
     paths[path] ??= {};
     if (paths[path]![route.method.toLowerCase()]) throw new Error(`two operations are ${route.method} ${route.path}`);
     paths[path]![route.method.toLowerCase()] = operation(collector, usedErrors, operationId, route);
+  }
+  for (const [path, item] of Object.entries(keylessOperations(collector))) {
+    if (paths[path]) throw new Error(`the route table also has ${path}, which is answered without a key`);
+    paths[path] = item;
   }
   const responses: Json = {};
   for (const [name, error] of Object.entries(ERROR_RESPONSES)) {
@@ -185,11 +231,15 @@ export function buildOpenApiDocument(table: Readonly<Record<string, RouteDefinit
       title: 'Feedback API',
       version,
       description: 'Collect end-user feedback (bugs, ideas, questions), list and search it, read it with its comments, and vote on it. Generated from the contract of @feedbackd/sdk.',
+      // The project's LICENSE file.
+      license: { name: 'MIT', identifier: 'MIT' },
     },
+    servers: [{ url: 'http://127.0.0.1:3000', description: 'The default address of `feedback serve` (--host 127.0.0.1, --port 3000); use the address your server is reached at.' }],
     tags: [
       { name: 'public', description: 'The endpoints of the spec: a public (pk_) or a secret (sk_) key.' },
       { name: 'operator', description: 'Operator extensions: a secret (sk_) key only.' },
-    ].filter((tag) => Object.values(table).some((route) => (route.auth === 'secret' ? 'operator' : 'public') === tag.name)),
+      { name: 'service', description: 'Answered without a key: the server itself, its health check and this document.' },
+    ].filter((tag) => tag.name === 'service' || Object.values(table).some((route) => (route.auth === 'secret' ? 'operator' : 'public') === tag.name)),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
       schemas: Object.fromEntries(Object.entries(collector.components).sort(([a], [b]) => a.localeCompare(b))),

@@ -129,6 +129,56 @@ for (const backend of backends()) {
       expect(await voteCount(id)).to.equal(1);
     });
 
+    it('when a write is replayed, then the replay is the same bytes as the first answer', async () => {
+      const send = async () => {
+        const response = await fetch(`${server.url}/api/v1/identify`, {
+          method: 'POST',
+          headers: { 'x-api-key': server.apiKey, 'content-type': 'application/json', 'idempotency-key': 'bytes-key' },
+          body: JSON.stringify({ externalId: 'byte-user', name: 'Bea', email: 'bea@example.com', metadata: { zeta: 1, alpha: 2 } }),
+        });
+        return { status: response.status, replayed: response.headers.get('idempotent-replayed'), text: await response.text() };
+      };
+      const first = await send();
+      const again = await send();
+      expect(first.status).to.equal(200);
+      expect(again.replayed).to.equal('true');
+      expect(again.status).to.equal(first.status);
+      expect(again.text).to.equal(first.text);
+    });
+
+    it('when an operator write is retried with its key, then it takes effect once and the retry gets its answer, not a 404', async () => {
+      const ops = { url: server.url, apiKey: await server.newKey(undefined, 'secret') };
+      const id = await submit('Operator writes with keys');
+      const duplicate = await submit('Merged with a key');
+      const comment = () => request(ops, 'POST', `/api/v1/feedback/${id}/comments`, { body: { content: 'Once', team: { name: 'Team' } }, headers: { 'Idempotency-Key': 'comment-key' } });
+      const firstComment = await comment();
+      const againComment = await comment();
+      expect(firstComment.status).to.equal(201);
+      expect(againComment.status).to.equal(201);
+      expect(againComment.body).to.deep.equal(firstComment.body);
+      const detail = await request(server, 'GET', `/api/v1/feedback/${id}`);
+      expect(detail.body.feedback.comments.map((c: { content: string }) => c.content)).to.deep.equal(['Once']);
+
+      const merge = () => request(ops, 'POST', `/api/v1/feedback/${duplicate}/merge`, { body: { intoId: id }, headers: { 'Idempotency-Key': 'merge-key' } });
+      const firstMerge = await merge();
+      const againMerge = await merge();
+      expect(firstMerge.status).to.equal(200);
+      expect(againMerge.status).to.equal(200);
+      expect(againMerge.headers.get('idempotent-replayed')).to.equal('true');
+      expect(againMerge.body).to.deep.equal(firstMerge.body);
+      expect((await request(server, 'GET', `/api/v1/feedback/${duplicate}`)).status).to.equal(404);
+    });
+
+    it('when a keyed write fails after its key was claimed, then neither the key nor the change is kept', async () => {
+      const missing = '00000000-0000-4000-8000-000000000000';
+      const first = await request(server, 'POST', `/api/v1/feedback/${missing}/vote`, { body: { endUser: { externalId: 'ghost-voter' } }, headers: { 'Idempotency-Key': 'rolled-back-key' } });
+      expect(first.status).to.equal(404);
+      const rows = await server.server.orm.em.fork().execute("select 1 from idempotency_keys where key = 'rolled-back-key'");
+      expect(rows).to.have.length(0);
+      const users = await server.server.orm.em.fork().execute("select 1 from end_users where external_id = 'ghost-voter'");
+      expect(users).to.have.length(0);
+    });
+
     it('when a GET carries an Idempotency-Key, then it is ignored', async () => {
       const id = await submit('GET with a key');
       const res = await request(server, 'GET', `/api/v1/feedback/${id}`, { headers: { 'Idempotency-Key': 'get-key' } });
