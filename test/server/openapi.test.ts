@@ -85,6 +85,44 @@ describe('the OpenAPI document', () => {
     expect((await validated(document)).messages).to.deep.equal([]);
   });
 
+  it('when the document is generated, then it names its license (MIT, as the LICENSE file) and the default server address', () => {
+    const document = buildOpenApiDocument() as any;
+    expect(readFileSync(new URL('../../LICENSE', import.meta.url), 'utf8')).to.match(/^MIT License/);
+    expect(document.info.license).to.deep.equal({ name: 'MIT', identifier: 'MIT' });
+    expect(document.servers).to.have.length(1);
+    expect(document.servers[0].url).to.equal('http://127.0.0.1:3000');
+    expect(document.servers[0].description).to.match(/default/);
+  });
+
+  it('when the keyless paths are looked up, then /, /healthz and the document itself are GET operations without security, and the live answers have the documented fields', async () => {
+    const document = buildOpenApiDocument() as any;
+    for (const path of ['/', '/healthz', OPENAPI_PATH]) {
+      expect(Object.keys(document.paths[path] ?? {}), path).to.deep.equal(['get']);
+      expect(document.paths[path].get.security, path).to.deep.equal([]);
+      expect(document.paths[path].get.tags, path).to.deep.equal(['service']);
+    }
+    const app = createApp({ sql: noDatabase, logger: silentLogger, rateLimit: { points: 1 } });
+    const http = createServer(app.callback());
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    try {
+      const index = await fetch(`${url}/`);
+      const indexSchema = document.paths['/'].get.responses['200'].content['application/json'].schema;
+      const body = (await index.json()) as Record<string, any>;
+      expect(Object.keys(body).sort()).to.deep.equal([...indexSchema.required].sort());
+      expect(Object.keys(body.links).sort()).to.deep.equal([...indexSchema.properties.links.required].sort());
+      expect(body.links.health).to.equal(indexSchema.properties.links.properties.health.const);
+      // No database here: the health check answers its documented 503.
+      const health = await fetch(`${url}/healthz`);
+      expect(health.status).to.equal(503);
+      expect(Object.keys(document.paths['/healthz'].get.responses)).to.deep.equal(['200', '503']);
+      expect(await health.json()).to.deep.equal({ error: 'Database unavailable' });
+    } finally {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    }
+  });
+
   it('when GET /api/v1/openapi.json is asked without a key, then it answers 200 JSON equal to the committed document, before authentication', async () => {
     const app = createApp({ sql: noDatabase, logger: silentLogger, rateLimit: { points: 1 } });
     const http = createServer(app.callback());

@@ -6,6 +6,10 @@ import { AppError } from '../errors.js';
 
 /** Where the API's OpenAPI document is served. */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
+/** The health check, for load balancers and process managers. */
+export const HEALTH_PATH = '/healthz';
+/** What this server is, for a browser or a probe that knows only the host. */
+export const INDEX_PATH = '/';
 
 const HEALTH_TIMEOUT_MS = 2_000;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -25,13 +29,13 @@ export function keylessPaths(sql: SqlPool, openApiDocument: string): Middleware<
   const index = JSON.stringify({
     name: 'feedback',
     version: SERVER_VERSION,
-    links: { health: '/healthz', api: '/api/v1/feedback', openapi: OPENAPI_PATH },
+    links: { health: HEALTH_PATH, api: '/api/v1/feedback', openapi: OPENAPI_PATH },
     authentication: 'send an API key in the x-api-key header of every /api/v1 request',
   });
   const answers = new Map<string, Answer>([
-    ['/', (ctx) => sendJson(ctx, index)],
+    [INDEX_PATH, (ctx) => sendJson(ctx, index)],
     [
-      '/healthz',
+      HEALTH_PATH,
       async (ctx) => {
         // A hung database (or a long transaction holding the embedded session) must not hang the probe.
         if (!(await sql.ping(HEALTH_TIMEOUT_MS))) throw new AppError(503, 'Database unavailable');
