@@ -124,3 +124,13 @@ for (const backend of backends()) {
     });
   });
 }
+
+describe('feedback keys --help', () => {
+  it('regression (issue 24, create described as minting a public key): when keys --help is asked, then create says public by default and secret with --secret', async () => {
+    for (const args of [['keys', '--help'], ['keys', 'create', '--help']]) {
+      const help = (await inProcess(args)).stdout.replace(/\s+/g, ' ');
+      expect(help, args.join(' ')).to.include('Mint an API key: public (pk_) by default, secret (sk_) with --secret');
+      expect(help, args.join(' ')).not.to.include('Mint a public API key');
+    }
+  });
+});

@@ -13,7 +13,7 @@ export function keysCommand(output: Output): Command {
   const keys = new Command('keys').description('Create, list and revoke API keys (public pk_, or secret sk_ for the operator commands)');
 
   const create = new Command('create')
-    .description('Mint a public API key (shown once: only its hash is stored)')
+    .description('Mint an API key: public (pk_) by default, secret (sk_) with --secret (shown once: only its hash is stored)')
     .option('--name <name>', 'a label to recognise the key by')
     .option('--secret', 'mint a secret key (sk_), which may also call the operator endpoints (status, comment, merge, delete)')
     .addOption(new Option('--project <slug>', 'project the key belongs to').default('default'))
