@@ -1,15 +1,33 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { answerAndClose, capConnectionsPerAddress, connectionLimits, rawJsonResponse, timeoutCheckIntervalMs, type ConnectionLimits } from './connection-limits.js';
 import type { Logger } from './logger.js';
 
 /**
- * The HTTP server of a serving process. A request too malformed for Node's HTTP parser to hand to
- * the app still gets the API's JSON error shape (and nosniff), not Node's bare-text 400.
+ * The HTTP server of a serving process. Whatever Node answers on its own before the app sees a
+ * request (a malformed request, one too slow to arrive, CONNECT, a connection over the address's
+ * cap) still gets the API's JSON error shape and nosniff, not a bare-text answer or a silent close.
  */
-export function createHttpServer(handler: RequestListener): Server {
-  const server = createServer(handler);
+export function createHttpServer(handler: RequestListener, given: Partial<ConnectionLimits> = {}): Server {
+  const limits = connectionLimits(given);
+  let isRefused: (socket: Socket) => boolean = () => false;
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: timeoutCheckIntervalMs(limits),
+      // Node's own answer to a request without Host is an empty text 400: the app answers it in JSON
+      // (http/middleware/require-host.ts).
+      requireHostHeader: false,
+    },
+    // A request on a connection already refused is never handled: its client was told 503.
+    (request, response) => {
+      if (!isRefused(request.socket)) handler(request, response);
+    },
+  );
+  isRefused = capConnectionsPerAddress(server, limits.maxConnectionsPerIp);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || error.code === 'ECONNRESET') {
+    if (!socket.writable || error.code === 'ECONNRESET' || isRefused(socket) || responseStarted(socket)) {
       socket.destroy();
       return;
     }
@@ -19,13 +37,23 @@ export function createHttpServer(handler: RequestListener): Server {
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'Request Timeout', 'Request timeout: the request was not received in time']
           : [400, 'Bad Request', 'Malformed HTTP request'];
-    const body = JSON.stringify({ error: message });
-    socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    answerAndClose(socket, rawJsonResponse(status, reason, message));
+  });
+  // Without a listener Node closes a CONNECT's socket without a word. This server is no proxy: an
+  // empty Allow says that the target (a host and port, not one of our paths) allows no method.
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    if (isRefused(socket)) return socket.destroy();
+    answerAndClose(socket, rawJsonResponse(405, 'Method Not Allowed', 'Method CONNECT is not allowed: this server is not a proxy', { Allow: '' }));
   });
   return server;
+}
+
+/**
+ * Whether a response on this connection has begun: a second answer written after it would corrupt
+ * the stream, so such a connection is only closed (as Node does).
+ */
+function responseStarted(socket: Socket): boolean {
+  return (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage?.headersSent === true;
 }
 
 /** Listens and resolves with the port actually bound (port 0 picks a free one). */

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createApp } from './app.js';
+import type { ConnectionLimits } from './connection-limits.js';
 import { openDatabase, redactUrl, type Database, type DatabaseLocation } from './db/database.js';
 import { migrateUp, migrationStatus } from './db/migrate.js';
 import { openOrm } from './db/orm.js';
@@ -35,6 +36,8 @@ export interface ServeOptions extends DatabaseLocation {
    * counts on its own (exact across its workers).
    */
   redisUrl?: string;
+  /** How long a request may take to arrive, and open connections per address (connection-limits.ts has the defaults). */
+  connectionLimits?: Partial<ConnectionLimits>;
   /** Called once, on the first start with an empty database, with the key minted for it. */
   onFirstKey?: (key: string) => void;
 }
@@ -90,7 +93,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       failedAuthLimit: options.failedAuthLimit ?? FAILED_AUTH_LIMIT,
     });
     await redis?.connected();
-    const server = createHttpServer(app.callback());
+    const server = createHttpServer(app.callback(), options.connectionLimits);
     const port = await listen(server, options.port, options.host);
     const url = baseUrl(options.host, port);
     logger.info('listening', { url, rateLimit: points, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: options.trustProxy ?? 0, failedAuthLimit: options.failedAuthLimit ?? FAILED_AUTH_LIMIT, workers: 1 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createApiKey, startServer, type RunningServer } from '@feedbackd/server';
+import { createApiKey, startServer, type RunningServer, type ServeOptions } from '@feedbackd/server';
 import type { Backend, FreshDatabase } from './backends.js';
 
 /** A server on port 0 over a fresh database, with one API key of the default project. */
@@ -26,6 +26,8 @@ export interface TestServerOptions {
   failedAuthLimit?: number | 'off';
   /** Count the rate limit in this Redis. */
   redisUrl?: string;
+  /** Request timeouts and the cap on connections per address (the server's defaults when absent). */
+  connectionLimits?: ServeOptions['connectionLimits'];
   /** The database is not fresh (a restart on the same data): use this key instead of a first one. */
   existingKey?: string;
 }
@@ -43,6 +45,7 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     trustProxy: options.trustProxy ?? 0,
     failedAuthLimit: options.failedAuthLimit,
     redisUrl: options.redisUrl,
+    connectionLimits: options.connectionLimits,
     logger: {
       debug: () => {},
       info: (message, fields) => logs.push(`INFO ${message} ${JSON.stringify(fields ?? {})}`),

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../http/middleware/rate-limit.js';
+import { connectionLimits } from '../connection-limits.js';
 import { baseUrl } from '../lifecycle.js';
 import { FAILED_AUTH_LIMIT } from '../limits/failed-auth.js';
 import { PrimaryLimits } from '../limits/cluster-link.js';
@@ -49,6 +50,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     logLevel: options.logLevel ?? 'info',
     prettyLogs: process.stderr.isTTY === true,
     drainTimeoutMs: options.drainTimeoutMs ?? 8_000,
+    connectionLimits: connectionLimits(options.connectionLimits),
   };
   const limits = rateLimit === 'off' ? undefined : new PrimaryLimits(rateLimit, RATE_LIMIT_WINDOW_SECONDS);
   cluster.setupPrimary({ exec: fileURLToPath(new URL('./worker.js', import.meta.url)), args: [] });

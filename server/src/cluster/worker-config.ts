@@ -1,3 +1,4 @@
+import type { ConnectionLimits } from '../connection-limits.js';
 import type { ConnectionOptions, Database } from '../db/database.js';
 import type { LogLevel } from '../logger.js';
 
@@ -15,6 +16,7 @@ export interface WorkerConfig {
   logLevel: LogLevel;
   prettyLogs: boolean;
   drainTimeoutMs: number;
+  connectionLimits: ConnectionLimits;
 }
 
 export const WORKER_CONFIG_VARIABLE = 'FEEDBACK_WORKER';

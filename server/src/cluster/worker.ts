@@ -52,7 +52,7 @@ async function runWorker(): Promise<void> {
     failedAuthLimit: config.failedAuthLimit,
   });
   await redis?.connected();
-  const server = createHttpServer(app.callback());
+  const server = createHttpServer(app.callback(), config.connectionLimits);
   const port = await listen(server, config.port, config.host);
   logger.debug('worker listening', { url: baseUrl(config.host, port) });
   process.send({ lifecycle: 'ready', port } satisfies LifecycleMessage);
