@@ -16,6 +16,11 @@ const DEFAULT_RATE_LIMIT = 100;
 /** The server's FAILED_AUTH_LIMIT (limits/failed-auth.ts), written here for the same reason. */
 const DEFAULT_FAILED_AUTH_LIMIT = 30;
 
+/** The server's DEFAULT_CONNECTION_LIMITS (connection-limits.ts), in the flags' units, written here for the same reason. */
+const DEFAULT_HEADERS_TIMEOUT_SECONDS = 10;
+const DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
+const DEFAULT_MAX_CONNECTIONS_PER_IP = 256;
+
 /** Hard stop if draining and closing the database take longer than this after a signal. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
@@ -29,6 +34,9 @@ interface ServeFlags extends DatabaseFlags {
   trustProxy?: string | boolean;
   workers?: string;
   redisUrl?: string;
+  headersTimeout: string;
+  requestTimeout: string;
+  maxConnectionsPerIp: string;
 }
 
 export function serveCommand(output: Output): Command {
@@ -68,6 +76,27 @@ export function serveCommand(output: Output): Command {
         'keep the rate limit in this Redis, exact across several instances (without it each machine counts alone)',
       ).env('REDIS_URL'),
     )
+    .addOption(
+      new Option('--headers-timeout <seconds>', 'seconds a client has to send the request line and headers; a slower one is answered 408 and closed')
+        .env('FEEDBACK_HEADERS_TIMEOUT')
+        .default(String(DEFAULT_HEADERS_TIMEOUT_SECONDS)),
+    )
+    .addOption(
+      new Option(
+        '--request-timeout <seconds>',
+        'seconds a client has to send a whole request, body included; a slower one is answered 408 and closed (the time the server takes to answer is not limited)',
+      )
+        .env('FEEDBACK_REQUEST_TIMEOUT')
+        .default(String(DEFAULT_REQUEST_TIMEOUT_SECONDS)),
+    )
+    .addOption(
+      new Option(
+        '--max-connections-per-ip <n>',
+        'open connections one address may hold on each serving process; more are answered 503 and closed; "off" for no cap (behind a proxy, every connection comes from the proxy)',
+      )
+        .env('FEEDBACK_MAX_CONNECTIONS_PER_IP')
+        .default(String(DEFAULT_MAX_CONNECTIONS_PER_IP)),
+    )
     .action(async (flags: ServeFlags) => serve(flags, output));
   return command;
 }
@@ -80,6 +109,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const trustProxy = trustedProxies(flags.trustProxy);
   const location = databaseLocation(flags);
   const workers = flags.workers === undefined ? defaultWorkers(location.databaseUrl) : wholeNumber(flags.workers, '--workers', { min: 1 });
+  const connectionLimits = connectionLimitFlags(flags);
   const startedAt = performance.now();
   const { createLogger, DataDirInUseError, embeddedDatabaseExists, startCluster, startServer } = await import('@feedbackd/server');
   const firstStart = !location.databaseUrl && !embeddedDatabaseExists(location.dataDir);
@@ -102,6 +132,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     logger,
     logLevel: flags.logLevel,
     drainTimeoutMs: SHUTDOWN_DEADLINE_MS - 2_000,
+    connectionLimits,
     onFirstKey: (key: string) => {
       firstKey = key;
     },
@@ -163,6 +194,18 @@ function rateLimitFlag(text: string): number | 'off' {
 /** A limit flag: a whole number of at least 1, or `off`. */
 function limitOrOff(text: string, flag: string): number | 'off' {
   return text.trim().toLowerCase() === 'off' ? 'off' : wholeNumber(text, flag, { min: 1, alternative: 'off' });
+}
+
+/** `--headers-timeout`, `--request-timeout` (whole seconds) and `--max-connections-per-ip` (a number, or `off`). */
+function connectionLimitFlags(flags: ServeFlags): { headersTimeoutMs: number; requestTimeoutMs: number; maxConnectionsPerIp: number } {
+  const headersTimeout = wholeNumber(flags.headersTimeout, '--headers-timeout', { min: 1, max: 3_600 });
+  const requestTimeout = wholeNumber(flags.requestTimeout, '--request-timeout', { min: 1, max: 3_600 });
+  if (headersTimeout > requestTimeout) {
+    throw new CliError(`--headers-timeout (${headersTimeout} s) must not be longer than --request-timeout (${requestTimeout} s): the headers are part of the request`, EXIT.usage);
+  }
+  const cap = flags.maxConnectionsPerIp.trim().toLowerCase();
+  const maxConnectionsPerIp = cap === 'off' ? 0 : wholeNumber(cap, '--max-connections-per-ip', { min: 1, alternative: 'off' });
+  return { headersTimeoutMs: headersTimeout * 1_000, requestTimeoutMs: requestTimeout * 1_000, maxConnectionsPerIp };
 }
 
 /** `--trust-proxy` alone means one proxy; `--trust-proxy=N` (or FEEDBACK_TRUST_PROXY=N) means N. */
