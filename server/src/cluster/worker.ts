@@ -30,12 +30,13 @@ async function runWorker(): Promise<void> {
     machine && points !== 'off' && config.redisUrl
       ? redisLimiter({ url: config.redisUrl, points, durationSeconds: RATE_LIMIT_WINDOW_SECONDS, fallback: machine, logger })
       : undefined;
-  // The operator's endpoints are rare: the ORM is opened by the first one, not at every start
+  // The ORM serves the operator's endpoints and the transactions of writes sent with an
+  // Idempotency-Key (every SDK write). It is opened by the first such request, not at every start
   // (its pool keeps no idle connection). A failed open is forgotten, so the next request retries.
   let orm: Promise<MikroORM> | undefined;
   const openAdminOrm = () => {
     if (!orm) {
-      const opening = openOrm({ connection: config.database.connection, poolMax: config.database.kind === 'embedded' ? 1 : 2 }, { log: (message) => logger.debug(message) });
+      const opening = openOrm({ connection: config.database.connection, poolMax: config.database.kind === 'embedded' ? 1 : 4 }, { log: (message) => logger.debug(message) });
       orm = opening;
       opening.catch(() => {
         if (orm === opening) orm = undefined;
