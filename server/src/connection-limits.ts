@@ -56,9 +56,10 @@ export function rawJsonResponse(status: number, reason: string, message: string,
 }
 
 /**
- * Writes a response and closes the connection at once. Closing (not just ending our side) matters:
- * a client told 408 that finished its body anyway on a half-open socket would otherwise have its
- * request handled after all, a write the client believes failed.
+ * Writes a response and closes the connection at once, for a request that timed out. Closing (not
+ * just ending our side) matters: on a half-closed socket Node goes on reading the request, and a
+ * client told 408 that finished its body anyway would have it handled after all, a write the client
+ * believes failed.
  */
 export function answerAndClose(socket: Socket, response: string): void {
   // A short write to a socket with nothing queued goes to the kernel at once, before the close.
@@ -66,15 +67,26 @@ export function answerAndClose(socket: Socket, response: string): void {
   socket.destroy();
 }
 
-/** How long a refused connection may stay half-closed for its client to read the refusal. */
-const REFUSAL_LINGER_MS = 1_000;
+/** How long a connection answered by answerAndLinger may stay half-closed. */
+const LINGER_MS = 1_000;
+
+/**
+ * Writes a response and ends our side, then closes within a second, for a connection whose request
+ * can no longer be handled (its parsing failed, or it is refused or a CONNECT). Closing at once over
+ * request bytes not yet read would reset the connection, and the client might never read why.
+ */
+export function answerAndLinger(socket: Socket, response: string): void {
+  socket.end(response);
+  const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+  linger.unref();
+  socket.once('close', () => clearTimeout(linger));
+}
 
 /**
  * Caps the open connections of each remote address. A connection over the cap is answered at once
  * with a JSON 503 and Retry-After (the client may come back when one of its connections closes);
- * `isRefused` tells the request handler to drop whatever request arrives on it, so nothing sent
- * there is ever handled. It lingers half-closed for a second rather than closing at once, because
- * closing over a request already received resets the connection, and the client may never read why.
+ * the function returned tells the request handler to drop whatever request arrives on it, so that
+ * nothing sent there is ever handled while it lingers.
  */
 export function capConnectionsPerAddress(server: Server, max: number): (socket: Socket) => boolean {
   const refused = new WeakSet<Socket>();
@@ -87,10 +99,7 @@ export function capConnectionsPerAddress(server: Server, max: number): (socket: 
     const count = open.get(address) ?? 0;
     if (count >= max) {
       refused.add(socket);
-      socket.end(refusal);
-      const linger = setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS);
-      linger.unref();
-      socket.once('close', () => clearTimeout(linger));
+      answerAndLinger(socket, refusal);
       return;
     }
     open.set(address, count + 1);

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { answerAndClose, capConnectionsPerAddress, connectionLimits, rawJsonResponse, timeoutCheckIntervalMs, type ConnectionLimits } from './connection-limits.js';
+import { answerAndClose, answerAndLinger, capConnectionsPerAddress, connectionLimits, rawJsonResponse, timeoutCheckIntervalMs, type ConnectionLimits } from './connection-limits.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -31,19 +31,20 @@ export function createHttpServer(handler: RequestListener, given: Partial<Connec
       socket.destroy();
       return;
     }
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      answerAndClose(socket, rawJsonResponse(408, 'Request Timeout', 'Request timeout: the request was not received in time'));
+      return;
+    }
+    // The parser stays failed and hands nothing more to the app, so the connection may linger.
     const [status, reason, message] =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'Request Header Fields Too Large', 'Request header fields too large']
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, 'Request Timeout', 'Request timeout: the request was not received in time']
-          : [400, 'Bad Request', 'Malformed HTTP request'];
-    answerAndClose(socket, rawJsonResponse(status, reason, message));
+      error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'Request header fields too large'] : [400, 'Bad Request', 'Malformed HTTP request'];
+    answerAndLinger(socket, rawJsonResponse(status, reason, message));
   });
   // Without a listener Node closes a CONNECT's socket without a word. This server is no proxy: an
   // empty Allow says that the target (a host and port, not one of our paths) allows no method.
   server.on('connect', (_request: IncomingMessage, socket: Socket) => {
     if (isRefused(socket)) return socket.destroy();
-    answerAndClose(socket, rawJsonResponse(405, 'Method Not Allowed', 'Method CONNECT is not allowed: this server is not a proxy', { Allow: '' }));
+    answerAndLinger(socket, rawJsonResponse(405, 'Method Not Allowed', 'Method CONNECT is not allowed: this server is not a proxy', { Allow: '' }));
   });
   return server;
 }
