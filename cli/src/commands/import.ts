@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Command } from 'commander';
@@ -27,49 +28,63 @@ export function importCommand(output: Output): Command {
       throw new CliError('--project must be 1 to 100 letters, digits, ".", "_" or "-", starting with a letter or digit', EXIT.usage);
     }
     const server = await import('@feedbackd/server');
-    // The file and its header are checked before the database is opened: a wrong path or a file
-    // that is not a dump must not leave an empty database behind.
-    const lines = server.dumpLines(await openInput(file))[Symbol.asyncIterator]();
-    const first = await lines.next();
-    if (first.done) throw new CliError(`${file} is empty: not a dump of \`feedback export\``, EXIT.usage);
-    checkHeader(server, file, first.value);
-    const bar = output === processOutput && process.stderr.isTTY ? terminalProgressBar(process.stderr) : noProgressBar;
-    await withDatabase(
-      databaseLocation(flags),
-      async (orm) => {
-        await ensureMigrated(orm, server, output);
-        let summary: ImportSummary;
-        try {
-          summary = await server.importDump(orm, prepend(first.value, lines), {
-            project: flags.project,
-            onProgress: (p) => bar.update(p.done, p.total, `${p.done}/${p.total} records, ${Math.round(p.done / Math.max(p.seconds, 0.001))} records/s`),
-          });
-        } catch (error) {
-          if (error instanceof server.DumpFormatError) throw new CliError(`${file}: ${error.message}; nothing was imported`, EXIT.usage);
-          if (error instanceof server.ImportConflictError) throw new CliError(error.message, EXIT.error);
-          throw error;
-        } finally {
-          bar.done();
-        }
-        if (flags.json) printJson(output, summary);
-        else output.out(summaryLine(summary));
-        for (const project of summary.projects.filter((p) => p.voterSalt === 'kept')) {
-          output.err(
-            `note: project ${project.slug} kept its own voter salt (it has anonymous votes of its own): anonymous voters of the dump count as new voters if they vote again on its items`,
-          );
-        }
-      },
-      // Filling a database is import's job: it may create one, migrated first as serve would.
-      'create',
-    );
+    const input = await openInput(file);
+    try {
+      // The file and its header are checked before the database is opened: a wrong path or a file
+      // that is not a dump must not leave an empty database behind.
+      const lines = server.dumpLines(input.stream)[Symbol.asyncIterator]();
+      const first = await lines.next();
+      if (first.done) throw new CliError(`${file} is empty: not a dump of \`feedback export\``, EXIT.usage);
+      checkHeader(server, file, first.value);
+      const bar = output === processOutput && process.stderr.isTTY ? terminalProgressBar(process.stderr) : noProgressBar;
+      await withDatabase(
+        databaseLocation(flags),
+        async (orm) => {
+          await ensureMigrated(orm, server, output);
+          let summary: ImportSummary;
+          try {
+            summary = await server.importDump(orm, prepend(first.value, lines), {
+              project: flags.project,
+              // A pipe may be fed by a command that needs this database (`feedback export | feedback
+              // import -`): read it to its end before the transaction begins (docs/transfer.md).
+              spoolInput: !input.regularFile,
+              onProgress: (p) => bar.update(p.done, p.total, `${p.done}/${p.total} records, ${Math.round(p.done / Math.max(p.seconds, 0.001))} records/s`),
+            });
+          } catch (error) {
+            if (error instanceof server.DumpFormatError) throw new CliError(`${file}: ${error.message}; nothing was imported`, EXIT.usage);
+            if (error instanceof server.ImportConflictError) throw new CliError(error.message, EXIT.error);
+            throw error;
+          } finally {
+            bar.done();
+          }
+          if (flags.json) printJson(output, summary);
+          else output.out(summaryLine(summary));
+          for (const project of summary.projects.filter((p) => p.voterSalt === 'kept')) {
+            output.err(
+              `note: project ${project.slug} kept its own voter salt (it has anonymous votes of its own): anonymous voters of the dump count as new voters if they vote again on its items`,
+            );
+          }
+        },
+        // Filling a database is import's job: it may create one, migrated first as serve would.
+        'create',
+      );
+    } catch (error) {
+      // A writer still feeding the pipe must not keep this process alive after a failure.
+      if (file === '-') process.stdin.destroy();
+      throw error;
+    } finally {
+      if (file !== '-') input.stream.destroy();
+    }
   });
   return command;
 }
 
-async function openInput(file: string): Promise<Readable> {
-  if (file === '-') return process.stdin;
+/** The dump to read, and whether it is a regular file (which never waits on anyone, unlike a pipe). */
+async function openInput(file: string): Promise<{ stream: Readable; regularFile: boolean }> {
+  if (file === '-') return { stream: process.stdin, regularFile: fstatSync(0).isFile() };
   try {
-    return (await open(file, 'r')).createReadStream();
+    const handle = await open(file, 'r');
+    return { stream: handle.createReadStream(), regularFile: (await handle.stat()).isFile() };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new CliError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`, code === 'ENOENT' ? EXIT.notFound : EXIT.error);

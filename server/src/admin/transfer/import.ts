@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { DumpFormatError, parseHeader, parseRecord, RECORD_TYPES, type DumpCounts, type DumpHeader, type DumpRecord, type RecordData, type RecordType } from './format.js';
 import { ADVANCE_STATUS_CHANGE_IDS, BATCH_SQL, type BatchStatement, type BatchType } from './import-sql.js';
 import { importProject, type ProjectOutcome } from './import-projects.js';
+import { spoolLines } from './spool.js';
 import { TABLES, type SqlClient } from './tables.js';
 
 export interface ImportOptions {
@@ -13,6 +14,13 @@ export interface ImportOptions {
   onProgress?: (progress: TransferProgress) => void;
   /** Records per statement (default 2000). */
   batchSize?: number;
+  /**
+   * Read `lines` to their end (into a private temporary file) before the transaction begins. For
+   * input that may itself wait on this database, a pipe from `feedback export` above all: the
+   * transaction would otherwise wait for its writer, and on the embedded database, where an open
+   * transaction holds the one session, the writer would wait for the transaction.
+   */
+  spoolInput?: boolean;
 }
 
 export interface TransferProgress {
@@ -68,11 +76,20 @@ const zeroCounts = (): DumpCounts => Object.fromEntries(RECORD_TYPES.map((type) 
  *
  * Operator side, raw SQL on one connection of the ORM's pool: the records go in as set-based
  * batches (arrays unnested), never one statement per row, and are read line by line, never held
- * whole.
+ * whole. `input` is read inside the transaction unless `spoolInput` says otherwise.
  */
-export async function importDump(orm: MikroORM, lines: AsyncIterable<string>, options: ImportOptions = {}): Promise<ImportSummary> {
+export async function importDump(orm: MikroORM, input: AsyncIterable<string>, options: ImportOptions = {}): Promise<ImportSummary> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
+  const spooled = options.spoolInput ? await spoolLines(input) : undefined;
+  try {
+    return await importLines(orm, spooled?.lines ?? input, options, seconds);
+  } finally {
+    await spooled?.close();
+  }
+}
+
+async function importLines(orm: MikroORM, lines: AsyncIterable<string>, options: ImportOptions, seconds: () => number): Promise<ImportSummary> {
   const batchSize = options.batchSize ?? 2000;
   const knex = orm.em.getConnection().getKnex();
   const client = (await knex.client.acquireConnection()) as SqlClient;
