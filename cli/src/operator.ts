@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { DatabaseLocation, MikroORM } from '@feedbackd/server';
+import type { Database, DatabaseLocation, MikroORM } from '@feedbackd/server';
 import { CliError, EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 
@@ -16,6 +16,12 @@ export type ServerModule = typeof import('@feedbackd/server');
 export type DatabaseNeed = 'migrated' | 'present' | 'create';
 
 /**
+ * How long a command waits for a connection before it says so and ends. On the embedded database
+ * while the server runs, that is a wait for any transaction of another command (an import) to end.
+ */
+const CONNECT_TIMEOUT_MS = 30_000;
+
+/**
  * Runs an operator command on the database. On the embedded database it owns the data directory
  * when no server runs, and otherwise goes through the running server's socket. The server stack
  * (MikroORM, PGlite) is imported here, on first use, so that the other commands never load it.
@@ -30,13 +36,13 @@ export async function withDatabase<T>(
     throw explainOpenError(error, location, server);
   });
   try {
-    const orm = await server.openOrm(database, { createDatabase: need === 'create' }).catch((error: unknown) => {
-      throw explainOpenError(error, location, server);
+    const orm = await server.openOrm(database, { createDatabase: need === 'create', connectTimeoutMs: CONNECT_TIMEOUT_MS }).catch((error: unknown) => {
+      throw explainOpenError(error, location, server, database);
     });
     try {
       // MikroORM connects lazily: a database PostgreSQL cannot find or reach shows up at the first query.
       const pending = await server.unappliedMigrations(orm).catch((error: unknown) => {
-        throw explainOpenError(error, location, server);
+        throw explainOpenError(error, location, server, database);
       });
       if (need === 'migrated') {
         if (pending.length > 0) {
@@ -47,7 +53,9 @@ export async function withDatabase<T>(
           );
         }
       }
-      return await action(orm, server);
+      return await action(orm, server).catch((error: unknown) => {
+        throw explainConnectionError(error, database);
+      });
     } finally {
       await orm.close();
     }
@@ -62,7 +70,7 @@ export async function ensureMigrated(orm: MikroORM, server: ServerModule, output
 }
 
 /** A missing database, or one PostgreSQL cannot find or reach, as one sentence that says what to do. */
-function explainOpenError(error: unknown, location: DatabaseLocation, server: ServerModule): unknown {
+function explainOpenError(error: unknown, location: DatabaseLocation, server: ServerModule, database?: Database): unknown {
   if (error instanceof server.DatabaseMissingError) {
     const flags = locationFlags(location, server);
     return new CliError(
@@ -75,8 +83,32 @@ function explainOpenError(error: unknown, location: DatabaseLocation, server: Se
   if (code === '3D000') {
     return new CliError(`${(error as Error).message} (${describe(location, server)}): create it (createdb), then run \`feedback migrate${locationFlags(location, server)}\``, EXIT.notFound);
   }
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT') {
+  if (location.databaseUrl && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT')) {
     return new CliError(`could not reach PostgreSQL at ${describe(location, server)} (${code}); is it running?`, EXIT.error);
+  }
+  return database ? explainConnectionError(error, database) : error;
+}
+
+/**
+ * A connection the command could not get, or lost, as one line naming the database, instead of
+ * the pool's or the driver's own words ("Knex: Timeout acquiring a connection ... .transacting(trx)").
+ */
+function explainConnectionError(error: unknown, database: Database): unknown {
+  if (error instanceof CliError || !(error instanceof Error)) return error;
+  const code = (error as { code?: unknown }).code;
+  // The pool's words for a wait that ran out, and node-postgres's for a connection that took too long to open.
+  if (error.name === 'KnexTimeoutError' || /^timeout expired$|due to connection timeout/.test(error.message)) {
+    const why =
+      database.kind === 'embedded'
+        ? 'the embedded database runs one transaction at a time: is another command holding it, or the server stuck?'
+        : 'is it overloaded, or out of connections?';
+    return new CliError(`could not get a connection to the database (${database.description}) within ${CONNECT_TIMEOUT_MS / 1000} s: ${why}`, EXIT.error);
+  }
+  // The socket of a server that has just stopped: gone (ENOENT) or refusing (ECONNREFUSED).
+  const connect = (error as { syscall?: unknown }).syscall === 'connect';
+  if (connect && typeof code === 'string') return new CliError(`could not connect to the database (${database.description}): ${code}; is it running?`, EXIT.error);
+  if (code === 'ECONNRESET' || /^Connection terminated/.test(error.message)) {
+    return new CliError(`lost the connection to the database (${database.description}): it closed the connection`, EXIT.error);
   }
   return error;
 }

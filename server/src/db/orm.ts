@@ -13,16 +13,27 @@ export interface OrmOptions {
    * for any other a missing database is an error, never a new empty one.
    */
   createDatabase?: boolean;
+  /**
+   * Give up opening a connection after this long, and close its socket. Operator commands set it:
+   * on the embedded database a connection opens only once no other one holds a transaction. Without
+   * it the pool stops waiting after 30 s but leaves the attempt open, which keeps a command alive.
+   */
+  connectTimeoutMs?: number;
 }
 
 /** Opens MikroORM on an open database. Nothing here is global: tests open as many as they like. */
 export async function openOrm(database: Pick<Database, 'connection' | 'poolMax'>, options: OrmOptions = {}): Promise<MikroORM> {
-  return MikroORM.init({
+  const bounded = options.connectTimeoutMs !== undefined;
+  const orm = await MikroORM.init({
     ...database.connection,
+    // MikroORM's own connect logs a first connection that fails and goes on, so the next query waits
+    // as long again: with a bound, connectBounded makes that first failure the error.
+    connect: !bounded,
     ensureDatabase: options.createDatabase ?? false,
     entities,
     extensions: [Migrator],
     pool: { min: 0, max: database.poolMax },
+    ...(options.connectTimeoutMs === undefined ? {} : { driverOptions: { connection: { connectionTimeoutMillis: options.connectTimeoutMs } } }),
     // Every unit of work uses a fork made for it (one per request); a stray global use is a bug.
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -42,4 +53,21 @@ export async function openOrm(database: Pick<Database, 'connection' | 'poolMax'>
       snapshot: false,
     },
   });
+  if (bounded) await connectBounded(orm, options.createDatabase ?? false);
+  return orm;
+}
+
+/**
+ * What MikroORM.init's connect does (the pool itself starts on first use), except that a
+ * connection that cannot be had is an error.
+ */
+async function connectBounded(orm: MikroORM, createDatabase: boolean): Promise<void> {
+  try {
+    if (createDatabase) await orm.schema.ensureDatabase();
+    const check = await orm.checkConnection();
+    if (!check.ok) throw check.error ?? new Error(check.reason);
+  } catch (error) {
+    await orm.close(true).catch(() => {});
+    throw error;
+  }
 }
