@@ -1,5 +1,6 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { ExportSummary } from '@feedbackd/server';
+import { wholeNumber } from '../api-client.js';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { describeCounts, exportTime, fileSink, outputSink, streamSink, type DumpSink } from '../dump-io.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -10,17 +11,22 @@ import { noProgressBar, terminalProgressBar } from '../progress-bar.js';
 interface ExportFlags extends DatabaseFlags {
   project?: string;
   output?: string;
+  pageSize: string;
   json?: boolean;
 }
+
+const MAX_PAGE_SIZE = 100_000;
 
 export function exportCommand(output: Output): Command {
   const command = new Command('export')
     .description('Write every project, or one, as JSON Lines: users, items, votes, comments and status history, ids and timestamps kept (docs/transfer.md)')
     .option('--project <slug>', 'export this project only')
     .option('-o, --output <file>', 'write the dump to this file (replaced only once the dump is complete) instead of stdout')
+    .addOption(new Option('--page-size <rows>', 'rows read from the database per round trip').default('2000'))
     .option('--json', 'print the summary as JSON (on stderr when the dump goes to stdout)');
   addDatabaseOptions(command).action(async (flags: ExportFlags) => {
     const exportedAt = exportTime();
+    const pageSize = wholeNumber(flags.pageSize, '--page-size', { min: 1, max: MAX_PAGE_SIZE });
     await withDatabase(databaseLocation(flags), async (orm, server) => {
       const sink: DumpSink = flags.output ? await fileSink(flags.output) : output === processOutput ? streamSink(process.stdout) : outputSink(output);
       // The bar goes to stderr, and only to a terminal: a log or a pipe gets the summary alone.
@@ -30,6 +36,7 @@ export function exportCommand(output: Output): Command {
         summary = await server.exportDump(orm, (chunk) => sink.write(chunk), {
           project: flags.project,
           exportedAt,
+          pageSize,
           onProgress: (p) => bar.update(p.done, p.total, `${p.done}/${p.total} records, ${Math.round(p.done / Math.max(p.seconds, 0.001))} records/s`),
         });
         await sink.finish();
