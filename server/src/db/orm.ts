@@ -33,7 +33,13 @@ export async function openOrm(database: Pick<Database, 'connection' | 'poolMax'>
     entities,
     extensions: [Migrator],
     pool: { min: 0, max: database.poolMax },
-    ...(options.connectTimeoutMs === undefined ? {} : { driverOptions: { connection: { connectionTimeoutMillis: options.connectTimeoutMs } } }),
+    driverOptions: {
+      ...(options.connectTimeoutMs === undefined ? {} : { connection: { connectionTimeoutMillis: options.connectTimeoutMs } }),
+      // knex, under MikroORM, prints its warnings to the console ("Connection Error: ..." for every
+      // pooled connection a database restart cut): they go to our logger, at debug level, like
+      // MikroORM's own; what they are about reaches the caller as the request's own error (a 503).
+      log: knexLog(options.log ?? (() => {})),
+    },
     // Every unit of work uses a fork made for it (one per request); a stray global use is a bug.
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -70,4 +76,10 @@ async function connectBounded(orm: MikroORM, createDatabase: boolean): Promise<v
     await orm.close(true).catch(() => {});
     throw error;
   }
+}
+
+/** knex's logger interface, every level sent to `log`. */
+function knexLog(log: (message: string) => void): Record<'warn' | 'error' | 'deprecate' | 'debug', (message: unknown) => void> {
+  const write = (message: unknown) => log(`knex: ${typeof message === 'string' ? message : String(message)}`);
+  return { warn: write, error: write, deprecate: write, debug: write };
 }
