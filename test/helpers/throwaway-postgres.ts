@@ -3,6 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Backend } from './backends.js';
 import { freePort } from './redis-process.js';
 
 const run = promisify(execFile);
@@ -71,4 +72,9 @@ export async function startThrowawayPostgres(bin: string): Promise<ThrowawayPost
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The throwaway server as a test backend: its one database, the server's own, never dropped. */
+export function throwawayBackend(postgres: ThrowawayPostgres): Backend {
+  return { name: 'postgres', create: async () => ({ location: { databaseUrl: postgres.url, dataDir: '' }, drop: async () => {} }) };
 }

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Backend } from '../helpers/backends.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
-import { postgresBinaries, startThrowawayPostgres, type ThrowawayPostgres } from '../helpers/throwaway-postgres.js';
+import { postgresBinaries, startThrowawayPostgres, throwawayBackend, type ThrowawayPostgres } from '../helpers/throwaway-postgres.js';
 
 const UNAVAILABLE = { error: 'Service unavailable' };
 /** The issue's bound: an API call during an outage is answered within 2 s, never left hanging. */
@@ -18,11 +17,7 @@ describe('Database outage: PostgreSQL stopped under a running server, then start
     // The machine's PostgreSQL server programs make the throwaway instance; without them there is nothing to stop.
     if (!bin) return this.skip();
     postgres = await startThrowawayPostgres(bin);
-    const throwaway: Backend = {
-      name: 'postgres',
-      create: async () => ({ location: { databaseUrl: postgres.url, dataDir: '' }, drop: async () => {} }),
-    };
-    server = await startTestServer(throwaway);
+    server = await startTestServer(throwawayBackend(postgres));
     const created = await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Written before the outage' } });
     expect(created.status).to.equal(201);
     itemId = created.body.feedback.id;

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Backend } from '../helpers/backends.js';
 import { expectCountersExact } from '../helpers/invariants.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
-import { postgresBinaries, startThrowawayPostgres, type ThrowawayPostgres } from '../helpers/throwaway-postgres.js';
+import { postgresBinaries, startThrowawayPostgres, throwawayBackend, type ThrowawayPostgres } from '../helpers/throwaway-postgres.js';
 
 /** Clients sending at once, and the writes each must get through. */
 const CLIENTS = 8;
@@ -39,11 +38,7 @@ describe('in-doubt commits: PostgreSQL crashes under a submit and vote load, eve
     // The machine's PostgreSQL server programs make the throwaway instance; without them there is nothing to stop.
     if (!bin) return this.skip();
     postgres = await startThrowawayPostgres(bin);
-    const throwaway: Backend = {
-      name: 'postgres',
-      create: async () => ({ location: { databaseUrl: postgres.url, dataDir: '' }, drop: async () => {} }),
-    };
-    server = await startTestServer(throwaway);
+    server = await startTestServer(throwawayBackend(postgres));
     for (let i = 0; i < ITEMS; i++) {
       const created = await request(server, 'POST', '/api/v1/feedback', { body: { title: `Voted on during the crash ${i}` } });
       expect(created.status).to.equal(201);
