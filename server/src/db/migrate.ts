@@ -21,8 +21,8 @@ export async function migrateDown(orm: MikroORM): Promise<string[]> {
 
 export async function migrationStatus(orm: MikroORM): Promise<MigrationStatus> {
   // One after the other: on a fresh database each call creates the migrations table, and two at once collide.
-  const executed = await orm.migrator.getExecutedMigrations();
-  const pending = await orm.migrator.getPendingMigrations();
+  const executed = await orm.migrator.getExecuted();
+  const pending = await orm.migrator.getPending();
   return {
     executed: executed.map((row) => ({ name: row.name, executedAt: new Date(row.executed_at).toISOString() })),
     pending: pending.map((migration) => migration.name),

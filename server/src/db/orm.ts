@@ -21,25 +21,24 @@ export interface OrmOptions {
   connectTimeoutMs?: number;
 }
 
+/**
+ * How long a unit of work waits for one of the ORM's connections when none was bounded: as long
+ * as MikroORM 6 (on knex) waited, after which the request is answered 503.
+ */
+const ORM_CONNECT_TIMEOUT_MS = 60_000;
+
 /** Opens MikroORM on an open database. Nothing here is global: tests open as many as they like. */
 export async function openOrm(database: Pick<Database, 'connection' | 'poolMax'>, options: OrmOptions = {}): Promise<MikroORM> {
   const bounded = options.connectTimeoutMs !== undefined;
   const orm = await MikroORM.init({
     ...database.connection,
-    // MikroORM's own connect logs a first connection that fails and goes on, so the next query waits
-    // as long again: with a bound, connectBounded makes that first failure the error.
-    connect: !bounded,
     ensureDatabase: options.createDatabase ?? false,
     entities,
     extensions: [Migrator],
     pool: { min: 0, max: database.poolMax },
-    driverOptions: {
-      ...(options.connectTimeoutMs === undefined ? {} : { connection: { connectionTimeoutMillis: options.connectTimeoutMs } }),
-      // knex, under MikroORM, prints its warnings to the console ("Connection Error: ..." for every
-      // pooled connection a database restart cut): they go to our logger, at debug level, like
-      // MikroORM's own; what they are about reaches the caller as the request's own error (a 503).
-      log: knexLog(options.log ?? (() => {})),
-    },
+    // Options of node-postgres's pool itself. Its connectionTimeoutMillis bounds both the wait for a
+    // free connection and the opening of a new one.
+    driverOptions: { connectionTimeoutMillis: options.connectTimeoutMs ?? ORM_CONNECT_TIMEOUT_MS },
     // Every unit of work uses a fork made for it (one per request); a stray global use is a bug.
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -47,7 +46,11 @@ export async function openOrm(database: Pick<Database, 'connection' | 'poolMax'>
     colors: false,
     // MikroORM's own messages (migrator progress, debug SQL) go to our logger, not straight to stdout.
     logger: options.log ?? (() => {}),
-    discovery: { warnWhenNoEntities: true, disableDynamicFileAccess: true },
+    discovery: { warnWhenNoEntities: true },
+    // The functions (toggle_vote, time_ordered_uuid, ...) and triggers (the counters and stats that
+    // follow `feedback`) are written by hand in the migrations, not declared on the entities: a
+    // schema diff compares the tables the entities describe, and leaves those alone.
+    schemaGenerator: { ignoreRoutines: true, ignoreTriggers: true },
     migrations: {
       // Listed explicitly, so that no glob decides between .ts and .js files at run time.
       migrationsList,
@@ -64,8 +67,8 @@ export async function openOrm(database: Pick<Database, 'connection' | 'poolMax'>
 }
 
 /**
- * What MikroORM.init's connect does (the pool itself starts on first use), except that a
- * connection that cannot be had is an error.
+ * Connects now rather than at the first query (MikroORM connects lazily), so that a database that
+ * cannot be reached is the command's first error, within the bound.
  */
 async function connectBounded(orm: MikroORM, createDatabase: boolean): Promise<void> {
   try {
@@ -78,8 +81,3 @@ async function connectBounded(orm: MikroORM, createDatabase: boolean): Promise<v
   }
 }
 
-/** knex's logger interface, every level sent to `log`. */
-function knexLog(log: (message: string) => void): Record<'warn' | 'error' | 'deprecate' | 'debug', (message: unknown) => void> {
-  const write = (message: unknown) => log(`knex: ${typeof message === 'string' ? message : String(message)}`);
-  return { warn: write, error: write, deprecate: write, debug: write };
-}

@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type pg from 'pg';
+import { CompiledQuery, type ControlledTransaction } from 'kysely';
 import { retryingLostRaces } from './conflicts.js';
 import type { SqlPool } from './pool.js';
 
@@ -25,11 +25,11 @@ export function requestTransactions(orm: () => Promise<MikroORM>): RunTransactio
     const opened = await orm();
     return retryingLostRaces(() =>
       opened.em.fork().transactional(async (em) => {
-        const client = await connectionOf(em);
+        const trx = transactionOf(em);
         // Unnamed statements: on the embedded database every connection shares one session.
         const sql: RequestTransaction['sql'] = {
           query: async <Row extends Record<string, unknown>>(_name: string, text: string, values: readonly unknown[]) =>
-            (await client.query<Row>({ text, values: [...values] })).rows,
+            (await trx.executeQuery<Row>(CompiledQuery.raw(text, [...values]))).rows,
         };
         return work({ sql, em });
       }),
@@ -38,11 +38,12 @@ export function requestTransactions(orm: () => Promise<MikroORM>): RunTransactio
 }
 
 /**
- * The node-postgres connection under the ORM's transaction `em`. MikroORM 6 runs on knex, whose
- * transaction client hands out the one connection the transaction holds.
+ * The transaction under the ORM's transaction `em`. MikroORM 7 runs on kysely: its transaction
+ * runs a raw statement on the one connection the transaction holds, and hands the text and values
+ * to node-postgres as they are (its `$1` placeholders included).
  */
-async function connectionOf(em: EntityManager): Promise<pg.ClientBase> {
-  const trx = em.getTransactionContext<{ client: { acquireConnection(): Promise<pg.ClientBase> } }>();
-  if (!trx) throw new Error('connectionOf: no transaction is open on this EntityManager');
-  return trx.client.acquireConnection();
+function transactionOf(em: EntityManager): ControlledTransaction<unknown> {
+  const trx = em.getTransactionContext<ControlledTransaction<unknown>>();
+  if (!trx) throw new Error('transactionOf: no transaction is open on this EntityManager');
+  return trx;
 }

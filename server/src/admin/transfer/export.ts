@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { ormConnection } from '../../db/orm-connections.js';
 import { ProjectNotFoundError } from '../../modules/projects/projects.service.js';
 import { DUMP_FORMAT, DUMP_VERSION, RECORD_TYPES, recordLine, type DumpCounts, type DumpHeader } from './format.js';
 import type { TransferProgress } from './import.js';
@@ -46,8 +47,7 @@ export async function exportDump(orm: MikroORM, write: (chunk: string) => unknow
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   const pageSize = options.pageSize ?? 2000;
-  const knex = orm.em.getConnection().getKnex();
-  const client = (await knex.client.acquireConnection()) as SqlClient;
+  const client = await ormConnection(orm);
   let spool: Spool | undefined;
   const counts = {} as DumpCounts;
   let total = 0;
@@ -111,7 +111,7 @@ export async function exportDump(orm: MikroORM, write: (chunk: string) => unknow
     await spool?.close();
     throw error;
   } finally {
-    await knex.client.releaseConnection(client);
+    client.release();
   }
   if (spool) {
     // The snapshot is closed and the connection back in the pool: the reader may take its time.

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { ormConnection } from '../../db/orm-connections.js';
 import { DumpFormatError, parseHeader, parseRecord, RECORD_TYPES, type DumpCounts, type DumpHeader, type DumpRecord, type RecordData, type RecordType } from './format.js';
 import { ADVANCE_STATUS_CHANGE_IDS, BATCH_SQL, type BatchStatement, type BatchType } from './import-sql.js';
 import { importProject, type ProjectOutcome } from './import-projects.js';
@@ -91,8 +92,7 @@ export async function importDump(orm: MikroORM, input: AsyncIterable<string>, op
 
 async function importLines(orm: MikroORM, lines: AsyncIterable<string>, options: ImportOptions, seconds: () => number): Promise<ImportSummary> {
   const batchSize = options.batchSize ?? 2000;
-  const knex = orm.em.getConnection().getKnex();
-  const client = (await knex.client.acquireConnection()) as SqlClient;
+  const client = await ormConnection(orm);
   let header: DumpHeader | undefined;
   const records = zeroCounts();
   const inserted = zeroCounts();
@@ -177,7 +177,7 @@ async function importLines(orm: MikroORM, lines: AsyncIterable<string>, options:
     await client.query('rollback').catch(() => {});
     throw error;
   } finally {
-    await knex.client.releaseConnection(client);
+    client.release();
   }
   const elapsed = seconds();
   const count = RECORD_TYPES.reduce((sum, type) => sum + records[type], 0);

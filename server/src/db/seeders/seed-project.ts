@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { PoolClient } from 'pg';
+import { ormConnection } from '../orm-connections.js';
 import { DEFAULT_PROJECT_SLUG } from '../../modules/projects/projects.service.js';
 import { hash32 } from './random.js';
 import { seedId, seedIdPrefix } from './seed-ids.js';
@@ -87,14 +89,13 @@ export async function seedProject(orm: MikroORM, options: SeedOptions): Promise<
   if (!Number.isSafeInteger(count) || count < 0 || count > 100_000_000) throw new RangeError('count must be a whole number from 0 to 100000000');
   if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError('seed must be a whole number of at least 0');
 
-  const knex = orm.em.getConnection().getKnex();
   // The connections of the ORM's pool, one per core at most: an operator command's 2 on
   // PostgreSQL (batches run side by side), 1 on the embedded database (which runs one statement
   // at a time anyway).
-  const clients: Client[] = [];
+  const clients: PoolClient[] = [];
   const connections = Math.max(1, Math.min(options.connections ?? availableParallelism(), orm.config.get('pool')?.max ?? 1));
   try {
-    for (let i = 0; i < connections; i++) clients.push((await knex.client.acquireConnection()) as Client);
+    for (let i = 0; i < connections; i++) clients.push(await ormConnection(orm));
     const client = clients[0]!;
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
@@ -193,7 +194,7 @@ export async function seedProject(orm: MikroORM, options: SeedOptions): Promise<
       epoch: new Date(SEED_EPOCH_MS).toISOString(),
     };
   } finally {
-    for (const client of clients) await knex.client.releaseConnection(client);
+    for (const client of clients) client.release();
   }
 }
 

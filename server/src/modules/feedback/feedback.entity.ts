@@ -19,8 +19,8 @@ export const Feedback = defineEntity({
   properties: {
     /** Time-ordered for new rows, as are votes', comments' and end users' (migration 000600). */
     id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
-    project: p.manyToOne(Project).deleteRule('cascade'),
-    endUser: p.manyToOne(EndUser).nullable().deleteRule('set null'),
+    project: p.manyToOne(Project).deleteRule('cascade').updateRule('cascade'),
+    endUser: p.manyToOne(EndUser).nullable().deleteRule('set null').updateRule('cascade'),
     title: p.text(),
     description: p.text().nullable(),
     type: p.enum([...FEEDBACK_TYPES]).default('idea'),
@@ -47,7 +47,7 @@ export const FeedbackCounters = defineEntity({
   properties: {
     feedback: p.oneToOne(Feedback).primary().owner().deleteRule('cascade'),
     /** Copied from the item so that the votes and comments sorts are served by one index each. */
-    project: p.manyToOne(Project).deleteRule('cascade'),
+    project: p.manyToOne(Project).deleteRule('cascade').updateRule('cascade'),
     createdAt: p.datetime(3),
     /** Copies of the item's status and type (kept by triggers), so filtered votes/comments pages need no join. */
     status: p.text(),
@@ -64,8 +64,8 @@ export const Comment = defineEntity({
   indexes: [{ name: 'comments_feedback_id_created_at_index', properties: ['feedback', 'createdAt'] }],
   properties: {
     id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
-    feedback: p.manyToOne(Feedback).deleteRule('cascade'),
-    authorEndUser: p.manyToOne(EndUser).nullable().deleteRule('set null'),
+    feedback: p.manyToOne(Feedback).deleteRule('cascade').updateRule('cascade'),
+    authorEndUser: p.manyToOne(EndUser).nullable().deleteRule('set null').updateRule('cascade'),
     /** Display name of a team author (team members are not end users). */
     authorName: p.text().nullable(),
     isTeam: p.boolean().default(false),
@@ -82,7 +82,7 @@ export const FeedbackStats = defineEntity({
   name: 'FeedbackStats',
   tableName: 'feedback_stats',
   properties: {
-    project: p.manyToOne(Project).primary().deleteRule('cascade'),
+    project: p.manyToOne(Project).primary().deleteRule('cascade').updateRule('cascade'),
     status: p.text().primary(),
     type: p.text().primary(),
     shard: p.smallint().primary(),

@@ -18,11 +18,11 @@ export const StatusChange = defineEntity({
     // A sequence, not a uuid: changes of one item are serialised by its row lock, so the order of
     // their ids is the order they happened in (timestamps of one millisecond would tie).
     id: p.bigint('number').primary().autoincrement(),
-    feedback: p.manyToOne(Feedback).deleteRule('cascade'),
+    feedback: p.manyToOne(Feedback).deleteRule('cascade').updateRule('cascade'),
     fromStatus: p.enum([...FEEDBACK_STATUSES]),
     toStatus: p.enum([...FEEDBACK_STATUSES]),
     /** The key that made the change; null once that key's row is gone. */
-    apiKey: p.manyToOne(ApiKey).nullable().deleteRule('set null'),
+    apiKey: p.manyToOne(ApiKey).nullable().deleteRule('set null').updateRule('cascade'),
     actor: p.text().nullable(),
     // The moment of the change itself, not the start of its transaction (which may have waited for the lock).
     changedAt: p.datetime(3).defaultRaw('clock_timestamp()'),

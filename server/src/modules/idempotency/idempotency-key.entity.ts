@@ -14,7 +14,7 @@ export const IdempotencyKey = defineEntity({
   tableName: 'idempotency_keys',
   indexes: [{ name: 'idempotency_keys_created_at_index', properties: ['createdAt'] }],
   properties: {
-    project: p.manyToOne(Project).primary().deleteRule('cascade'),
+    project: p.manyToOne(Project).primary().deleteRule('cascade').updateRule('cascade'),
     key: p.text().primary(),
     /** SHA-256 of the method, path and canonical JSON body: the same key with another request is refused. */
     requestHash: p.text(),

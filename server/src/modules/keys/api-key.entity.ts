@@ -9,7 +9,7 @@ export const ApiKey = defineEntity({
   tableName: 'api_keys',
   properties: {
     id: p.uuid().primary().defaultRaw('gen_random_uuid()'),
-    project: p.manyToOne(Project).deleteRule('cascade'),
+    project: p.manyToOne(Project).deleteRule('cascade').updateRule('cascade'),
     name: p.text().nullable(),
     keyHash: p.text().unique(),
     /** The first characters of the key, to recognise it in listings. */

@@ -11,7 +11,7 @@ export const EndUser = defineEntity({
   uniques: [{ name: 'end_users_project_id_external_id_unique', properties: ['project', 'externalId'] }],
   properties: {
     id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
-    project: p.manyToOne(Project).deleteRule('cascade'),
+    project: p.manyToOne(Project).deleteRule('cascade').updateRule('cascade'),
     externalId: p.text(),
     email: p.text().nullable(),
     name: p.text().nullable(),

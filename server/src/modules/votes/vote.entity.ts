@@ -15,9 +15,9 @@ export const Vote = defineEntity({
   uniques: [{ name: 'votes_feedback_id_voter_key_unique', properties: ['feedback', 'voterKey'] }],
   properties: {
     id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
-    feedback: p.manyToOne(Feedback).deleteRule('cascade'),
+    feedback: p.manyToOne(Feedback).deleteRule('cascade').updateRule('cascade'),
     voterKey: p.text(),
-    endUser: p.manyToOne(EndUser).nullable().deleteRule('cascade'),
+    endUser: p.manyToOne(EndUser).nullable().deleteRule('cascade').updateRule('cascade'),
     createdAt: p.datetime(3).defaultRaw('now()'),
   },
 });
