@@ -1,0 +1,200 @@
+import { expect } from 'chai';
+import { isDeepStrictEqual } from 'node:util';
+import { backends, type FreshDatabase } from '../helpers/backends.js';
+import { runFeedback as feedback, startServe, type ServeProcess } from '../helpers/cli-process.js';
+import { request } from '../helpers/test-server.js';
+import { readReleaseFixture } from './release-fixture.js';
+import { HELPER_URL, pglitePackage, SERVER_URL } from './pglite-package.js';
+import { dumpScript, restoreIntoDataDir, restoreIntoPostgres } from './restore-dump.js';
+
+// A database made and used by release 0.1.0 (test/fixtures/release-0.1.0, made with that
+// release's own CLI and server) must open and serve under the current code: the migrations it
+// recorded are recognised (none pending, none run again), and every row reads back as 0.1.0 read
+// it. The steps of one backend share one restored database and run in order: status before up,
+// reads before writes.
+
+/**
+ * The migrations of release 0.1.0, exactly as its MikroORM 6 wrote them into
+ * mikro_orm_migrations.name: the bare names of migrations/index.ts, with no .js or .ts ending.
+ * A later version must take these rows as applied.
+ */
+const RELEASE_MIGRATIONS = [
+  'Migration20261121000000_pg_trgm',
+  'Migration20261121000100_initial_schema',
+  'Migration20261121000200_idempotency_keys',
+  'Migration20261122000300_hot_path',
+  'Migration20261123000400_admin_api',
+  'Migration20261123000500_search_text',
+  'Migration20261123000600_time_ordered_ids',
+  'Migration20261123000700_vote_batches',
+  'Migration20261125000800_exactly_once',
+];
+
+const fixture = readReleaseFixture();
+const script = dumpScript(fixture.dumpPath);
+
+/** The flags that name a database of this backend. */
+const flagsOf = (database: FreshDatabase) => (database.location.databaseUrl ? ['--database-url', database.location.databaseUrl] : ['--data-dir', database.location.dataDir]);
+
+/** An end user as 0.1.0 exported it. */
+function exportedUser(externalId: string): { id: string } {
+  for (const line of fixture.exported.split('\n')) {
+    if (!line.startsWith('{"type":"user"')) continue;
+    const record = JSON.parse(line) as { data: { id: string; externalId: string } };
+    if (record.data.externalId === externalId) return record.data;
+  }
+  throw new Error(`the fixture's export has no end user ${externalId}`);
+}
+
+interface MigrationStatusJson {
+  executed: { name: string; executedAt: string }[];
+  pending: string[];
+}
+
+for (const backend of backends()) {
+  describe(`upgrade: a database of release 0.1.0 (${backend.name})`, function () {
+    // Each CLI run on the embedded database loads PGlite (a few seconds); restoring takes about as long.
+    this.timeout(120_000);
+    let database: FreshDatabase;
+    before(async () => {
+      database = await backend.create();
+      if (database.location.databaseUrl) await restoreIntoPostgres(database.location.databaseUrl, script);
+      else await restoreIntoDataDir(database.location.dataDir, script);
+    });
+    after(() => database?.drop());
+
+    if (backend.name === 'embedded') {
+      it('when the data directory is made for this test, then it is made by the PGlite release 0.1.0 shipped, the one the server loads', () => {
+        // The directory is rebuilt from the dump rather than kept as files, so only the same
+        // PGlite makes the files 0.1.0 left. If the project moves to another PGlite, this test no
+        // longer covers the on-disk format: the directory must then be made with the old PGlite.
+        expect(pglitePackage(HELPER_URL).dir, 'the test and the server load one PGlite').to.equal(pglitePackage(SERVER_URL).dir);
+        expect(pglitePackage(SERVER_URL).version, 'the PGlite of release 0.1.0').to.equal(fixture.pglite);
+      });
+    }
+
+    it('when `feedback migrate status --json` reads it, then the nine migrations of 0.1.0 are applied, at the times 0.1.0 recorded, and none is pending', async () => {
+      const run = await feedback(['migrate', 'status', '--json', ...flagsOf(database)]);
+      expect(run.code, run.stderr).to.equal(0);
+      const status = JSON.parse(run.stdout) as MigrationStatusJson;
+      expect(status.executed.map((migration) => migration.name)).to.deep.equal(RELEASE_MIGRATIONS);
+      expect(status.pending).to.deep.equal([]);
+      expect(status, 'the same answer as 0.1.0 gave').to.deep.equal(fixture.migrateStatus);
+    });
+
+    it('when `feedback migrate up` runs on it, then it applies nothing and the status is unchanged', async () => {
+      const up = await feedback(['migrate', 'up', '--json', ...flagsOf(database)]);
+      expect(up.code, up.stderr).to.equal(0);
+      expect(JSON.parse(up.stdout)).to.deep.equal({ applied: [] });
+      const status = await feedback(['migrate', 'status', '--json', ...flagsOf(database)]);
+      expect(status.code, status.stderr).to.equal(0);
+      expect(JSON.parse(status.stdout)).to.deep.equal(fixture.migrateStatus);
+    });
+
+    it('when `feedback keys list` reads it, then the keys are listed as 0.1.0 listed them (the revoked one too)', async () => {
+      const run = await feedback(['keys', 'list', '--json', ...flagsOf(database)]);
+      expect(run.code, run.stderr).to.equal(0);
+      expect(JSON.parse(run.stdout)).to.deep.equal(fixture.keysList);
+    });
+
+    it('when `feedback export` reads it, then every project, user, item, vote, comment and status change comes out as the bytes 0.1.0 wrote', async () => {
+      const run = await feedback(['export', ...flagsOf(database)], { SOURCE_DATE_EPOCH: fixture.sourceDateEpoch });
+      expect(run.code, run.stderr).to.equal(0);
+      const actual = run.stdout.split('\n');
+      const expected = fixture.exported.split('\n');
+      const first = expected.findIndex((line, i) => line !== actual[i]);
+      expect(first === -1 ? undefined : actual[first], `line ${first + 1} of the export`).to.equal(first === -1 ? undefined : expected[first]);
+      expect(actual.length, 'lines of the export').to.equal(expected.length);
+    });
+
+    describe('`feedback serve` on it', () => {
+      let serve: ServeProcess | undefined;
+      const as = (key: keyof typeof fixture.keys) => ({ url: serve!.url, apiKey: fixture.keys[key] });
+      before(async () => {
+        serve = await startServe(['--workers', '1', '--rate-limit', 'off', ...flagsOf(database)]);
+      });
+      after(async () => {
+        if (serve?.child.exitCode === null) {
+          serve.child.kill('SIGTERM');
+          await serve.exited;
+        }
+      });
+
+      it('when every read 0.1.0 was asked is asked again, then each gets the same status and the same body', async () => {
+        expect(fixture.answers.length, 'reads in the fixture').to.be.above(40);
+        const differing: { name: string; path: string; expected: unknown; actual: unknown }[] = [];
+        for (const answer of fixture.answers) {
+          const response = await request(as(answer.key), 'GET', answer.path);
+          const expected = { status: answer.status, body: answer.body };
+          const actual = { status: response.status, body: response.body };
+          if (!isDeepStrictEqual(actual, expected)) differing.push({ name: answer.name, path: answer.path, expected, actual });
+        }
+        // The message names every read that changed, so one run shows them all; the diff is the first one's.
+        const names = differing.map((read) => `${read.name}: GET ${read.path}`).join('\n  ');
+        if (differing[0]) expect(differing[0].actual, `${differing.length} read(s) answered differently:\n  ${names}\nthe first`).to.deep.equal(differing[0].expected);
+        expect(differing).to.have.length(0);
+      });
+
+      it('when an end user votes twice, and the anonymous voter of 0.1.0 votes twice, then each vote toggles from the count 0.1.0 left', async () => {
+        const item = fixture.items.csv!;
+        const captured = fixture.answer('vote check, anonymous voter').body as { voted: boolean; voteCount: number };
+        expect(captured, 'what 0.1.0 answered this address').to.deep.equal({ voted: true, voteCount: 5 });
+        const path = `/api/v1/feedback/${item}/vote`;
+        const user = { body: { endUser: { externalId: 'upgrade-voter' } } };
+        expect((await request(as('public'), 'POST', path, user)).body).to.deep.equal({ voted: true, voteCount: 6 });
+        expect((await request(as('public'), 'POST', path, user)).body).to.deep.equal({ voted: false, voteCount: 5 });
+        // No end user: the voter is this address, hashed with the project's salt from 0.1.0, so
+        // the first toggle takes back the anonymous vote cast under 0.1.0.
+        expect((await request(as('public'), 'POST', path)).body).to.deep.equal({ voted: false, voteCount: 4 });
+        expect((await request(as('public'), 'POST', path)).body).to.deep.equal({ voted: true, voteCount: 5 });
+      });
+
+      it('when an end user of 0.1.0 is identified and submits with an Idempotency-Key, then the user keeps its fields, the item is 201 and listed, and a retry is the same answer', async () => {
+        const ada = exportedUser('fixture-ada');
+        const identified = await request(as('public'), 'POST', '/api/v1/identify', { body: { externalId: 'fixture-ada' } });
+        expect(identified.status, JSON.stringify(identified.body)).to.equal(200);
+        expect(identified.body.user, 'the row 0.1.0 made, its fields kept').to.include({ id: ada.id, email: 'ada@example.com', name: 'Ada Lovelace', avatarUrl: 'https://example.com/ada.png' });
+
+        const submit = { body: { title: 'Submitted after the upgrade', type: 'idea', endUser: { externalId: 'fixture-ada' } }, headers: { 'idempotency-key': 'upgrade-submit-0001' } };
+        const created = await request(as('public'), 'POST', '/api/v1/feedback', submit);
+        expect(created.status, JSON.stringify(created.body)).to.equal(201);
+        expect(created.body.feedback).to.include({ title: 'Submitted after the upgrade', status: 'new', voteCount: 1 });
+        const retried = await request(as('public'), 'POST', '/api/v1/feedback', submit);
+        expect({ status: retried.status, body: retried.body }, 'the stored answer, not a second item').to.deep.equal({ status: 201, body: created.body });
+
+        const total = (fixture.answer('list, default order').body as { total: number }).total;
+        const list = await request(as('public'), 'GET', '/api/v1/feedback?limit=1');
+        expect(list.body.total).to.equal(total + 1);
+        expect(list.body.items[0].id, 'the newest item').to.equal(created.body.feedback.id);
+      });
+
+      it('when the secret key of 0.1.0 changes a status and comments, then the change joins the history 0.1.0 recorded and the comment is counted', async () => {
+        const item = fixture.items.csv!;
+        const old = (fixture.answer('detail, merge target, with its status history').body as { feedback: { statusHistory: unknown[]; commentCount: number } }).feedback;
+        const changed = await request(as('secret'), 'PATCH', `/api/v1/feedback/${item}`, { body: { status: 'completed', actor: 'Upgrade test' } });
+        expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
+        const history = changed.body.feedback.statusHistory as Record<string, unknown>[];
+        expect(history.slice(0, -1), 'the history of 0.1.0, unchanged').to.deep.equal(old.statusHistory);
+        expect(history.at(-1)).to.include({ from: 'in-progress', to: 'completed', actor: 'Upgrade test', keyPrefix: fixture.keys.secret.slice(0, 9) });
+
+        const comment = await request(as('secret'), 'POST', `/api/v1/feedback/${item}/comments`, { body: { content: 'Shipped after the upgrade', team: { name: 'Grace' } } });
+        expect(comment.status, JSON.stringify(comment.body)).to.equal(201);
+        expect(comment.body.commentCount).to.equal(old.commentCount + 1);
+      });
+
+      it('when a key is made with `feedback keys create` while it serves, then the new key works beside the old ones', async () => {
+        const run = await feedback(['keys', 'create', '--name', 'after the upgrade', '--json', ...flagsOf(database)]);
+        expect(run.code, run.stderr).to.equal(0);
+        const { key } = JSON.parse(run.stdout) as { key: string };
+        const list = await request({ url: serve!.url, apiKey: key }, 'GET', '/api/v1/feedback?limit=1');
+        expect(list.status).to.equal(200);
+        expect((await request(as('revoked'), 'GET', '/api/v1/feedback?limit=1')).status, 'the key revoked under 0.1.0 stays revoked').to.equal(401);
+      });
+
+      it('when it gets SIGTERM, then it exits 0', async () => {
+        serve!.child.kill('SIGTERM');
+        expect(await serve!.exited, serve!.stderr()).to.equal(0);
+      });
+    });
+  });
+}
