@@ -1,24 +1,53 @@
 #!/usr/bin/env node
 // Committed launcher: npm links `bin` before `prepare` builds dist/, and links nothing to a missing file.
-import { setFlagsFromString } from 'node:v8';
+//
+// This whole file must parse and link on any Node that runs ES modules (12.17 on), so that an old
+// one says in one line which Node is needed instead of failing deep inside a dependency. Hence no
+// top-level await, no syntax newer than what those Nodes parse, the built CLI loaded only after the
+// check, and builtins imported without the `node:` prefix, which the ES modules of Node 12 lack.
+import { readFileSync } from 'fs';
+import { setFlagsFromString } from 'v8';
 
-// The commands that run the embedded database (PostgreSQL compiled to WebAssembly) in this process.
-const DATABASE_COMMANDS = new Set(['serve', 'migrate', 'keys', 'seed', 'export', 'import']);
-// Every other command makes a few HTTP requests through undici, whose parser is a small WebAssembly
-// module. V8 compiles it at once with its baseline compiler, then again with its optimising one in
-// the background, and Node waits for that second compile before the process exits: about 70 ms of
-// a 250 ms `feedback list`, for code that parses a handful of responses. The embedded database
-// needs the optimised code, so its commands keep V8's default.
-if (!process.argv.slice(2).some((arg) => DATABASE_COMMANDS.has(arg))) setFlagsFromString('--liftoff-only');
+// The floor is this package's `engines` field (">=22.19"), the one place it is written; its first
+// "major.minor" is the oldest Node that runs every dependency.
+const engines = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node;
+const floor = /(\d+)\.(\d+)/.exec(engines).slice(1).map(Number);
+const running = process.versions.node.split('.').map(Number);
 
-try {
-  const { main } = await import('../dist/index.js');
-  process.exitCode = await main(process.argv);
-} catch (error) {
-  if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist')) {
-    process.stderr.write('feedback: the CLI is not built yet; run `npm run build` in the project first\n');
-    process.exitCode = 1;
-  } else {
-    throw error;
-  }
+if (running[0] < floor[0] || (running[0] === floor[0] && running[1] < floor[1])) {
+  // Exit 1, "unexpected error" in the CLI's exit-code table: the environment is wrong, not the command line.
+  process.stderr.write(
+    'feedback: Node ' + floor.join('.') + ' or newer is needed (this is Node ' + process.versions.node + ');' +
+      ' see "Supported runtimes" in docs/operations.md of the feedback repository for how to get it\n',
+  );
+  process.exitCode = 1;
+} else {
+  run();
+}
+
+function run() {
+  // The commands that run the embedded database (PostgreSQL compiled to WebAssembly) in this process.
+  const DATABASE_COMMANDS = new Set(['serve', 'migrate', 'keys', 'seed', 'export', 'import']);
+  // Every other command makes a few HTTP requests through undici, whose parser is a small WebAssembly
+  // module. V8 compiles it at once with its baseline compiler, then again with its optimising one in
+  // the background, and Node waits for that second compile before the process exits: about 70 ms of
+  // a 250 ms `feedback list`, for code that parses a handful of responses. The embedded database
+  // needs the optimised code, so its commands keep V8's default.
+  if (!process.argv.slice(2).some((arg) => DATABASE_COMMANDS.has(arg))) setFlagsFromString('--liftoff-only');
+
+  import('../dist/index.js')
+    .then(({ main }) => main(process.argv))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (error) => {
+        if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist')) {
+          process.stderr.write('feedback: the CLI is not built yet; run `npm run build` in the project first\n');
+          process.exitCode = 1;
+        } else {
+          throw error;
+        }
+      },
+    );
 }

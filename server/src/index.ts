@@ -1,4 +1,5 @@
 /** @feedbackd/server: the feedback API server, its database layer and operator functions. */
+import './runtime-floor.js'; // first of all: an old Node is refused before any other module of the package runs
 export { createApp, type AppDependencies } from './app.js';
 export { startServer, hotPoolSize, type RunningServer, type ServeOptions } from './main.js';
 export { startCluster, type ClusterOptions, type RunningCluster } from './cluster/primary.js';
