@@ -120,5 +120,10 @@ describe('in-doubt commits: PostgreSQL crashes under a submit and vote load, eve
     // A vote applied twice is a vote removed: its voter would be missing here.
     expect(voters).to.deep.equal(expected);
     await expectCountersExact(server);
+
+    // Every connection of the ORM's pool is back: one that died inside a transaction is given up,
+    // not kept checked out for ever (db/orm-pool-guard.ts).
+    const pool = await server.server.orm.em.getConnection().getNativeClient();
+    expect({ checkedOut: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }).to.deep.equal({ checkedOut: 0, waiting: 0 });
   });
 });

@@ -2,6 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Database } from './database.js';
 import { entities } from './entities.js';
+import { releaseDeadConnections } from './orm-pool-guard.js';
 import { migrationsList } from './migrations/index.js';
 
 export interface OrmOptions {
@@ -38,7 +39,7 @@ export async function openOrm(database: Pick<Database, 'connection' | 'poolMax'>
     pool: { min: 0, max: database.poolMax },
     // Options of node-postgres's pool itself. Its connectionTimeoutMillis bounds both the wait for a
     // free connection and the opening of a new one.
-    driverOptions: { connectionTimeoutMillis: options.connectTimeoutMs ?? ORM_CONNECT_TIMEOUT_MS },
+    driverOptions: { connectionTimeoutMillis: options.connectTimeoutMs ?? ORM_CONNECT_TIMEOUT_MS, onPoolCreated: releaseDeadConnections },
     // Every unit of work uses a fork made for it (one per request); a stray global use is a bug.
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -62,7 +63,7 @@ export async function openOrm(database: Pick<Database, 'connection' | 'poolMax'>
       snapshot: false,
     },
   });
-  if (bounded) await connectBounded(orm, options.createDatabase ?? false);
+  if (bounded) await connectBounded(orm);
   return orm;
 }
 
@@ -70,9 +71,11 @@ export async function openOrm(database: Pick<Database, 'connection' | 'poolMax'>
  * Connects now rather than at the first query (MikroORM connects lazily), so that a database that
  * cannot be reached is the command's first error, within the bound.
  */
-async function connectBounded(orm: MikroORM, createDatabase: boolean): Promise<void> {
+async function connectBounded(orm: MikroORM): Promise<void> {
   try {
-    if (createDatabase) await orm.schema.ensureDatabase();
+    // connect() makes the pool and, with `ensureDatabase`, creates the database; only the check
+    // below opens a connection.
+    await orm.connect();
     const check = await orm.checkConnection();
     if (!check.ok) throw check.error ?? new Error(check.reason);
   } catch (error) {
