@@ -91,13 +91,13 @@ function explainOpenError(error: unknown, location: DatabaseLocation, server: Se
 
 /**
  * A connection the command could not get, or lost, as one line naming the database, instead of
- * the pool's or the driver's own words ("Knex: Timeout acquiring a connection ... .transacting(trx)").
+ * the pool's or the driver's own words ("timeout exceeded when trying to connect").
  */
 function explainConnectionError(error: unknown, database: Database): unknown {
   if (error instanceof CliError || !(error instanceof Error)) return error;
   const code = (error as { code?: unknown }).code;
   // The pool's words for a wait that ran out, and node-postgres's for a connection that took too long to open.
-  if (error.name === 'KnexTimeoutError' || /^timeout expired$|due to connection timeout/.test(error.message)) {
+  if (/^timeout expired$|^timeout exceeded when trying to connect$|due to connection timeout/.test(error.message)) {
     const why =
       database.kind === 'embedded'
         ? 'the embedded database runs one transaction at a time: is another command holding it, or the server stuck?'

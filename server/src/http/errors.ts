@@ -38,11 +38,11 @@ export interface ErrorResponse {
 /** Connection-level error codes: the network's, and PostgreSQL's (class 08, shutdown, too many connections). */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
 /**
- * node-postgres reports a lost or unobtainable connection with these messages and no code; knex
- * (under the ORM, which runs the transactions of writes sent with an Idempotency-Key) says it
+ * node-postgres reports a lost or unobtainable connection with these messages and no code; its
+ * pool (under the ORM, which runs the transactions of writes sent with an Idempotency-Key) says it
  * found no free connection in time.
  */
-const UNREACHABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated due to connection timeout|Timeout acquiring a connection/i;
+const UNREACHABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated due to connection timeout/i;
 
 /**
  * True when `error` says the database cannot be reached right now (down, restarting, refusing
