@@ -9,6 +9,7 @@
  * const page = await client.feedback.list({ status: ['new', 'planned'], sortBy: 'votes' });
  * await client.close();
  */
+import './node-check.js'; // first of all: an old Node is refused before undici loads
 export * from './contract/index.js';
 export {
   DEFAULT_BASE_URL,

@@ -99,7 +99,17 @@ describe('the Node floor', () => {
     });
   });
 
-  it('when a real Node older than the floor is installed, then the launcher and the server refuse it the same way', async function () {
+  it('when an application imports @feedbackd/sdk on Node 20, then the import fails with one message naming the Node it needs', async () => {
+    const app = "import('@feedbackd/sdk').then(() => console.log('loaded'), (e) => console.log(JSON.stringify({ code: e.code, message: e.message })))";
+    const run = await spawnRun(process.execPath, ['--import', preload, '--input-type=module', '-e', app], { FAKE_NODE_VERSION: '20.20.2' });
+    expect(run.stderr).to.equal('');
+    expect(JSON.parse(run.stdout)).to.deep.equal({
+      code: 'ERR_FEEDBACK_UNSUPPORTED_NODE',
+      message: `@feedbackd/sdk: Node ${FLOOR} or newer is needed (this is Node 20.20.2); ${HOW}`,
+    });
+  });
+
+  it('when a real Node older than the floor is installed, then the launcher, the server and the SDK refuse it the same way', async function () {
     const old = oldNodes();
     if (old.length === 0) this.skip();
     for (const { path, version } of old) {
@@ -110,6 +120,9 @@ describe('the Node floor', () => {
       expect(server.code, `${path}: exit code`).to.equal(1);
       expect(server.stdout).to.equal('');
       expect(server.stderr).to.include(`Error: @feedbackd/server: Node ${FLOOR} or newer is needed (this is Node ${version}); ${HOW}`);
+      const sdk = await spawnRun(path, ['--input-type=module', '-e', "import '@feedbackd/sdk';"]);
+      expect(sdk.code, `${path}: exit code of the SDK's import`).to.equal(1);
+      expect(sdk.stderr).to.include(`Error: @feedbackd/sdk: Node ${FLOOR} or newer is needed (this is Node ${version}); ${HOW}`);
     }
   });
 });
