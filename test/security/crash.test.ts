@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backends, type Backend, type FreshDatabase } from '../helpers/backends.js';
-import { runFeedback, startServe } from '../helpers/cli-process.js';
+import { runFeedback, startServe, type ServeProcess } from '../helpers/cli-process.js';
 import { request, startTestServer } from '../helpers/test-server.js';
 
 /** How long the write load runs before the server is killed. */
@@ -33,10 +33,17 @@ for (const backend of backends()) {
       database = await backend.create();
       where = database.location.databaseUrl ? ['--database-url', database.location.databaseUrl] : ['--data-dir', database.location.dataDir];
     });
+    // A server a test started and did not stop (it failed before its SIGKILL or SIGTERM) is killed
+    // here: left running, it keeps mocha, and so CI, alive for ever.
+    const started: ServeProcess[] = [];
+    afterEach(() => {
+      for (const server of started.splice(0)) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+    });
     after(() => database?.drop());
 
     it('when the server is killed with SIGKILL in the middle of submissions and votes, then after a restart every acknowledged item is there and every counter equals its rows', async () => {
       const server = await startServe([...where, '--workers', '1', '--rate-limit', 'off']);
+      started.push(server);
       for (let i = 0; i < 100 && !/pk_/.test(server.stdout()); i++) await sleep(50);
       const apiKey = /(pk_[0-9A-Za-z]+)/.exec(server.stdout())![1]!;
       const caller = { url: server.url, apiKey };
@@ -86,6 +93,7 @@ for (const backend of backends()) {
 
     it('when SIGTERM arrives under the same load, then requests in flight are answered (never a 5xx), the server exits 0, and every acknowledged item is there', async () => {
       const server = await startServe([...where, '--workers', '1', '--rate-limit', 'off']);
+      started.push(server);
       const caller = { url: server.url, apiKey: await newKeyFor(database) };
       const statuses: number[] = [];
       const created: string[] = [];
