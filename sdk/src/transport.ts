@@ -19,10 +19,11 @@ export interface RequestOptions {
   /** Retries of this call after a 429, a 5xx or a connection failure; overrides the client's. */
   maxRetries?: number;
   /**
-   * The `Idempotency-Key` of a POST, PATCH or DELETE. Every such call carries one (a fresh
-   * `crypto.randomUUID()` per call unless you give one), and all retries of the call reuse it, so
-   * the server carries the call out at most once. Give your own to make a call safe to repeat
-   * across processes, e.g. after a crash. Ignored on GET requests, which are safe to repeat anyway.
+   * The `Idempotency-Key` of a POST, PATCH or DELETE. A call that may be retried (`maxRetries` above
+   * 0, the default) carries one: a fresh `crypto.randomUUID()` per call unless you give one, reused
+   * by all its retries, so the server carries the call out at most once. With `maxRetries: 0` none
+   * is sent unless you give one (nothing will repeat the call). Give your own to make a call safe to
+   * repeat across processes, e.g. after a crash. Ignored on GET requests, which are safe to repeat.
    */
   idempotencyKey?: string;
   /** Aborts the call (the attempt in flight and any wait before a retry); the call rejects with a FeedbackError. */
@@ -126,8 +127,11 @@ export class Transport {
       headers['content-type'] = 'application/json';
     }
     // One key for the whole call, so every retry of a POST, PATCH or DELETE is recognised as the
-    // same request (a DELETE retried after a lost response gets its 200 again, not a 404).
-    if (route.method !== 'GET') headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
+    // same request (a DELETE retried after a lost response gets its 200 again, not a 404). A call
+    // that will not be retried gets none unless the caller gives one: a key costs the server a
+    // transaction and two more round trips (claim and store), which protect only a repeat.
+    const idempotencyKey = options.idempotencyKey ?? (maxRetries > 0 ? randomUUID() : undefined);
+    if (route.method !== 'GET' && idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     const path = this.#pathPrefix + fillPath(route.path, input.params ?? {}) + queryString(input.query ?? {});
 
     for (let attempt = 0; ; attempt++) {

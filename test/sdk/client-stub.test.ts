@@ -161,6 +161,20 @@ describe('SDK against a local stub server', () => {
       expect(keys[2]).to.equal('my-key-1');
     });
 
+    it('when retries are off, then a POST, PATCH or DELETE carries no Idempotency-Key unless one is given', async () => {
+      const s = await stub((req, res) => json(res, 200, req.method === 'POST' ? VOTE : { deleted: true }));
+      const client = clientOf(s, { maxRetries: 0 });
+      await client.votes.toggle('a');
+      await client.votes.toggle('a', {}, { idempotencyKey: 'given-1' });
+      await clientOf(s).votes.toggle('a', {}, { maxRetries: 0 });
+      await clientOf(s, { maxRetries: 0 }).votes.toggle('a', {}, { maxRetries: 1 });
+      const keys = s.requests.map((r) => r.headers['idempotency-key']);
+      expect(keys[0], 'client maxRetries 0').to.equal(undefined);
+      expect(keys[1], 'a key given').to.equal('given-1');
+      expect(keys[2], 'call maxRetries 0').to.equal(undefined);
+      expect(keys[3], 'call maxRetries 1 on a client without retries').to.match(UUID);
+    });
+
     it('when a toggle has no body argument, then it sends {} (an anonymous vote); with endUser it sends it', async () => {
       const s = await stub((_req, res) => json(res, 200, VOTE));
       const client = clientOf(s);
