@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { addApiOptions, rejectApiOptionsOutsideApiCommands } from './api-client.js';
+import { addApiOptions, API_COMMANDS, rejectApiOptionsOutsideApiCommands, secretKeyCommands, takesApiOptions } from './api-options.js';
 import { commentCommand } from './commands/comment.js';
 import { deleteCommand } from './commands/delete.js';
 import { exportCommand } from './commands/export.js';
@@ -22,11 +22,27 @@ import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { processOutput, type Output } from './output.js';
 import { CLI_VERSION } from './version.js';
 
-const API_OPTIONS_HELP = `
---url, --api-key, --retries and --json are for the commands that call the API (identify, submit,
-list, show, vote, login, whoami, and with a secret key status, comment, merge, delete). They may
-come before or after the command name: \`feedback --json list\` and \`feedback list --json\` are the
-same. A flag beats its environment variable, which beats what \`feedback login\` stored.`;
+const publicKeyCommands = Object.keys(API_COMMANDS).filter((name) => API_COMMANDS[name as keyof typeof API_COMMANDS] === 'public');
+const API_OPTIONS_HELP = `\n${wrap(
+  `--url, --api-key, --retries and --json are for the commands that call the API (${publicKeyCommands.join(', ')}, ` +
+    `and with a secret key ${secretKeyCommands()}). They may come before or after the command name: ` +
+    '`feedback --json list` and `feedback list --json` are the same. A flag beats its environment variable, ' +
+    'which beats what `feedback login` stored.',
+  100,
+)}`;
+
+/** `text` in lines of at most `width` characters, broken between words. */
+function wrap(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line].join('\n');
+}
 
 /** Every error line starts with this, whoever raised it (commander says "error:" by itself). */
 const ERROR_PREFIX = 'feedback: ';
@@ -74,7 +90,13 @@ export function buildProgram(output: Output = processOutput, jsonErrors = false)
     logoutCommand(output),
     whoamiCommand(output),
   ];
-  for (const command of commands) program.addCommand(command);
+  for (const command of commands) {
+    // API_COMMANDS is the list the help and the checks read: it must name exactly these.
+    if (takesApiOptions(command) !== Object.hasOwn(API_COMMANDS, command.name())) {
+      throw new Error(`API_COMMANDS and the commands that take the API options disagree about ${command.name()}`);
+    }
+    program.addCommand(command);
+  }
   // Sub-commands report usage errors through the same override, so every one exits with EXIT.usage.
   const override = (command: Command) => {
     command.exitOverride().configureOutput(outputConfig);

@@ -5,14 +5,14 @@ import {
   FeedbackApiError,
   FeedbackClient,
   FeedbackError,
-  InternalServerError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
   TimeoutError,
   UnexpectedResponseError,
 } from '@feedbackd/sdk';
-import { serverUrl, wholeNumber, type ApiFlags } from './api-client.js';
+import { serverUrl, type ApiFlags } from './api-options.js';
+import { wholeNumber } from './flag-values.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 /** A client for the flags, checked before any request is made. */
@@ -45,35 +45,39 @@ export async function withSdkClient<T>(flags: ApiFlags, action: (client: Feedbac
   }
 }
 
+/** How the CLI reports one class of SDK error: its exit code and the sentence it prints. */
+interface ErrorRow<E extends FeedbackError> {
+  type: new (...args: never[]) => E;
+  exit: number;
+  sentence(error: E, url: string): string;
+}
+
+const row = <E extends FeedbackError>(type: ErrorRow<E>['type'], exit: number, sentence: ErrorRow<E>['sentence']): ErrorRow<FeedbackError> =>
+  ({ type, exit, sentence }) as unknown as ErrorRow<FeedbackError>;
+
 /**
- * One clear sentence and an exit code for every error of the SDK: the API's `error` text with the
- * field messages of a 400, or what went wrong on the way to the server.
+ * Every error of the SDK, as one clear sentence and an exit code: the API's `error` text with the
+ * field messages of a 400, or what went wrong on the way to the server. The first row whose class
+ * the error is an instance of wins, so a subclass comes before its parent (FeedbackApiError).
  */
+const ERROR_ROWS: readonly ErrorRow<FeedbackError>[] = [
+  row(BadRequestError, EXIT.usage, (error) => withDetails(error)),
+  row(AuthenticationError, EXIT.auth, (error, url) => `${error.message} (the server at ${url} refused the key; check --api-key or FEEDBACK_API_KEY)`),
+  row(PermissionDeniedError, EXIT.auth, (error) => `${error.message} (this command needs a secret key: \`feedback keys create --secret\` makes one)`),
+  row(NotFoundError, EXIT.notFound, (error) => error.message),
+  row(RateLimitError, EXIT.rateLimited, (error) => `${error.message} (rate limited by the server${error.retryAfter !== undefined ? `; try again in ${error.retryAfter} s` : ''})`),
+  row(FeedbackApiError, EXIT.error, (error) => `${error.message} (HTTP ${error.status}${requestIdNote(error)})`),
+  row(TimeoutError, EXIT.error, (error, url) => `the server at ${url} did not answer in time (${withoutOperation(error.message)})`),
+  row(ConnectionError, EXIT.error, (error, url) => `could not reach the server at ${url} (${withoutOperation(error.message)}); is it running? Set the address with --url or FEEDBACK_URL`),
+  row(UnexpectedResponseError, EXIT.error, (error, url) => `unexpected response from ${url}: ${error.message}`),
+  row(FeedbackError, EXIT.error, (error) => error.message),
+];
+
+/** The CliError an error of the SDK becomes (ERROR_ROWS); anything else is returned as it is. */
 export function toCliError(error: unknown, url: string): unknown {
   if (error instanceof CliError || !(error instanceof FeedbackError)) return error;
-  if (error instanceof BadRequestError) return new CliError(withDetails(error), EXIT.usage, error.details);
-  if (error instanceof AuthenticationError) {
-    return new CliError(`${error.message} (the server at ${url} refused the key; check --api-key or FEEDBACK_API_KEY)`, EXIT.auth);
-  }
-  if (error instanceof PermissionDeniedError) {
-    return new CliError(`${error.message} (this command needs a secret key: \`feedback keys create --secret\` makes one)`, EXIT.auth);
-  }
-  if (error instanceof NotFoundError) return new CliError(error.message, EXIT.notFound);
-  if (error instanceof RateLimitError) {
-    const wait = error.retryAfter !== undefined ? `; try again in ${error.retryAfter} s` : '';
-    return new CliError(`${error.message} (rate limited by the server${wait})`, EXIT.rateLimited);
-  }
-  if (error instanceof InternalServerError) return new CliError(`${error.message} (HTTP ${error.status}${requestIdNote(error)})`, EXIT.error);
-  if (error instanceof FeedbackApiError) return new CliError(`${error.message} (HTTP ${error.status}${requestIdNote(error)})`, EXIT.error);
-  if (error instanceof TimeoutError) return new CliError(`the server at ${url} did not answer in time (${withoutOperation(error.message)})`, EXIT.error);
-  if (error instanceof ConnectionError) {
-    return new CliError(
-      `could not reach the server at ${url} (${withoutOperation(error.message)}); is it running? Set the address with --url or FEEDBACK_URL`,
-      EXIT.error,
-    );
-  }
-  if (error instanceof UnexpectedResponseError) return new CliError(`unexpected response from ${url}: ${error.message}`, EXIT.error);
-  return new CliError(error.message, EXIT.error);
+  const match = ERROR_ROWS.find((candidate) => error instanceof candidate.type)!;
+  return new CliError(match.sentence(error, url), match.exit, error instanceof BadRequestError ? error.details : undefined);
 }
 
 /** "Invalid input: title: Title is required; type: Type must be one of: …" */

@@ -1,3 +1,4 @@
+import { DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_TIMEOUT_MS } from './contract/constants.js';
 import { FeedbackError } from './errors.js';
 import { AdminResource } from './resources/admin.js';
 import { FeedbackResource } from './resources/feedback.js';
@@ -6,14 +7,6 @@ import { VotesResource } from './resources/votes.js';
 import { checkRetries, checkTimeout, Transport } from './transport.js';
 import { SDK_VERSION } from './version.js';
 
-/** The server the client talks to when neither `baseUrl` nor `FEEDBACK_URL` says otherwise. */
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
-/** Default time limit of one attempt, in milliseconds. */
-export const DEFAULT_TIMEOUT_MS = 10_000;
-/** Default number of retries after a 429, a 5xx or a connection failure. */
-export const DEFAULT_MAX_RETRIES = 2;
-/** Default cap of one wait between attempts, in milliseconds. */
-export const DEFAULT_MAX_RETRY_DELAY_MS = 8_000;
 
 /** Settings of a {@link FeedbackClient}. Every field is optional. */
 export interface FeedbackClientOptions {

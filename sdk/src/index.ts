@@ -11,14 +11,8 @@
  */
 import './node-check.js'; // first of all: an old Node is refused before undici loads
 export * from './contract/index.js';
-export {
-  DEFAULT_BASE_URL,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_MAX_RETRY_DELAY_MS,
-  DEFAULT_TIMEOUT_MS,
-  FeedbackClient,
-  type FeedbackClientOptions,
-} from './client.js';
+export { DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_TIMEOUT_MS } from './contract/constants.js';
+export { FeedbackClient, type FeedbackClientOptions } from './client.js';
 export {
   AuthenticationError,
   BadRequestError,

@@ -1,5 +1,7 @@
 import { Command } from 'commander';
-import { addApiOptions, apiFlags, requireId, withClient } from '../api-client.js';
+import { addApiOptions, apiFlags } from '../api-options.js';
+import { requireId } from '../flag-values.js';
+import { withClient } from '../api-call.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { printJson, printLine, type Output } from '../output.js';
 import { count } from './list.js';

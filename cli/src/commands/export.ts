@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { ExportSummary } from '@feedbackd/server';
-import { wholeNumber } from '../api-client.js';
+import { wholeNumber } from '../flag-values.js';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { describeCounts, exportTime, fileSink, outputSink, streamSink, type DumpSink } from '../dump-io.js';
 import { CliError, EXIT } from '../exit-codes.js';

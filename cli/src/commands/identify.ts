@@ -1,5 +1,7 @@
 import { Command } from 'commander';
-import { addApiOptions, apiFlags, parseMetadata, withClient } from '../api-client.js';
+import { addApiOptions, apiFlags } from '../api-options.js';
+import { parseMetadata } from '../flag-values.js';
+import { withClient } from '../api-call.js';
 import { formatTime, printFields, printJson, printLine, type Output } from '../output.js';
 
 interface IdentifyFlags {

@@ -2,7 +2,9 @@ import { Command, Option } from 'commander';
 import type { FeedbackListItem } from '@feedbackd/sdk';
 import { FEEDBACK_STATUSES, FEEDBACK_TYPES, PAGE_SIZE_MAX, SORT_ORDERS } from '@feedbackd/sdk/constants';
 import type { SortBy } from '@feedbackd/sdk/contract';
-import { addApiOptions, apiFlags, enumList, positiveInteger, withClient } from '../api-client.js';
+import { addApiOptions, apiFlags } from '../api-options.js';
+import { enumList, positiveInteger } from '../flag-values.js';
+import { withClient } from '../api-call.js';
 import { formatTime, oneLine, printJson, printLine, printTable, truncate, type Output } from '../output.js';
 
 /** Titles longer than this are cut in the terminal table (never in piped or JSON output). */

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { addApiOptions, apiFlags, serverUrl, withClient } from '../api-client.js';
+import { addApiOptions, apiFlags, serverUrl } from '../api-options.js';
+import { withClient } from '../api-call.js';
 import { maskKey, writeCredentials } from '../config-file.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { printJson, type Output } from '../output.js';

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { SeedSummary } from '@feedbackd/server';
-import { wholeNumber } from '../api-client.js';
+import { wholeNumber } from '../flag-values.js';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { ensureMigrated, withDatabase } from '../operator.js';

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import type { LogLevel } from '@feedbackd/server';
-import { wholeNumber } from '../api-client.js';
+import { wholeNumber } from '../flag-values.js';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Output } from '../output.js';

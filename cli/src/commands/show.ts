@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import type { Comment, FeedbackDetail, FeedbackListItem } from '@feedbackd/sdk';
-import { addApiOptions, apiFlags, requireId, withClient } from '../api-client.js';
+import { addApiOptions, apiFlags } from '../api-options.js';
+import { requireId } from '../flag-values.js';
+import { withClient } from '../api-call.js';
 import { formatTime, printFields, printJson, printLine, type Output } from '../output.js';
 import { itemLine } from './list.js';
 

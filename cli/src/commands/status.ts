@@ -1,7 +1,9 @@
 import { Argument, Command } from 'commander';
 import { FEEDBACK_STATUSES } from '@feedbackd/sdk/constants';
 import type { FeedbackStatus } from '@feedbackd/sdk/contract';
-import { addApiOptions, apiFlags, requireId, withClient } from '../api-client.js';
+import { addApiOptions, apiFlags } from '../api-options.js';
+import { requireId } from '../flag-values.js';
+import { withClient } from '../api-call.js';
 import { printJson, printLine, type Output } from '../output.js';
 import { itemLine } from './list.js';
 

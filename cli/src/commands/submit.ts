@@ -1,7 +1,9 @@
 import { Command, Option } from 'commander';
 import { FEEDBACK_TYPES } from '@feedbackd/sdk/constants';
 import type { FeedbackType } from '@feedbackd/sdk/contract';
-import { addApiOptions, apiFlags, parseMetadata, withClient } from '../api-client.js';
+import { addApiOptions, apiFlags } from '../api-options.js';
+import { parseMetadata } from '../flag-values.js';
+import { withClient } from '../api-call.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { printJson, printLine, type Output } from '../output.js';
 import { itemFields } from './show.js';

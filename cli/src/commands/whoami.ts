@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { addApiOptions, apiFlags, serverUrl, withClient, type ValueSource } from '../api-client.js';
+import { addApiOptions, apiFlags, serverUrl, type ValueSource } from '../api-options.js';
+import { withClient } from '../api-call.js';
 import { configPath, maskKey } from '../config-file.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { printFields, printJson, type Output } from '../output.js';

@@ -16,3 +16,15 @@ export const TITLE_MAX_LENGTH = 200;
 /** Largest page size (spec part 8); the default is 20. */
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_DEFAULT = 20;
+
+// The client's defaults, here rather than in client.ts so that the CLI's options can show them
+// without loading the client (undici, zod).
+
+/** The server the client talks to when neither `baseUrl` nor `FEEDBACK_URL` says otherwise. */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
+/** Default time limit of one attempt, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** Default number of retries after a 429, a 5xx or a connection failure. */
+export const DEFAULT_MAX_RETRIES = 2;
+/** Default cap of one wait between attempts, in milliseconds. */
+export const DEFAULT_MAX_RETRY_DELAY_MS = 8_000;
