@@ -12,6 +12,9 @@ import { FAILED_AUTH_LIMIT } from './limits/failed-auth.js';
 import { localLimiter } from './limits/local-limiter.js';
 import { redisLimiter } from './limits/redis-limiter.js';
 import { createLogger, type Logger } from './logger.js';
+import { watchPool } from './metrics/figures.js';
+import { startMetricsListener, type MetricsListener } from './metrics/listener.js';
+import { enableMetrics, registry } from './metrics/registry.js';
 import { createApiKey } from './modules/keys/keys.service.js';
 import { ensureProject, hasNoProjects } from './modules/projects/projects.service.js';
 
@@ -38,6 +41,11 @@ export interface ServeOptions extends DatabaseLocation {
   redisUrl?: string;
   /** How long a request may take to arrive, and open connections per address (connection-limits.ts has the defaults). */
   connectionLimits?: Partial<ConnectionLimits>;
+  /**
+   * Serve Prometheus metrics at GET /metrics on this port of `host` (0 picks a free one); absent,
+   * nothing is recorded and nothing listens. Never the API's port.
+   */
+  metricsPort?: number;
   /** Called once, on the first start with an empty database, with the key minted for it. */
   onFirstKey?: (key: string) => void;
 }
@@ -51,6 +59,8 @@ export interface RunningServer {
   /** The hot side's pool, the one requests use. */
   sql: SqlPool;
   database: Database;
+  /** Where the metrics are served, with --metrics-port: http://host:port (the path is /metrics). */
+  metricsUrl?: string;
   /** Stops accepting, lets in-flight requests finish (up to the drain timeout), closes the database. */
   close(): Promise<void>;
 }
@@ -77,6 +87,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const logger = options.logger ?? createLogger();
   const { database, orm } = await prepareDatabase(options, logger);
   const sql = openSqlPool(database, hotPoolSize(database, 1));
+  // Before the app is built: its batchers register their figures only when metrics are on.
+  if (options.metricsPort !== undefined) enableMetrics();
+  const unwatchPool = watchPool(sql);
+  let metrics: MetricsListener | undefined;
   const points = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const redis =
     points !== 'off' && options.redisUrl
@@ -93,21 +107,26 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       failedAuthLimit: options.failedAuthLimit ?? FAILED_AUTH_LIMIT,
     });
     await redis?.connected();
+    if (options.metricsPort !== undefined) metrics = await startMetricsListener({ port: options.metricsPort, host: options.host, scrape: () => registry.metrics(), logger });
     const server = createHttpServer(app.callback(), options.connectionLimits);
     const port = await listen(server, options.port, options.host);
     const url = baseUrl(options.host, port);
-    logger.info('listening', { url, rateLimit: points, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: options.trustProxy ?? 0, failedAuthLimit: options.failedAuthLimit ?? FAILED_AUTH_LIMIT, workers: 1 });
+    logger.info('listening', { url, metricsUrl: metrics?.url, rateLimit: points, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: options.trustProxy ?? 0, failedAuthLimit: options.failedAuthLimit ?? FAILED_AUTH_LIMIT, workers: 1 });
     const close = async () => {
       logger.info('shutting down: no new connections, finishing requests in flight');
+      await metrics?.close();
       await drain(server, options.drainTimeoutMs ?? 8_000, logger);
+      unwatchPool();
       await sql.close();
       await redis?.close();
       await orm.close();
       await database.close();
       logger.info('stopped');
     };
-    return { url, port, orm, sql, database, close };
+    return { url, port, orm, sql, database, metricsUrl: metrics?.url, close };
   } catch (error) {
+    unwatchPool();
+    await metrics?.close().catch(() => {});
     await sql.close().catch(() => {});
     await redis?.close().catch(() => {});
     await orm.close().catch(() => {});

@@ -6,6 +6,8 @@ import { baseUrl } from '../lifecycle.js';
 import { FAILED_AUTH_LIMIT } from '../limits/failed-auth.js';
 import { PrimaryLimits } from '../limits/cluster-link.js';
 import { createLogger, type LogLevel } from '../logger.js';
+import { clusterScrape } from '../metrics/cluster.js';
+import { startMetricsListener, type MetricsListener } from '../metrics/listener.js';
 import { hotPoolSize, prepareDatabase, rateLimitStore, type ServeOptions } from '../main.js';
 import { isLifecycleMessage, WORKER_CONFIG_VARIABLE, type LifecycleMessage, type WorkerConfig } from './worker-config.js';
 
@@ -19,6 +21,8 @@ export interface RunningCluster {
   url: string;
   port: number;
   workers: number;
+  /** Where the metrics of every worker, summed, are served (--metrics-port): http://host:port. */
+  metricsUrl?: string;
   /** Drains every worker (in-flight requests finish), then closes the database. */
   close(): Promise<void>;
 }
@@ -51,6 +55,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     prettyLogs: process.stderr.isTTY === true,
     drainTimeoutMs: options.drainTimeoutMs ?? 8_000,
     connectionLimits: connectionLimits(options.connectionLimits),
+    metrics: options.metricsPort !== undefined,
   };
   const limits = rateLimit === 'off' ? undefined : new PrimaryLimits(rateLimit, RATE_LIMIT_WINDOW_SECONDS);
   cluster.setupPrimary({ exec: fileURLToPath(new URL('./worker.js', import.meta.url)), args: [] });
@@ -89,10 +94,13 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     });
   };
 
+  let metrics: MetricsListener | undefined;
   try {
     // One first, so that port 0 is settled before the others listen.
     await fork();
     await Promise.all(Array.from({ length: options.workers - 1 }, fork));
+    // The primary serves the metrics, summed over the workers: one port, whichever worker is busy.
+    if (options.metricsPort !== undefined) metrics = await startMetricsListener({ port: options.metricsPort, host: options.host, scrape: clusterScrape(), logger });
   } catch (error) {
     stopping = true;
     await stopWorkers(1_000);
@@ -100,15 +108,17 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     throw error;
   }
   const url = baseUrl(options.host, port);
-  logger.info('listening', { url, rateLimit, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: config.trustProxy, failedAuthLimit: config.failedAuthLimit, workers: options.workers });
+  logger.info('listening', { url, metricsUrl: metrics?.url, rateLimit, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: config.trustProxy, failedAuthLimit: config.failedAuthLimit, workers: options.workers });
 
   return {
     url,
     port,
     workers: options.workers,
+    metricsUrl: metrics?.url,
     close: async () => {
       stopping = true;
       logger.info('shutting down: workers stop accepting and finish their requests in flight');
+      await metrics?.close();
       await stopWorkers(config.drainTimeoutMs + 1_000);
       await database.close();
       logger.info('stopped');

@@ -17,11 +17,13 @@ export interface WorkerConfig {
   prettyLogs: boolean;
   drainTimeoutMs: number;
   connectionLimits: ConnectionLimits;
+  /** Record metrics and answer the primary's scrapes (metrics/cluster.ts): `--metrics-port` was given. */
+  metrics: boolean;
 }
 
 export const WORKER_CONFIG_VARIABLE = 'FEEDBACK_WORKER';
 
-/** Messages between the primary and a worker (besides the rate limiter's, see limits/cluster-link.ts). */
+/** Messages between the primary and a worker (besides the rate limiter's, limits/cluster-link.ts, and the metrics', metrics/cluster.ts). */
 export type LifecycleMessage = { lifecycle: 'ready'; port: number } | { lifecycle: 'shutdown' };
 
 export function isLifecycleMessage(message: unknown): message is LifecycleMessage {

@@ -8,6 +8,9 @@ import { workerLimiter } from '../limits/cluster-link.js';
 import { redisLimiter } from '../limits/redis-limiter.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../http/middleware/rate-limit.js';
 import { createLogger } from '../logger.js';
+import { answerScrapes } from '../metrics/cluster.js';
+import { watchPool } from '../metrics/figures.js';
+import { enableMetrics } from '../metrics/registry.js';
 import { isLifecycleMessage, WORKER_CONFIG_VARIABLE, type LifecycleMessage, type WorkerConfig } from './worker-config.js';
 
 /**
@@ -23,6 +26,12 @@ async function runWorker(): Promise<void> {
   // instead of letting the disconnect handler below drain it.
   cluster.worker?.on('error', (error: Error) => logger.debug('message to the primary failed', { error: error.message }));
   const sql = openSqlPool(config.database, config.poolMax);
+  if (config.metrics) {
+    // Before the app is built: its batchers register their figures only when metrics are on.
+    enableMetrics();
+    watchPool(sql);
+    answerScrapes();
+  }
   const points = config.rateLimit;
   // The machine's bank (in the primary) counts alone, or stands in for Redis while it is out.
   const machine = points === 'off' ? undefined : workerLimiter(points, RATE_LIMIT_WINDOW_SECONDS);

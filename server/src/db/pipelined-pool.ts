@@ -20,6 +20,8 @@ import pg from 'pg';
  */
 export interface Pipelines {
   query<Row extends Record<string, unknown>>(config: pg.QueryConfig): Promise<Row[]>;
+  /** Lanes connected now, lanes in all, and queries not answered yet (for the metrics). */
+  figures(): { open: number; size: number; queries: number };
   close(): Promise<void>;
 }
 
@@ -101,6 +103,15 @@ export function openPipelines(options: PipelineOptions): Pipelines {
       } finally {
         lane.pending--;
       }
+    },
+    figures() {
+      let open = 0;
+      let queries = 0;
+      for (const lane of lanes) {
+        if (lane.client) open++;
+        queries += lane.pending;
+      }
+      return { open, size: lanes.length, queries };
     },
     async close(): Promise<void> {
       closed = true;

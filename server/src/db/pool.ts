@@ -19,6 +19,16 @@ export interface SqlPool {
   close(): Promise<void>;
 }
 
+/** What the metrics read of the hot pool at a scrape: connections open, its size, statements not answered yet. */
+export interface PoolFigures {
+  open: number;
+  size: number;
+  queries: number;
+}
+
+/** The pool `openSqlPool` makes: a SqlPool whose figures can be read. */
+export type HotPool = SqlPool & { figures(): PoolFigures };
+
 /**
  * Session settings of every hot connection (real PostgreSQL):
  * - UTC, so timestamps print alike whatever the server's zone;
@@ -37,7 +47,7 @@ export const CONNECT_TIMEOUT_MS = 1_500;
  * (pipelined-pool.ts); on the embedded database, a small pool of ordinary connections, since all
  * its connections share its one session and it runs one statement at a time anyway.
  */
-export function openSqlPool(database: Pick<Database, 'kind' | 'connection'>, connections: number): SqlPool {
+export function openSqlPool(database: Pick<Database, 'kind' | 'connection'>, connections: number): HotPool {
   const connection: pg.ClientConfig = 'clientUrl' in database.connection
     ? { connectionString: database.connection.clientUrl }
     : { host: database.connection.host, port: database.connection.port, user: database.connection.user, database: database.connection.dbName };
@@ -51,11 +61,12 @@ export function openSqlPool(database: Pick<Database, 'kind' | 'connection'>, con
       return lanes.query<Row>(config).catch((error: unknown) => (isLostRace(error) ? retryingLostRaces(() => lanes.query<Row>(config)) : Promise.reject(error)));
     },
     ping: (timeoutMs) => answersWithin(lanes.query({ text: 'select 1' }), timeoutMs),
+    figures: () => lanes.figures(),
     close: () => (closing ??= lanes.close()),
   };
 }
 
-function embeddedPool(connection: pg.ClientConfig, max: number): SqlPool {
+function embeddedPool(connection: pg.ClientConfig, max: number): HotPool {
   const pool = new pg.Pool({
     ...connection,
     max,
@@ -74,6 +85,7 @@ function embeddedPool(connection: pg.ClientConfig, max: number): SqlPool {
       return result.rows;
     },
     ping: (timeoutMs) => answersWithin(pool.query('select 1'), timeoutMs),
+    figures: () => ({ open: pool.totalCount, size: max, queries: pool.totalCount - pool.idleCount + pool.waitingCount }),
     close: () => (closing ??= pool.end()),
   };
 }

@@ -14,6 +14,16 @@ export type Batched<Answer> = Answer | 'alone';
 
 export interface StatementBatches<Request extends BatchRequest, Answer> {
   send(request: Request): Promise<Batched<Answer>>;
+  /** What the queue holds now, and what it has sent (read by the metrics at a scrape). */
+  figures(): BatchFigures;
+}
+
+/** Requests waiting, statements running, and the statements and requests sent so far. */
+export interface BatchFigures {
+  waiting: number;
+  running: number;
+  statements: number;
+  requests: number;
 }
 
 export interface BatchOptions<Request extends BatchRequest, Answer> {
@@ -58,6 +68,7 @@ export function statementBatches<Request extends BatchRequest, Answer>(options: 
   const waiting = new Map<string, Waiting<Request, Answer>[]>();
   let running = 0;
   let scheduled = false;
+  let sent = { statements: 0, requests: 0 };
 
   function schedule(): void {
     if (scheduled) return;
@@ -81,6 +92,7 @@ export function statementBatches<Request extends BatchRequest, Answer>(options: 
 
   async function leave(project: string, batch: Waiting<Request, Answer>[]): Promise<void> {
     running++;
+    sent = { statements: sent.statements + 1, requests: sent.requests + batch.length };
     let answers: Batched<Answer>[] | undefined;
     let failure: unknown;
     try {
@@ -105,6 +117,11 @@ export function statementBatches<Request extends BatchRequest, Answer>(options: 
         else waiting.set(request.project, [{ request, resolve, reject }]);
         schedule();
       });
+    },
+    figures() {
+      let waitingNow = 0;
+      for (const queue of waiting.values()) waitingNow += queue.length;
+      return { waiting: waitingNow, running, ...sent };
     },
   };
 }

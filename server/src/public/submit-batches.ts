@@ -1,4 +1,5 @@
 import type { SqlPool } from '../db/pool.js';
+import { watchBatches } from '../metrics/figures.js';
 import { answersInPlace, statementBatches, type Batched } from './statement-batches.js';
 import { SUBMIT_ANONYMOUS, SUBMIT_BATCH, SUBMIT_IDENTIFIED } from './submit.sql.js';
 
@@ -47,6 +48,7 @@ export function submitBatches(sql: SqlPool, inFlight: number): SubmitBatches {
       return answersInPlace(rows, submissions.length, (row) => row.body);
     },
   });
+  watchBatches('submit', batches);
   return { submit: (submission) => batches.send(submission) };
 }
 

@@ -1,4 +1,5 @@
 import type { SqlPool } from '../db/pool.js';
+import { watchBatches } from '../metrics/figures.js';
 import { answersInPlace, statementBatches, type Batched } from './statement-batches.js';
 import { TOGGLE_BATCH } from './votes.sql.js';
 
@@ -43,5 +44,6 @@ export function voteBatches(sql: SqlPool, inFlight: number): VoteBatches {
       );
     },
   });
+  watchBatches('vote', batches);
   return { toggle: (request) => batches.send(request) };
 }

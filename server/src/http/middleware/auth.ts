@@ -3,6 +3,7 @@ import { ERROR_MESSAGES } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
 import type { FailedAuthLimit } from '../../limits/failed-auth.js';
 import type { Logger } from '../../logger.js';
+import { countRefusal } from '../../metrics/limit-metrics.js';
 import { hashApiKey, looksLikeApiKey, type KeyKind } from '../../modules/keys/api-key.js';
 import { clientIp, type AppState } from '../context.js';
 import { AppError } from '../errors.js';
@@ -79,7 +80,10 @@ export function refuseLockedOutAddresses(failures: FailedAuthLimit): Middleware<
     // Only an address with failures is looked at: the usual request does not compute its IP.
     if (failures.tracking) {
       const waitMs = failures.blockedFor(clientIp(ctx));
-      if (waitMs > 0) throw new AppError(429, ERROR_MESSAGES.failedAuthLimited, undefined, { 'Retry-After': String(Math.ceil(waitMs / 1000)) });
+      if (waitMs > 0) {
+        countRefusal('failed_auth');
+        throw new AppError(429, ERROR_MESSAGES.failedAuthLimited, undefined, { 'Retry-After': String(Math.ceil(waitMs / 1000)) });
+      }
     }
     await next();
   };

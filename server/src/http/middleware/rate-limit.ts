@@ -5,6 +5,7 @@ import { flexibleLimiter } from '../../limits/flexible-limiter.js';
 import type { RateLimiter, RateLimitState } from '../../limits/lease-client.js';
 import { localLimiter } from '../../limits/local-limiter.js';
 import type { Logger } from '../../logger.js';
+import { countRefusal } from '../../metrics/limit-metrics.js';
 import type { AppState } from '../context.js';
 import { AppError } from '../errors.js';
 
@@ -60,7 +61,10 @@ export function rateLimit(options: RateLimitOptions, logger: Logger): { policy: 
     ctx.set('X-RateLimit-Remaining', String(remaining));
     // Like GitHub's: the Unix time (seconds) when the window resets.
     ctx.set('X-RateLimit-Reset', String(Math.ceil((Date.now() + state.msBeforeNext) / 1000)));
-    if (!state.allowed) throw new AppError(429, ERROR_MESSAGES.rateLimited, undefined, { 'Retry-After': String(resetSeconds) });
+    if (!state.allowed) {
+      countRefusal('key');
+      throw new AppError(429, ERROR_MESSAGES.rateLimited, undefined, { 'Retry-After': String(resetSeconds) });
+    }
     await next();
   };
 
