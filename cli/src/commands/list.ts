@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { FeedbackListItem } from '@feedbackd/sdk';
-import { FEEDBACK_STATUSES, FEEDBACK_TYPES, PAGE_SIZE_MAX, SORT_ORDERS } from '@feedbackd/sdk/constants';
+import { FEEDBACK_STATUSES, FEEDBACK_TYPES, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, SORT_ORDERS } from '@feedbackd/sdk/constants';
 import type { SortBy } from '@feedbackd/sdk/contract';
 import { addApiOptions, apiFlags } from '../api-options.js';
 import { enumList, positiveInteger } from '../flag-values.js';
@@ -28,7 +28,7 @@ export function listCommand(output: Output): Command {
     .option('--search <text>', 'only items whose title or description contains this text (any case)')
     .addOption(new Option('--sort <order>', 'order of the list (server default: newest)').choices(SORT_ORDERS))
     .option('--page <n>', 'page to show, from 1 (default 1)')
-    .option('--limit <n>', `items per page, 1 to ${PAGE_SIZE_MAX} (default 20); with --all, the size of each request`)
+    .option('--limit <n>', `items per page, 1 to ${PAGE_SIZE_MAX} (default ${PAGE_SIZE_DEFAULT}); with --all, the size of each request`)
     .addOption(new Option('--all', 'every matching item: fetches page after page').conflicts('page'));
   addApiOptions(command).action(async (flags: ListFlags, self: Command) => {
     const api = apiFlags(self);

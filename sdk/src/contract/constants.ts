@@ -16,12 +16,16 @@ export const TITLE_MAX_LENGTH = 200;
 /** Largest page size (spec part 8); the default is 20. */
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_DEFAULT = 20;
+/** Requests per minute per API key unless the operator sets another limit (spec part 8). */
+export const RATE_LIMIT_PER_MINUTE = 100;
+/** The port of `feedback serve` unless told otherwise: the one DEFAULT_BASE_URL names. */
+export const DEFAULT_PORT = 3000;
 
 // The client's defaults, here rather than in client.ts so that the CLI's options can show them
 // without loading the client (undici, zod).
 
 /** The server the client talks to when neither `baseUrl` nor `FEEDBACK_URL` says otherwise. */
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
+export const DEFAULT_BASE_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
 /** Default time limit of one attempt, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Default number of retries after a 429, a 5xx or a connection failure. */
