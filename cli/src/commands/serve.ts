@@ -37,6 +37,7 @@ interface ServeFlags extends DatabaseFlags {
   headersTimeout: string;
   requestTimeout: string;
   maxConnectionsPerIp: string;
+  metricsPort?: string;
 }
 
 export function serveCommand(output: Output): Command {
@@ -97,6 +98,12 @@ export function serveCommand(output: Output): Command {
         .env('FEEDBACK_MAX_CONNECTIONS_PER_IP')
         .default(String(DEFAULT_MAX_CONNECTIONS_PER_IP)),
     )
+    .addOption(
+      new Option(
+        '--metrics-port <port>',
+        'serve Prometheus metrics at GET /metrics on this port of --host, apart from the API port (summed over every worker); without it none are recorded',
+      ).env('FEEDBACK_METRICS_PORT'),
+    )
     .action(async (flags: ServeFlags) => serve(flags, output));
   return command;
 }
@@ -110,6 +117,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const location = databaseLocation(flags);
   const workers = flags.workers === undefined ? defaultWorkers(location.databaseUrl) : wholeNumber(flags.workers, '--workers', { min: 1 });
   const connectionLimits = connectionLimitFlags(flags);
+  const metricsPort = metricsPortFlag(flags.metricsPort, port);
   const startedAt = performance.now();
   const { createLogger, DataDirInUseError, embeddedDatabaseExists, startCluster, startServer } = await import('@feedbackd/server');
   const firstStart = !location.databaseUrl && !embeddedDatabaseExists(location.dataDir);
@@ -133,6 +141,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     logLevel: flags.logLevel,
     drainTimeoutMs: SHUTDOWN_DEADLINE_MS - 2_000,
     connectionLimits,
+    metricsPort,
     onFirstKey: (key: string) => {
       firstKey = key;
     },
@@ -151,6 +160,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   // Printed once listening, so that the example names the real address (also with --port 0).
   if (firstKey) output.out(firstKeyMessage(firstKey, running.url));
   output.err(`feedback ${CLI_VERSION} is ready at ${running.url} (${workers} worker${workers === 1 ? '' : 's'}, started in ${seconds} s; stop with Ctrl-C or SIGTERM)`);
+  if (running.metricsUrl) output.err(`Prometheus metrics at ${running.metricsUrl}/metrics`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       logger.info('signal received', { signal });
@@ -184,6 +194,14 @@ function redisUrlFlag(text: string | undefined): string | undefined {
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new CliError(`--redis-url must start with redis:// or rediss://, not "${text}"`, EXIT.usage);
   return url.toString();
+}
+
+/** `--metrics-port`: a port other than the API's (0, a free one, is always apart from it), or none. */
+function metricsPortFlag(text: string | undefined, apiPort: number): number | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const port = wholeNumber(text, '--metrics-port', { min: 0, max: 65535 });
+  if (port !== 0 && port === apiPort) throw new CliError(`--metrics-port must differ from --port (${apiPort}): the metrics never share the API's port`, EXIT.usage);
+  return port;
 }
 
 /** `--rate-limit`: a whole number of requests per minute per key, or `off`. */
