@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { DEFAULT_CONNECTION_LIMITS } from './serve-defaults.js';
 
 /**
  * How long a caller may take to send a request, and how many connections one address may hold
@@ -15,18 +16,8 @@ export interface ConnectionLimits {
   maxConnectionsPerIp: number;
 }
 
-/**
- * - Headers in 10 s: a few hundred bytes, which any live client sends at once.
- * - The whole request in 30 s: a body at the 1 MB limit still arrives over a link of about 35 KB/s,
- *   a tenth of Node's own 300 s, so a dripping body holds its connection for seconds, not minutes.
- * - 256 connections per address: far above what a browser (6) or a pooled SDK client opens, far
- *   below the thousands a flood needs to exhaust the process's descriptors.
- */
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  maxConnectionsPerIp: 256,
-};
+/** The defaults, and why they are what they are, are in serve-defaults.ts. */
+export { DEFAULT_CONNECTION_LIMITS };
 
 /** The defaults with what the operator set; the headers' time never exceeds the request's (Node refuses that). */
 export function connectionLimits(given: Partial<ConnectionLimits> = {}): ConnectionLimits {

@@ -16,6 +16,7 @@ import { watchPool } from './metrics/figures.js';
 import { startMetricsListener, type MetricsListener } from './metrics/listener.js';
 import { enableMetrics, registry } from './metrics/registry.js';
 import { createApiKey } from './modules/keys/keys.service.js';
+import { DRAIN_TIMEOUT_MS } from './serve-defaults.js';
 import { ensureProject, hasNoProjects } from './modules/projects/projects.service.js';
 
 export interface ServeOptions extends DatabaseLocation {
@@ -115,7 +116,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const close = async () => {
       logger.info('shutting down: no new connections, finishing requests in flight');
       await metrics?.close();
-      await drain(server, options.drainTimeoutMs ?? 8_000, logger);
+      await drain(server, options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS, logger);
       unwatchPool();
       await sql.close();
       await redis?.close();

@@ -1,6 +1,8 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import type { LogLevel } from '@feedbackd/server';
+import { DEFAULT_PORT } from '@feedbackd/sdk/constants';
+import { DEFAULT_CONNECTION_LIMITS, DEFAULT_RATE_LIMIT, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '@feedbackd/server/serve-defaults';
 import { wholeNumber } from '../flag-values.js';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -8,21 +10,12 @@ import type { Output } from '../output.js';
 import { CLI_VERSION } from '../version.js';
 import { defaultWorkers } from '../workers.js';
 
-/**
- * Spec part 8: 100 requests per minute per key. Written here rather than imported from the server,
- * so that `feedback --help` does not load the server stack to print a default.
- */
-const DEFAULT_RATE_LIMIT = 100;
-/** The server's FAILED_AUTH_LIMIT (limits/failed-auth.ts), written here for the same reason. */
-const DEFAULT_FAILED_AUTH_LIMIT = 30;
-
-/** The server's DEFAULT_CONNECTION_LIMITS (connection-limits.ts), in the flags' units, written here for the same reason. */
-const DEFAULT_HEADERS_TIMEOUT_SECONDS = 10;
-const DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
-const DEFAULT_MAX_CONNECTIONS_PER_IP = 256;
+// The defaults the server applies, from the module of its package that loads nothing else, so
+// that `feedback serve --help` shows them without loading the server stack.
+const { headersTimeoutMs, requestTimeoutMs, maxConnectionsPerIp } = DEFAULT_CONNECTION_LIMITS;
 
 /** Hard stop if draining and closing the database take longer than this after a signal. */
-const SHUTDOWN_DEADLINE_MS = 10_000;
+const SHUTDOWN_DEADLINE_MS = DRAIN_TIMEOUT_MS + 2_000;
 
 interface ServeFlags extends DatabaseFlags {
   port: string;
@@ -43,7 +36,7 @@ interface ServeFlags extends DatabaseFlags {
 export function serveCommand(output: Output): Command {
   const command = new Command('serve')
     .description('Start the API server (applies pending migrations first)')
-    .addOption(new Option('-p, --port <port>', 'port to listen on').env('FEEDBACK_PORT').default('3000'))
+    .addOption(new Option('-p, --port <port>', 'port to listen on').env('FEEDBACK_PORT').default(String(DEFAULT_PORT)))
     .addOption(new Option('--host <host>', 'address to listen on').env('FEEDBACK_HOST').default('127.0.0.1'));
   addDatabaseOptions(command)
     .addOption(new Option('--no-migrate', 'do not apply pending migrations on start').env('FEEDBACK_NO_MIGRATE'))
@@ -57,7 +50,7 @@ export function serveCommand(output: Output): Command {
         'unknown or revoked API keys one address may send per minute before every request from it (valid keys included) gets 429 until the minute ends, or "off" when a proxy or gateway in front stops key guessing',
       )
         .env('FEEDBACK_FAILED_AUTH_LIMIT')
-        .default(String(DEFAULT_FAILED_AUTH_LIMIT)),
+        .default(String(FAILED_AUTH_LIMIT)),
     )
     .addOption(
       new Option(
@@ -80,7 +73,7 @@ export function serveCommand(output: Output): Command {
     .addOption(
       new Option('--headers-timeout <seconds>', 'seconds a client has to send the request line and headers; a slower one is answered 408 and closed')
         .env('FEEDBACK_HEADERS_TIMEOUT')
-        .default(String(DEFAULT_HEADERS_TIMEOUT_SECONDS)),
+        .default(String(headersTimeoutMs / 1000)),
     )
     .addOption(
       new Option(
@@ -88,7 +81,7 @@ export function serveCommand(output: Output): Command {
         'seconds a client has to send a whole request, body included; a slower one is answered 408 and closed (the time the server takes to answer is not limited)',
       )
         .env('FEEDBACK_REQUEST_TIMEOUT')
-        .default(String(DEFAULT_REQUEST_TIMEOUT_SECONDS)),
+        .default(String(requestTimeoutMs / 1000)),
     )
     .addOption(
       new Option(
@@ -96,7 +89,7 @@ export function serveCommand(output: Output): Command {
         'open connections one address may hold on each serving process; more are answered 503 and closed; "off" for no cap (behind a proxy, every connection comes from the proxy)',
       )
         .env('FEEDBACK_MAX_CONNECTIONS_PER_IP')
-        .default(String(DEFAULT_MAX_CONNECTIONS_PER_IP)),
+        .default(String(maxConnectionsPerIp)),
     )
     .addOption(
       new Option(
@@ -139,7 +132,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     trustProxy,
     logger,
     logLevel: flags.logLevel,
-    drainTimeoutMs: SHUTDOWN_DEADLINE_MS - 2_000,
+    drainTimeoutMs: DRAIN_TIMEOUT_MS,
     connectionLimits,
     metricsPort,
     onFirstKey: (key: string) => {

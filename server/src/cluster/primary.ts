@@ -9,6 +9,7 @@ import { createLogger, type LogLevel } from '../logger.js';
 import { clusterScrape } from '../metrics/cluster.js';
 import { startMetricsListener, type MetricsListener } from '../metrics/listener.js';
 import { hotPoolSize, prepareDatabase, rateLimitStore, type ServeOptions } from '../main.js';
+import { DRAIN_TIMEOUT_MS } from '../serve-defaults.js';
 import { isLifecycleMessage, WORKER_CONFIG_VARIABLE, type LifecycleMessage, type WorkerConfig } from './worker-config.js';
 
 export interface ClusterOptions extends ServeOptions {
@@ -53,7 +54,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     failedAuthLimit: options.failedAuthLimit ?? FAILED_AUTH_LIMIT,
     logLevel: options.logLevel ?? 'info',
     prettyLogs: process.stderr.isTTY === true,
-    drainTimeoutMs: options.drainTimeoutMs ?? 8_000,
+    drainTimeoutMs: options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS,
     connectionLimits: connectionLimits(options.connectionLimits),
     metrics: options.metricsPort !== undefined,
   };

@@ -1,3 +1,4 @@
+import { FAILED_AUTH_LIMIT, FAILED_AUTH_WINDOW_MS } from '../serve-defaults.js';
 /**
  * Failed authentication, limited per client IP: a caller that sends `maxFailures` unknown or
  * revoked keys in a window is refused (429) for the rest of that window,
@@ -10,8 +11,7 @@
  * The limit is `feedback serve --failed-auth-limit` (or `off`): many callers behind one NAT or
  * proxy address share one count, and one of them sending a stale key can lock out the others.
  */
-export const FAILED_AUTH_LIMIT = 30;
-export const FAILED_AUTH_WINDOW_MS = 60_000;
+export { FAILED_AUTH_LIMIT, FAILED_AUTH_WINDOW_MS };
 /** Addresses tracked at most; past it the oldest window goes first. */
 const MAX_TRACKED = 10_000;
 

@@ -8,10 +8,9 @@ import type { Logger } from '../../logger.js';
 import { countRefusal } from '../../metrics/limit-metrics.js';
 import type { AppState } from '../context.js';
 import { AppError } from '../errors.js';
+import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../../serve-defaults.js';
 
-/** Spec part 8: 100 requests per minute per API key. */
-export const DEFAULT_RATE_LIMIT = 100;
-export const RATE_LIMIT_WINDOW_SECONDS = 60;
+export { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS };
 
 export interface RateLimitOptions {
   /** Requests allowed per key in each window. */

@@ -1,0 +1,31 @@
+/**
+ * The defaults of `feedback serve`, in one place that imports nothing of the server stack: the
+ * server applies them, and the CLI shows them in `feedback serve --help` (through the export path
+ * `@feedbackd/server/serve-defaults`) without loading Koa, MikroORM or the database driver.
+ */
+import { RATE_LIMIT_PER_MINUTE } from '@feedbackd/sdk/constants';
+
+/** Requests per minute per API key (spec part 8: the SDK's contract constant). */
+export const DEFAULT_RATE_LIMIT = RATE_LIMIT_PER_MINUTE;
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+/** Unknown or revoked keys one address may send per window before it is refused (limits/failed-auth.ts). */
+export const FAILED_AUTH_LIMIT = 30;
+export const FAILED_AUTH_WINDOW_MS = 60_000;
+
+/**
+ * How long a caller may take to send a request, and connections per address (connection-limits.ts):
+ * - headers in 10 s: a few hundred bytes, which any live client sends at once;
+ * - the whole request in 30 s: a body at the 1 MB limit still arrives over a link of about 35 KB/s,
+ *   a tenth of Node's own 300 s, so a dripping body holds its connection for seconds, not minutes;
+ * - 256 connections per address: far above what a browser (6) or a pooled SDK client opens, far
+ *   below the thousands a flood needs to exhaust the process's descriptors.
+ */
+export const DEFAULT_CONNECTION_LIMITS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxConnectionsPerIp: 256,
+} as const;
+
+/** How long a stopping server lets requests in flight finish before it cuts their connections. */
+export const DRAIN_TIMEOUT_MS = 8_000;
