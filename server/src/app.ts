@@ -69,7 +69,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   const orm = ormSource(deps.orm);
   const mountOptions = {
     validateResponses: deps.validateResponses ?? false,
-    idempotent: idempotentWrites(deps.sql, requestTransactions(orm), deps.logger),
+    idempotent: idempotentWrites(requestTransactions(orm)),
   };
   mountPublicRoutes(router, deps.sql, mountOptions);
   mountAdminRoutes(router, { sql: deps.sql, orm }, mountOptions);

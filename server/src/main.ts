@@ -17,6 +17,7 @@ import { startMetricsListener, type MetricsListener } from './metrics/listener.j
 import { enableMetrics, registry } from './metrics/registry.js';
 import { createApiKey } from './modules/keys/keys.service.js';
 import { DRAIN_TIMEOUT_MS } from './serve-defaults.js';
+import { startMachineJobs } from './jobs/machine-jobs.js';
 import { ensureProject, hasNoProjects } from './modules/projects/projects.service.js';
 
 export interface ServeOptions extends DatabaseLocation {
@@ -112,11 +113,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const server = createHttpServer(app.callback(), options.connectionLimits);
     const port = await listen(server, options.port, options.host);
     const url = baseUrl(options.host, port);
+    const jobs = startMachineJobs(sql, logger);
     logger.info('listening', { url, metricsUrl: metrics?.url, rateLimit: points, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: options.trustProxy ?? 0, failedAuthLimit: options.failedAuthLimit ?? FAILED_AUTH_LIMIT, workers: 1 });
     const close = async () => {
       logger.info('shutting down: no new connections, finishing requests in flight');
       await metrics?.close();
       await drain(server, options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS, logger);
+      await jobs.stop();
       unwatchPool();
       await sql.close();
       await redis?.close();

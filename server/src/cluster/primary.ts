@@ -10,6 +10,8 @@ import { clusterScrape } from '../metrics/cluster.js';
 import { startMetricsListener, type MetricsListener } from '../metrics/listener.js';
 import { hotPoolSize, prepareDatabase, rateLimitStore, type ServeOptions } from '../main.js';
 import { DRAIN_TIMEOUT_MS } from '../serve-defaults.js';
+import { openSqlPool } from '../db/pool.js';
+import { startMachineJobs } from '../jobs/machine-jobs.js';
 import { isLifecycleMessage, WORKER_CONFIG_VARIABLE, type LifecycleMessage, type WorkerConfig } from './worker-config.js';
 
 export interface ClusterOptions extends ServeOptions {
@@ -109,6 +111,9 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     throw error;
   }
   const url = baseUrl(options.host, port);
+  // The machine's periodic jobs run here, once, on one connection of the primary's own.
+  const jobsSql = openSqlPool(database, 1);
+  const jobs = startMachineJobs(jobsSql, logger);
   logger.info('listening', { url, metricsUrl: metrics?.url, rateLimit, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: config.trustProxy, failedAuthLimit: config.failedAuthLimit, workers: options.workers });
 
   return {
@@ -121,6 +126,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       logger.info('shutting down: workers stop accepting and finish their requests in flight');
       await metrics?.close();
       await stopWorkers(config.drainTimeoutMs + 1_000);
+      await jobs.stop();
+      await jobsSql.close();
       await database.close();
       logger.info('stopped');
       logger.flush?.();

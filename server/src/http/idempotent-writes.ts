@@ -1,13 +1,10 @@
 import type { RequestTransaction, RunTransaction } from '../db/request-transaction.js';
-import type { SqlPool } from '../db/pool.js';
-import type { Logger } from '../logger.js';
-import { claimKey, deleteExpiredKeys, forgetKey, readKey, requestFingerprint, storeAnswer } from '../modules/idempotency/idempotency.service.js';
+import { claimKey, forgetKey, readKey, requestFingerprint, storeAnswer } from '../modules/idempotency/idempotency.service.js';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
-const SWEEP_EVERY_MS = 10 * 60_000;
 
 /** The methods that change something: a retry of one must not change it twice. */
 const UNSAFE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
@@ -39,14 +36,7 @@ export interface IdempotentWrites {
  * key and project within 24 hours; the same key with another request (method, path or body) is a
  * 400. Only successful answers are stored: a failure rolls back with its change.
  */
-export function idempotentWrites(sql: Pick<SqlPool, 'query'>, transactions: RunTransaction, logger: Logger): IdempotentWrites {
-  let lastSweep = 0;
-  const sweepNowAndThen = () => {
-    if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
-    lastSweep = Date.now();
-    deleteExpiredKeys(sql).catch((error: unknown) => logger.warn('could not delete expired idempotency keys', { error: String(error) }));
-  };
-
+export function idempotentWrites(transactions: RunTransaction): IdempotentWrites {
   return {
     keyOf(ctx) {
       if (!UNSAFE_METHODS.has(ctx.method)) return undefined;
@@ -57,7 +47,6 @@ export function idempotentWrites(sql: Pick<SqlPool, 'query'>, transactions: RunT
     },
 
     async run(ctx, key, write) {
-      sweepNowAndThen();
       const { projectId } = ctx.state.caller;
       const fingerprint = requestFingerprint(ctx.method, ctx.path, ctx.request.body);
       return transactions(async (tx) => {

@@ -1,0 +1,56 @@
+import type { Logger } from '../logger.js';
+
+/** A job that runs now and then, outside any request. */
+export interface PeriodicJob {
+  name: string;
+  everyMs: number;
+  /** Returns a few fields for the log line (what it did), or nothing. */
+  run(): Promise<Record<string, unknown> | void>;
+}
+
+export interface RunningJobs {
+  /** No new run starts; resolves once the runs in flight have ended. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs each job once soon after the start (a second, so that it never delays serving) and then
+ * every `everyMs`, never two runs of one job at once. A run that fails is logged and tried again at
+ * the next turn. The timers do not keep the process alive.
+ */
+export function runPeriodically(jobs: readonly PeriodicJob[], logger: Logger, firstRunAfterMs = 1_000): RunningJobs {
+  let stopped = false;
+  const inFlight = new Set<Promise<void>>();
+  const timers = jobs.map((job) => {
+    let running = false;
+    const turn = () => {
+      if (stopped || running) return;
+      running = true;
+      const started = performance.now();
+      const run = job
+        .run()
+        .then((fields) => logger.debug(`${job.name} done`, { ...fields, ms: Math.round(performance.now() - started) }))
+        .catch((error: unknown) => logger.warn(`${job.name} failed; it runs again in ${Math.round(job.everyMs / 1000)} s`, { error: String(error) }))
+        .finally(() => {
+          running = false;
+          inFlight.delete(run);
+        });
+      inFlight.add(run);
+    };
+    const first = setTimeout(turn, Math.min(firstRunAfterMs, job.everyMs));
+    const every = setInterval(turn, job.everyMs);
+    first.unref();
+    every.unref();
+    return [first, every] as const;
+  });
+  return {
+    async stop() {
+      stopped = true;
+      for (const [first, every] of timers) {
+        clearTimeout(first);
+        clearInterval(every);
+      }
+      await Promise.all(inFlight);
+    },
+  };
+}
