@@ -1,6 +1,17 @@
 import type { ParameterizedContext } from 'koa';
 import type { RequestTransaction } from '../db/request-transaction.js';
-import type { Caller } from './middleware/auth.js';
+import type { KeyKind } from '../modules/keys/api-key.js';
+
+/**
+ * Who a valid key belongs to: its id (the rate limit's budget), its kind (what it may call: see
+ * `mount`), its project, and the project's voter salt.
+ */
+export interface Caller {
+  keyId: string;
+  kind: KeyKind;
+  projectId: string;
+  voterSalt: string;
+}
 
 /** What the middleware chain puts on `ctx.state` for the handlers after it. */
 export interface AppState {

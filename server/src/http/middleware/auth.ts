@@ -5,19 +5,8 @@ import type { FailedAuthLimit } from '../../limits/failed-auth.js';
 import type { Logger } from '../../logger.js';
 import { countRefusal } from '../../metrics/limit-metrics.js';
 import { hashApiKey, looksLikeApiKey, type KeyKind } from '../../modules/keys/api-key.js';
-import { clientIp, type AppState } from '../context.js';
+import { clientIp, type AppState, type Caller } from '../context.js';
 import { AppError } from '../errors.js';
-
-/**
- * Who a valid key belongs to: its id (the rate limit's budget), its kind (what it may call: see
- * `mount`), its project, and the project's voter salt.
- */
-export interface Caller {
-  keyId: string;
-  kind: KeyKind;
-  projectId: string;
-  voterSalt: string;
-}
 
 /**
  * How long a looked-up key is trusted without asking the database again. This is the bound on how
