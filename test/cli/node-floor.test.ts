@@ -88,26 +88,18 @@ describe('the Node floor', () => {
     expect(run.code).to.equal(0);
   });
 
-  it('when an application imports @feedbackd/server on Node 20, then the import fails with one message naming the Node it needs', async () => {
-    // The application catches the error to show what it gets: the message and a code to tell it apart.
-    const app = "import('@feedbackd/server').then(() => console.log('loaded'), (e) => console.log(JSON.stringify({ code: e.code, message: e.message })))";
-    const run = await spawnRun(process.execPath, ['--import', preload, '--input-type=module', '-e', app], { FAKE_NODE_VERSION: '20.20.2' });
-    expect(run.stderr).to.equal('');
-    expect(JSON.parse(run.stdout)).to.deep.equal({
-      code: 'ERR_FEEDBACK_UNSUPPORTED_NODE',
-      message: `@feedbackd/server: Node ${FLOOR} or newer is needed (this is Node 20.20.2); ${HOW}`,
+  for (const name of ['@feedbackd/server', '@feedbackd/sdk']) {
+    it(`when an application imports ${name} on Node 20, then the import fails with one message naming the Node it needs`, async () => {
+      // The application catches the error to show what it gets: the message and a code to tell it apart.
+      const app = `import('${name}').then(() => console.log('loaded'), (e) => console.log(JSON.stringify({ code: e.code, message: e.message })))`;
+      const run = await spawnRun(process.execPath, ['--import', preload, '--input-type=module', '-e', app], { FAKE_NODE_VERSION: '20.20.2' });
+      expect(run.stderr).to.equal('');
+      expect(JSON.parse(run.stdout)).to.deep.equal({
+        code: 'ERR_FEEDBACK_UNSUPPORTED_NODE',
+        message: `${name}: Node ${FLOOR} or newer is needed (this is Node 20.20.2); ${HOW}`,
+      });
     });
-  });
-
-  it('when an application imports @feedbackd/sdk on Node 20, then the import fails with one message naming the Node it needs', async () => {
-    const app = "import('@feedbackd/sdk').then(() => console.log('loaded'), (e) => console.log(JSON.stringify({ code: e.code, message: e.message })))";
-    const run = await spawnRun(process.execPath, ['--import', preload, '--input-type=module', '-e', app], { FAKE_NODE_VERSION: '20.20.2' });
-    expect(run.stderr).to.equal('');
-    expect(JSON.parse(run.stdout)).to.deep.equal({
-      code: 'ERR_FEEDBACK_UNSUPPORTED_NODE',
-      message: `@feedbackd/sdk: Node ${FLOOR} or newer is needed (this is Node 20.20.2); ${HOW}`,
-    });
-  });
+  }
 
   it('when a real Node older than the floor is installed, then the launcher, the server and the SDK refuse it the same way', async function () {
     const old = oldNodes();
