@@ -93,7 +93,7 @@ for (const backend of backends()) {
     let key: string;
 
     before(async () => {
-      database = await backend.create();
+      database = await backend.createMigrated();
       flags = flagsOf(database);
       // 200 items: about 2,300 records, 600 KB, more than a pipe and a reader's buffers hold (an
       // import buffers about 1,000 lines), so a reader that pauses really holds the export back.

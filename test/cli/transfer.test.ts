@@ -22,7 +22,7 @@ for (const backend of backends()) {
     let exported: Run;
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'feedback-transfer-'));
-      source = await backend.create();
+      source = await backend.createMigrated();
       target = await backend.create();
       expect((await feedback(['seed', '--count', '30', '--seed', '4', ...flagsOf(source)])).code).to.equal(0);
       exported = await feedback(['export', ...flagsOf(source)], FIXED_TIME);

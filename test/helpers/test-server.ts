@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createApiKey, startServer, type RunningServer, type ServeOptions } from '@feedbackd/server';
 import type { Backend, FreshDatabase } from './backends.js';
 
-/** A server on port 0 over a fresh database, with one API key of the default project. */
+/** A server on port 0 over a fresh, migrated database (Backend.createMigrated), with one API key of the default project. */
 export interface TestServer {
   url: string;
   apiKey: string;
@@ -33,7 +33,7 @@ export interface TestServerOptions {
 }
 
 export async function startTestServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await backend.create();
+  const database = await backend.createMigrated();
   const logs: string[] = [];
   let firstKey: string | undefined;
   const server = await startServer({

@@ -3,7 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Backend } from './backends.js';
+import { backendAt, type Backend } from './backends.js';
 import { freePort } from './redis-process.js';
 
 const run = promisify(execFile);
@@ -76,5 +76,5 @@ export async function startThrowawayPostgres(bin: string): Promise<ThrowawayPost
 
 /** The throwaway server as a test backend: its one database, the server's own, never dropped. */
 export function throwawayBackend(postgres: ThrowawayPostgres): Backend {
-  return { name: 'postgres', create: async () => ({ location: { databaseUrl: postgres.url, dataDir: '' }, drop: async () => {} }) };
+  return backendAt('postgres', { databaseUrl: postgres.url, dataDir: '' });
 }

@@ -42,7 +42,7 @@ export interface EmptyDatabase {
 }
 
 export async function emptyDatabase(backend: Backend): Promise<EmptyDatabase> {
-  const fresh = await backend.create();
+  const fresh = await backend.createMigrated();
   const database = await openDatabase(fresh.location, 'operator');
   const orm = await openOrm(database);
   await migrateUp(orm);

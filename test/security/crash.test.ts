@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { backends, type Backend, type FreshDatabase } from '../helpers/backends.js';
+import { backendAt, backends, type FreshDatabase } from '../helpers/backends.js';
 import { runFeedback, startServe, type ServeProcess } from '../helpers/cli-process.js';
 import { request, startTestServer } from '../helpers/test-server.js';
 
@@ -30,7 +30,7 @@ for (const backend of backends()) {
     let votesAcknowledged = 0;
 
     before(async () => {
-      database = await backend.create();
+      database = await backend.createMigrated();
       where = database.location.databaseUrl ? ['--database-url', database.location.databaseUrl] : ['--data-dir', database.location.dataDir];
     });
     // A server a test started and did not stop (it failed before its SIGKILL or SIGTERM) is killed
@@ -74,7 +74,7 @@ for (const backend of backends()) {
       expect(acknowledged.length, 'the load acknowledged writes before the kill').to.be.above(10);
 
       // Restarted on the same data, in this process, so the rows can be read directly.
-      const same: Backend = { name: backend.name, create: async () => ({ location: database.location, drop: async () => {} }) };
+      const same = backendAt(backend.name, database.location);
       const restarted = await startTestServer(same, { existingKey: apiKey });
       try {
         for (const id of acknowledged) {
@@ -119,7 +119,7 @@ for (const backend of backends()) {
       expect(code).to.equal(0);
       expect(statuses.filter((status) => status >= 500)).to.deep.equal([]);
       expect(created.length).to.be.above(10);
-      const same: Backend = { name: backend.name, create: async () => ({ location: database.location, drop: async () => {} }) };
+      const same = backendAt(backend.name, database.location);
       const restarted = await startTestServer(same, { existingKey: caller.apiKey });
       try {
         const list = await request(restarted, 'GET', '/api/v1/feedback?search=term&limit=100');

@@ -131,7 +131,7 @@ for (const backend of backends()) {
     let database: FreshDatabase;
     let serve: ServeProcess;
     before(async () => {
-      database = await backend.create();
+      database = await backend.createMigrated();
       const where = database.location.databaseUrl ? ['--database-url', database.location.databaseUrl] : ['--data-dir', database.location.dataDir];
       // Two workers: the limit must reach the workers' apps through their configuration.
       serve = await startServe(['--workers', '2', '--failed-auth-limit', '2', ...where]);

@@ -261,7 +261,7 @@ describe(`Rate limit, ${LIMIT} per minute per key (${embeddedBackend.name})`, ()
 
 describe(`Rate limit default of startServer (${embeddedBackend.name})`, () => {
   it('8 rate limit: when startServer is given no rateLimit, then the policy is 100 requests per 60 seconds', async () => {
-    const database = await embeddedBackend.create();
+    const database = await embeddedBackend.createMigrated();
     let key: string | undefined;
     const running = await startServer({
       ...database.location,

@@ -51,7 +51,7 @@ for (const backend of backends()) {
     });
 
     it('when two fresh databases are seeded with the same seed, then every row is the same, ids and timestamps included', async () => {
-      const fresh = await backend.create();
+      const fresh = await backend.createMigrated();
       const database = await openDatabase(fresh.location, 'operator');
       const orm = await openOrm(database);
       try {
