@@ -9,7 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ListFeedbackQuerySchema } from '@feedbackd/sdk/contract';
-import { createApiKey, listStatement, listValues, SEED_MARKERS, seedProject, silentLogger, startServer, type RunningServer } from '@feedbackd/server';
+import { createApiKey, seedProject, startServer, type RunningServer } from '@feedbackd/server';
+import { listStatement, listValues, SEED_MARKERS, silentLogger } from '@feedbackd/server/testing';
 import pg from 'pg';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

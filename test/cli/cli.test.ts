@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KEY_CACHE_TTL_MS } from '@feedbackd/server';
+import { KEY_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { runFeedback as feedback, startServe } from '../helpers/cli-process.js';
 
 const serve = (args: string[]) => startServe(args);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { addComment } from '@feedbackd/server';
+import { addComment } from '@feedbackd/server/testing';
 import { embeddedBackend } from '../helpers/backends.js';
 import { BIN, inProcess, runFeedback as feedback, spawnRun } from '../helpers/cli-process.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { createApiKey, KEY_CACHE_TTL_MS, revokeApiKey } from '@feedbackd/server';
+import { createApiKey, revokeApiKey } from '@feedbackd/server';
+import { KEY_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 

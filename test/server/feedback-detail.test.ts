@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { addComment, type CommentAuthorInput } from '@feedbackd/server';
+import { addComment, type CommentAuthorInput } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createApiKey, KEY_CACHE_TTL_MS, listApiKeys, revokeApiKey, ApiKeyNotFoundError } from '@feedbackd/server';
+import { createApiKey, listApiKeys, revokeApiKey, ApiKeyNotFoundError } from '@feedbackd/server';
+import { KEY_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { createApiKey, silentLogger, startServer, type RunningServer } from '@feedbackd/server';
+import { createApiKey, startServer, type RunningServer } from '@feedbackd/server';
+import { silentLogger } from '@feedbackd/server/testing';
 import { backends, type FreshDatabase } from '../helpers/backends.js';
 import { hasPromtool, labelValues, promtoolCheck, sampleSum, scrape } from '../helpers/metrics-text.js';
 

@@ -5,7 +5,8 @@ import { validate } from '@readme/openapi-parser';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { routes, type RouteDefinition } from '@feedbackd/sdk/contract';
-import { buildOpenApiDocument, createApp, openApiFileText, OPENAPI_PATH, silentLogger, type SqlPool } from '@feedbackd/server';
+import { createApp, openApiFileText, type SqlPool } from '@feedbackd/server';
+import { buildOpenApiDocument, OPENAPI_PATH, silentLogger } from '@feedbackd/server/testing';
 
 const COMMITTED = new URL('../../docs/openapi.json', import.meta.url);
 const committedText = () => readFileSync(COMMITTED, 'utf8');

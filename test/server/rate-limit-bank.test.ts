@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { LeaseClient, LimitBank, type Grant } from '@feedbackd/server';
+import { LeaseClient, LimitBank, type Grant } from '@feedbackd/server/testing';
 
 /**
  * Several simulated workers lease from one bank over a channel that delivers each message after a

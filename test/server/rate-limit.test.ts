@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
-import { createApiKey, createApp, createLogger, DEFAULT_RATE_LIMIT, revokeApiKey, silentLogger, startServer, type Logger } from '@feedbackd/server';
+import { createApiKey, createApp, createLogger, DEFAULT_RATE_LIMIT, revokeApiKey, startServer, type Logger } from '@feedbackd/server';
+import { silentLogger } from '@feedbackd/server/testing';
 import { embeddedBackend } from '../helpers/backends.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { FEEDBACK_STATUSES, FEEDBACK_TYPES } from '@feedbackd/sdk/contract';
-import { markerItemCount, migrateUp, openDatabase, openOrm, SEED_EPOCH_MS, SEED_MARKERS, seedProject, type SeedSummary } from '@feedbackd/server';
+import { migrateUp, openDatabase, openOrm, seedProject, type SeedSummary } from '@feedbackd/server';
+import { markerItemCount, SEED_EPOCH_MS, SEED_MARKERS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { seedFingerprint, type Fingerprint } from '../helpers/seed-fingerprint.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';

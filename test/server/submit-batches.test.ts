@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
-import { submitBatches, type Submission, type SqlPool } from '@feedbackd/server';
+import { type SqlPool } from '@feedbackd/server';
+import { submitBatches, type Submission } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { expectListTotalsExact } from '../helpers/invariants.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';

@@ -8,11 +8,11 @@ import {
   importDump,
   ProjectNotFoundError,
   seedProject,
-  silentLogger,
   startServer,
   type ImportSummary,
   type RunningServer,
 } from '@feedbackd/server';
+import { silentLogger } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { expectCountersExact, expectListTotalsExact } from '../helpers/invariants.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';

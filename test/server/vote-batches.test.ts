@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { voteBatches, type BatchedToggle, type SqlPool } from '@feedbackd/server';
+import { type SqlPool } from '@feedbackd/server';
+import { voteBatches, type BatchedToggle } from '@feedbackd/server/testing';
 
 type Row = { idx: number; user_known: boolean; item_found: boolean; now_voted: boolean; new_count: number };
 
