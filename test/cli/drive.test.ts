@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { addComment } from '@feedbackd/server/testing';
 import { embeddedBackend } from '../helpers/backends.js';
 import { BIN, inProcess, runFeedback as feedback, spawnRun } from '../helpers/cli-process.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { startTestServer, withServer, type TestServer } from '../helpers/test-server.js';
 
 const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -414,11 +414,7 @@ describe('feedback CLI: identify, submit, list, show, vote', function () {
   });
 
   describe('rate limit', () => {
-    let limited: TestServer;
-    before(async () => {
-      limited = await startTestServer(embeddedBackend, { rateLimit: 1 });
-    });
-    after(async () => limited?.close());
+    const limited = withServer(embeddedBackend, { rateLimit: 1 });
 
     it('exit 5: the key has spent its requests and --retries is 0', async () => {
       const args = ['--url', limited.url, '--api-key', limited.apiKey, '--retries', '0'];

@@ -4,19 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { embeddedBackend } from '../helpers/backends.js';
 import { runFeedback as feedback } from '../helpers/cli-process.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { withServer } from '../helpers/test-server.js';
 
 describe('feedback login, whoami and logout', function () {
-  let server: TestServer;
+  const server = withServer(embeddedBackend);
   let config: string;
   /** A spawned CLI with its own config directory and none of the API variables. */
   const cli = (args: string[], env: Record<string, string> = {}) => feedback(args, { XDG_CONFIG_HOME: config, ...env });
   const file = () => join(config, 'feedback', 'config.json');
 
-  before(async () => {
-    server = await startTestServer(embeddedBackend);
-  });
-  after(async () => server?.close());
   beforeEach(() => {
     config = mkdtempSync(join(tmpdir(), 'feedback-login-'));
   });

@@ -2,22 +2,20 @@ import { expect } from 'chai';
 import { truncate } from '../../cli/src/output.js';
 import { embeddedBackend } from '../helpers/backends.js';
 import { inProcess, runFeedback as feedback } from '../helpers/cli-process.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 /** A UTF-16 surrogate without its other half: what a cut through an emoji leaves behind. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 describe('feedback CLI output: truncation, pages, errors', function () {
-  let server: TestServer;
+  const server = withServer(embeddedBackend);
   let api: string[];
   const run = (args: string[], options: { tty?: boolean } = {}) => inProcess([...args, ...api], options);
 
   before(async () => {
-    server = await startTestServer(embeddedBackend);
     api = ['--url', server.url, '--api-key', server.apiKey];
   });
-  after(async () => server?.close());
 
   describe('truncate', () => {
     it('when a title of emoji, flags and accents is cut, then every character is kept whole', () => {

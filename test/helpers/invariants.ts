@@ -12,19 +12,14 @@ export const LIST_FILTERS = [
   'status=closed,completed,new',
 ];
 
-async function sql<T>(server: TestServer, query: string, params: unknown[] = []): Promise<T[]> {
-  return server.server.orm.em.fork().execute<T[]>(query, params);
-}
-
 /**
  * Holds every counter of the database to the rows it counts: each item's vote_count and
  * comment_count to count(*) of its votes and comments, the counters' copies of status and type
  * to the item's, every (project, status, type) cell of feedback_stats to count(*) of its items,
  * and no counters, votes or comments left of a deleted item.
  */
-export async function expectCountersExact(server: TestServer): Promise<void> {
-  const wrongItems = await sql<Record<string, unknown>>(
-    server,
+export async function expectCountersExact(server: Pick<TestServer, 'sql'>): Promise<void> {
+  const wrongItems = await server.sql<Record<string, unknown>>(
     `select f.id, c.vote_count, (select count(*)::int from votes v where v.feedback_id = f.id) as votes,
             c.comment_count, (select count(*)::int from comments m where m.feedback_id = f.id) as comments,
             c.status <> f.status or c.type <> f.type as copies_differ
@@ -34,8 +29,7 @@ export async function expectCountersExact(server: TestServer): Promise<void> {
         or c.status <> f.status or c.type <> f.type`,
   );
   expect(wrongItems, 'items whose counters differ from their rows').to.deep.equal([]);
-  const wrongCells = await sql<Record<string, unknown>>(
-    server,
+  const wrongCells = await server.sql<Record<string, unknown>>(
     `with kept as (select project_id, status, type, sum(item_count)::int as n from feedback_stats group by 1, 2, 3),
           counted as (select project_id, status, type, count(*)::int as n from feedback group by 1, 2, 3)
      select coalesce(k.project_id, c.project_id) as project_id, coalesce(k.status, c.status) as status,
@@ -44,8 +38,7 @@ export async function expectCountersExact(server: TestServer): Promise<void> {
      where coalesce(k.n, 0) <> coalesce(c.n, 0)`,
   );
   expect(wrongCells, '(status, type) cells that differ from count(*)').to.deep.equal([]);
-  const orphans = await sql<{ n: number }>(
-    server,
+  const orphans = await server.sql<{ n: number }>(
     `select (select count(*) from feedback_counters c where not exists (select 1 from feedback f where f.id = c.feedback_id))
           + (select count(*) from feedback f where not exists (select 1 from feedback_counters c where c.feedback_id = f.id)) as n`,
   );
@@ -53,16 +46,15 @@ export async function expectCountersExact(server: TestServer): Promise<void> {
 }
 
 /** Holds the list `total` of every status/type filter, read with `apiKey`, to count(*) of its project's items. */
-export async function expectListTotalsExact(server: TestServer, apiKey: string = server.apiKey): Promise<void> {
-  const [project] = await sql<{ project_id: string }>(server, 'select project_id from api_keys where key_hash = encode(sha256(convert_to(?, \'utf8\')), \'hex\')', [apiKey]);
+export async function expectListTotalsExact(server: Pick<TestServer, 'url' | 'apiKey' | 'sql'>, apiKey: string = server.apiKey): Promise<void> {
+  const [project] = await server.sql<{ project_id: string }>('select project_id from api_keys where key_hash = encode(sha256(convert_to(?, \'utf8\')), \'hex\')', [apiKey]);
   for (const filter of LIST_FILTERS) {
     const params = new URLSearchParams(filter);
     const statuses = params.get('status')?.split(',') ?? [...FEEDBACK_STATUSES];
     const types = params.get('type')?.split(',') ?? [...FEEDBACK_TYPES];
     // The values come from the enumerations above, so quoting them inline is safe.
     const list = (values: string[]) => values.map((value) => `'${value}'`).join(', ');
-    const [counted] = await sql<{ n: number }>(
-      server,
+    const [counted] = await server.sql<{ n: number }>(
       `select count(*)::int as n from feedback where project_id = ? and status in (${list(statuses)}) and type in (${list(types)})`,
       [project!.project_id],
     );

@@ -15,6 +15,8 @@ export interface TestServer {
    * missing): a public key, or a secret one with `kind: 'secret'`.
    */
   newKey(projectSlug?: string, kind?: 'public' | 'secret'): Promise<string>;
+  /** Runs a statement on the server's database, outside any request: for what a test must see or set in the rows themselves. */
+  sql<T>(query: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -74,9 +76,54 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
       }
       return (await createApiKey(em, { projectSlug, kind })).key;
     },
+    sql: <T>(query: string, params: unknown[] = []) => server.orm.em.fork().execute<T[]>(query, params),
     close: async () => {
       await server.close();
       await database.drop();
+    },
+  };
+}
+
+/**
+ * The test server of a suite: started in a `before` hook (registered now, so it runs before the
+ * hooks the suite registers after this call) and closed in an `after` hook. The returned object
+ * stands for the server once started: use it in hooks and tests, not at the suite's top level.
+ */
+export function withServer(backend: Backend, options: TestServerOptions = {}): TestServer {
+  let started: TestServer | undefined;
+  before(async () => {
+    started = await startTestServer(backend, options);
+  });
+  after(async () => {
+    await started?.close();
+    started = undefined;
+  });
+  const current = (): TestServer => {
+    if (!started) throw new Error('the suite\'s test server is not running: withServer starts it in a before hook, so use it in hooks and tests');
+    return started;
+  };
+  return {
+    get url() {
+      return current().url;
+    },
+    get apiKey() {
+      return current().apiKey;
+    },
+    get server() {
+      return current().server;
+    },
+    get database() {
+      return current().database;
+    },
+    get logs() {
+      return current().logs;
+    },
+    newKey: (projectSlug, kind) => current().newKey(projectSlug, kind),
+    sql: <T>(query: string, params?: unknown[]) => current().sql<T>(query, params),
+    close: async () => {
+      const running = current();
+      started = undefined;
+      await running.close();
     },
   };
 }

@@ -48,10 +48,6 @@ for (const backend of backends()) {
       return created;
     }
 
-    function sql<T>(query: string, params: unknown[] = []): Promise<T[]> {
-      return server.server.orm.em.fork().execute<T[]>(query, params);
-    }
-
     describe('methods', () => {
       it('when users.identify is called twice with one externalId, then the same user is returned with the updated fields', async () => {
         const externalId = `sdk-user-${randomUUID()}`;
@@ -104,8 +100,8 @@ for (const backend of backends()) {
         const bug = await client.feedback.create({ title: `${tag} bug`, type: 'bug' });
         const idea = await client.feedback.create({ title: `${tag} idea`, type: 'idea' });
         const question = await client.feedback.create({ title: `${tag} question`, type: 'question' });
-        await sql('update feedback set status = ? where id = ?', ['planned', idea.id]);
-        await sql('update feedback set status = ? where id = ?', ['closed', question.id]);
+        await server.sql('update feedback set status = ? where id = ?', ['planned', idea.id]);
+        await server.sql('update feedback set status = ? where id = ?', ['closed', question.id]);
 
         const ids = async (params: Parameters<FeedbackClient['feedback']['list']>[0]) =>
           (await client.feedback.list({ search: tag, sortBy: 'oldest', ...params })).items.map((item) => item.id);

@@ -6,7 +6,7 @@ import { createApp } from '@feedbackd/server';
 import { FailedAuthLimit, silentLogger } from '@feedbackd/server/testing';
 import { backends, type FreshDatabase } from '../helpers/backends.js';
 import { parseLogLine, runFeedback, startServe, type ServeProcess } from '../helpers/cli-process.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 describe('FailedAuthLimit: the per-address count of failed authentications', () => {
   it('when an address reaches the limit, then it is blocked until its window ends, and others are not', () => {
@@ -68,12 +68,8 @@ function expectLockedOut(res: { status: number; headers: Headers; body: unknown 
 
 for (const backend of backends()) {
   describe(`the failed-key limit of a server (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      // Behind one trusted proxy, so the test can speak from several addresses; a limit of 3.
-      server = await startTestServer(backend, { trustProxy: 1, failedAuthLimit: 3 });
-    });
-    after(() => server?.close());
+    // Behind one trusted proxy, so the test can speak from several addresses; a limit of 3.
+    const server = withServer(backend, { trustProxy: 1, failedAuthLimit: 3 });
 
     const from = (target: { url: string; apiKey: string }, ip: string, apiKey: string) =>
       request(target, 'GET', '/api/v1/feedback?limit=1', { apiKey, headers: { 'x-forwarded-for': ip } });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 /** Fields the server owns; a request body naming them must change nothing. */
 const FORGED = {
@@ -17,11 +17,7 @@ const FORGED = {
 
 for (const backend of backends()) {
   describe(`Mass assignment: server-owned fields in request bodies have no effect (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(backend);
-    });
-    after(() => server?.close());
+    const server = withServer(backend);
 
     it('when a submission names id, status, counts, createdAt or comments, then the item is created as any other and they are ignored', async () => {
       const before = Date.now();

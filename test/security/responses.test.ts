@@ -1,19 +1,17 @@
 import { expect } from 'chai';
 import { Agent, request as httpRequest } from 'node:http';
 import { embeddedBackend } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 /** Words that would betray the stack, the database or the framework in a response. */
 const LEAKS = /\bat \w+ \(|node_modules|\.ts:\d|\.js:\d|SELECT |INSERT |syntax error|relation "|koa|express|pglite|postgres|mikro/i;
 
 describe('Responses: nosniff everywhere, nothing leaked', () => {
-  let server: TestServer;
+  const server = withServer(embeddedBackend, { rateLimit: 1_000 });
   let id: string;
   before(async () => {
-    server = await startTestServer(embeddedBackend, { rateLimit: 1_000 });
     id = (await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Header check' } })).body.feedback.id;
   });
-  after(() => server?.close());
 
   it('when any endpoint answers, with success or any error, then X-Content-Type-Options is nosniff, no framework banner is sent, and no body leaks internals', async () => {
     const cases: { method: string; path: string; options?: Parameters<typeof request>[3]; status: number }[] = [
@@ -50,11 +48,7 @@ describe('Responses: nosniff everywhere, nothing leaked', () => {
 });
 
 describe('Connections after a body refused half-way', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer(embeddedBackend);
-  });
-  after(() => server?.close());
+  const server = withServer(embeddedBackend);
 
   it('regression (ECONNRESET found by the hostile-input suite): when a large body fails to decompress, then the 400 closes the connection and the next request of the same client is answered', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -83,12 +77,8 @@ describe('Connections after a body refused half-way', () => {
 });
 
 describe('Failed authentication is limited per client IP', () => {
-  let server: TestServer;
-  before(async () => {
-    // Behind one trusted proxy, so the test can speak from several addresses.
-    server = await startTestServer(embeddedBackend, { trustProxy: 1 });
-  });
-  after(() => server?.close());
+  // Behind one trusted proxy, so the test can speak from several addresses.
+  const server = withServer(embeddedBackend, { trustProxy: 1 });
 
   const from = (ip: string, apiKey: string | null) => request(server, 'GET', '/api/v1/feedback?limit=1', { apiKey, headers: { 'x-forwarded-for': ip } });
 

@@ -1,19 +1,18 @@
 import { expect } from 'chai';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 const NOT_FOUND = { error: 'Feedback not found' };
 
 for (const backend of backends()) {
   describe(`Tenant isolation: a key of project A against project B's data (${backend.name})`, () => {
-    let server: TestServer;
+    const server = withServer(backend);
     let a: { url: string; apiKey: string };
     let b: { url: string; apiKey: string };
     let bItem: { id: string };
     let aItem: { id: string };
 
     before(async () => {
-      server = await startTestServer(backend);
       a = server;
       b = { url: server.url, apiKey: await server.newKey('project-b') };
       // B's user "alice" with a profile, B's item (with a word nobody in A uses), a vote and a comment-free detail.
@@ -30,7 +29,6 @@ for (const backend of backends()) {
       expect(own.status).to.equal(201);
       aItem = own.body.feedback;
     });
-    after(() => server?.close());
 
     it("when A reads B's item, then it is the same 404 as an unknown id", async () => {
       const res = await request(a, 'GET', `/api/v1/feedback/${bItem.id}`);

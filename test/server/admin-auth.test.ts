@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createApiKey, listApiKeys, revokeApiKey } from '@feedbackd/server';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, startTestServer, withServer } from '../helpers/test-server.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const FORBIDDEN = { error: 'This operation requires a secret key' };
@@ -12,15 +12,13 @@ const FORBIDDEN = { error: 'This operation requires a secret key' };
  */
 for (const backend of backends()) {
   describe(`secret keys and the 403 of operator endpoints (${backend.name})`, () => {
-    let server: TestServer;
+    const server = withServer(backend);
     let secret: { url: string; apiKey: string };
     let itemId: string;
     before(async () => {
-      server = await startTestServer(backend);
       secret = { url: server.url, apiKey: await server.newKey(undefined, 'secret') };
       itemId = (await request(server, 'POST', '/api/v1/feedback', { body: { title: 'An item' } })).body.feedback.id;
     });
-    after(async () => server?.close());
 
     /** Every operator endpoint with a valid body, and one with an invalid body, for the same item. */
     const operations = () => [

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { backends } from '../helpers/backends.js';
 import { expectCountersExact, expectListTotalsExact } from '../helpers/invariants.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const NOT_FOUND = { error: 'Feedback not found' };
@@ -12,15 +12,13 @@ type Caller = { url: string; apiKey: string };
 /** The operator's endpoints, one at a time (issue 9 §2): answers, 400s with field errors, 404s, counters. */
 for (const backend of backends()) {
   describe(`operator endpoints (${backend.name})`, () => {
-    let server: TestServer;
+    const server = withServer(backend);
     let ops: Caller;
     let otherProject: Caller;
     before(async () => {
-      server = await startTestServer(backend);
       ops = { url: server.url, apiKey: await server.newKey(undefined, 'secret') };
       otherProject = { url: server.url, apiKey: await server.newKey('other-project', 'secret') };
     });
-    after(async () => server?.close());
     afterEach(async () => expectCountersExact(server));
 
     async function submit(title: string, body: Record<string, unknown> = {}): Promise<string> {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { FEEDBACK_STATUSES, FEEDBACK_TYPES } from '@feedbackd/sdk/contract';
 import { backends } from '../helpers/backends.js';
 import { expectCountersExact, expectListTotalsExact } from '../helpers/invariants.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 type Caller = { url: string; apiKey: string };
 type Reply = Awaited<ReturnType<typeof request>>;
@@ -19,13 +19,11 @@ function unexpected(replies: Reply[], ...allowed: number[]): unknown[] {
  */
 for (const backend of backends()) {
   describe(`operator endpoints under concurrency (${backend.name})`, () => {
-    let server: TestServer;
+    const server = withServer(backend);
     let ops: Caller;
     before(async () => {
-      server = await startTestServer(backend);
       ops = { url: server.url, apiKey: await server.newKey(undefined, 'secret') };
     });
-    after(async () => server?.close());
     afterEach(async () => {
       await expectCountersExact(server);
       await expectListTotalsExact(server);

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { createApiKey, revokeApiKey } from '@feedbackd/server';
 import { KEY_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer, type TestServer } from '../helpers/test-server.js';
 
 type Call = { method: 'GET' | 'POST'; path: string; body?: unknown; ok: number };
 
@@ -31,11 +31,7 @@ async function snapshot(server: TestServer): Promise<Record<string, number>> {
 
 for (const backend of backends()) {
   describe(`Authentication rows of spec part 5 on every endpoint (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(backend);
-    });
-    after(async () => server?.close());
+    const server = withServer(backend);
 
     /** A fresh item (made with the valid key) and the endpoint's call against it. */
     async function prepare(build: (id: string, tag: string) => Call): Promise<Call> {

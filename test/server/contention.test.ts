@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { FEEDBACK_STATUSES } from '@feedbackd/sdk/contract';
 import { backends } from '../helpers/backends.js';
 import { expectCountersExact, expectListTotalsExact } from '../helpers/invariants.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 type Reply = Awaited<ReturnType<typeof request>>;
 
@@ -32,13 +32,11 @@ async function clients(count: number, steps: number, step: (client: number, i: n
  */
 for (const backend of backends()) {
   describe(`contention: the same voters toggling the same items beside merges and status changes (${backend.name})`, () => {
-    let server: TestServer;
+    const server = withServer(backend);
     let ops: { url: string; apiKey: string };
     before(async () => {
-      server = await startTestServer(backend);
       ops = { url: server.url, apiKey: await server.newKey(undefined, 'secret') };
     });
-    after(async () => server?.close());
     afterEach(async () => {
       await expectCountersExact(server);
       await expectListTotalsExact(server);

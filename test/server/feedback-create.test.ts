@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** The fields of a FeedbackListItem (spec 2.2), sorted. */
@@ -9,17 +9,9 @@ const TYPES = ['bug', 'idea', 'question', 'other'] as const;
 
 for (const backend of backends()) {
   describe(`POST /api/v1/feedback (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(backend);
-    });
-    after(async () => server?.close());
+    const server = withServer(backend);
 
     /** Runs SQL on the server's database. */
-    async function sql<T>(query: string, params: unknown[] = []): Promise<T[]> {
-      return server.server.orm.em.fork().execute<T[]>(query, params);
-    }
-
     async function submit(body: unknown) {
       return request(server, 'POST', '/api/v1/feedback', { body });
     }
@@ -185,7 +177,7 @@ for (const backend of backends()) {
       expect(res.status).to.equal(400);
       expect(res.body.error).to.equal('Invalid input');
       expect(res.body.details.fieldErrors).to.have.property('endUser');
-      const rows = await sql<{ n: number }>(`select count(*)::int as n from feedback where title = 'Orphan submitter'`);
+      const rows = await server.sql<{ n: number }>(`select count(*)::int as n from feedback where title = 'Orphan submitter'`);
       expect(rows[0]!.n).to.equal(0);
     });
 
@@ -228,7 +220,7 @@ for (const backend of backends()) {
     it('4.2 metadata: when metadata is an object, then the item is accepted and the metadata stored', async () => {
       const res = await submit({ title: 'With metadata', metadata: { page: '/settings', build: 42 } });
       expect(res.status).to.equal(201);
-      const rows = await sql<{ metadata: unknown }>('select metadata from feedback where id = ?', [res.body.feedback.id]);
+      const rows = await server.sql<{ metadata: unknown }>('select metadata from feedback where id = ?', [res.body.feedback.id]);
       expect(rows[0]!.metadata).to.deep.equal({ page: '/settings', build: 42 });
     });
 
@@ -267,7 +259,7 @@ for (const backend of backends()) {
       expect(res.status).to.equal(201);
       const identified = await request(server, 'POST', '/api/v1/identify', { body: { externalId: 'upsert-me' } });
       expect(identified.body.user).to.include({ name: 'Grace', email: 'grace@example.com', avatarUrl: 'https://example.com/g.png' });
-      const rows = await sql<{ end_user_id: string }>('select end_user_id from feedback where id = ?', [res.body.feedback.id]);
+      const rows = await server.sql<{ end_user_id: string }>('select end_user_id from feedback where id = ?', [res.body.feedback.id]);
       expect(rows[0]!.end_user_id).to.equal(identified.body.user.id);
     });
 
@@ -280,7 +272,7 @@ for (const backend of backends()) {
       const again = await request(server, 'POST', '/api/v1/identify', { body: { externalId: 'known-user' } });
       expect(again.body.user.id).to.equal(first.body.user.id);
       expect(again.body.user.name).to.equal('New name');
-      const users = await sql<{ n: number }>(`select count(*)::int as n from end_users where external_id = 'known-user'`);
+      const users = await server.sql<{ n: number }>(`select count(*)::int as n from end_users where external_id = 'known-user'`);
       expect(users[0]!.n).to.equal(1);
     });
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { addComment, type CommentAuthorInput } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** The fields of a FeedbackDetail (spec 2.2 and 2.3), sorted. */
@@ -11,18 +11,12 @@ const NOT_FOUND = { error: 'Feedback not found' };
 
 for (const backend of backends()) {
   describe(`GET /api/v1/feedback/:id (${backend.name})`, () => {
-    let server: TestServer;
+    const server = withServer(backend);
     let defaultProjectId: string;
     before(async () => {
-      server = await startTestServer(backend);
-      const rows = await sql<{ id: string }>(`select id from projects where slug = 'default'`);
+      const rows = await server.sql<{ id: string }>(`select id from projects where slug = 'default'`);
       defaultProjectId = rows[0]!.id;
     });
-    after(async () => server?.close());
-
-    async function sql<T>(query: string, params: unknown[] = []): Promise<T[]> {
-      return server.server.orm.em.fork().execute<T[]>(query, params);
-    }
 
     async function create(body: Record<string, unknown>, client: { url: string; apiKey: string } = server): Promise<string> {
       const res = await request(client, 'POST', '/api/v1/feedback', { body });
@@ -33,7 +27,7 @@ for (const backend of backends()) {
     async function comment(feedbackId: string, content: string, author: CommentAuthorInput, projectId = defaultProjectId): Promise<string> {
       const added = await addComment(server.server.orm.em.fork(), projectId, feedbackId, content, author);
       expect(added).to.equal(true);
-      const rows = await sql<{ id: string }>('select id from comments where feedback_id = ? and content = ?', [feedbackId, content]);
+      const rows = await server.sql<{ id: string }>('select id from comments where feedback_id = ? and content = ?', [feedbackId, content]);
       return rows[0]!.id;
     }
 
@@ -76,7 +70,7 @@ for (const backend of backends()) {
 
     it('2.2 status: when the item’s status was changed, then the detail shows the new status', async () => {
       const id = await create({ title: 'Moved along' });
-      await sql('update feedback set status = ? where id = ?', ['in-progress', id]);
+      await server.sql('update feedback set status = ? where id = ?', ['in-progress', id]);
       const res = await detail(id);
       expect(res.body.feedback.status).to.equal('in-progress');
     });
@@ -103,7 +97,7 @@ for (const backend of backends()) {
         [second, '2025-03-01T10:00:00.001Z'],
         [third, '2025-03-02T09:00:00.000Z'],
       ];
-      for (const [commentId, at] of times) await sql('update comments set created_at = cast(? as timestamptz) where id = ?', [at, commentId]);
+      for (const [commentId, at] of times) await server.sql('update comments set created_at = cast(? as timestamptz) where id = ?', [at, commentId]);
       const res = await detail(id);
       expect(res.body.feedback.comments.map((c: { content: string }) => c.content)).to.deep.equal(['first', 'second', 'third']);
       expect(res.body.feedback.comments.map((c: { createdAt: string }) => c.createdAt)).to.deep.equal(times.map(([, at]) => at));
@@ -153,7 +147,7 @@ for (const backend of backends()) {
     it('2.4 author: when the end-user author no longer exists, then author is null', async () => {
       const id = await create({ title: 'Author gone' });
       await comment(id, 'ghost words', { kind: 'user', externalId: 'ghost' });
-      await sql(`delete from end_users where external_id = 'ghost' and project_id = ?`, [defaultProjectId]);
+      await server.sql(`delete from end_users where external_id = 'ghost' and project_id = ?`, [defaultProjectId]);
       const res = await detail(id);
       expect(res.status).to.equal(200);
       expect(res.body.feedback.comments).to.have.length(1);
@@ -220,7 +214,7 @@ for (const backend of backends()) {
       const res = await detail(id, '?endUserId=never-seen');
       expect(res.status).to.equal(200);
       expect(res.body.feedback.userHasVoted).to.equal(false);
-      const users = await sql<{ n: number }>(`select count(*)::int as n from end_users where external_id = 'never-seen'`);
+      const users = await server.sql<{ n: number }>(`select count(*)::int as n from end_users where external_id = 'never-seen'`);
       expect(users[0]!.n).to.equal(0);
     });
 
@@ -266,7 +260,7 @@ for (const backend of backends()) {
 
     it('4.4 projects: when the id belongs to another project, then it is a 404 {"error":"Feedback not found"}', async () => {
       const slug = `detail-${randomBytes(4).toString('hex')}`;
-      const rows = await sql<{ id: string }>('insert into projects (slug, name, voter_salt) values (?, ?, ?) returning id', [
+      const rows = await server.sql<{ id: string }>('insert into projects (slug, name, voter_salt) values (?, ?, ?) returning id', [
         slug,
         'Other project',
         randomBytes(32).toString('base64url'),

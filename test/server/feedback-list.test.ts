@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { addComment } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 /** The fields of a FeedbackListItem (spec 2.2), sorted. */
 const LIST_ITEM_KEYS = ['commentCount', 'createdAt', 'description', 'endUser', 'id', 'status', 'title', 'type', 'voteCount'];
@@ -25,21 +25,13 @@ interface ItemInput {
 
 for (const backend of backends()) {
   describe(`GET /api/v1/feedback (${backend.name})`, () => {
-    let server: TestServer;
+    const server = withServer(backend);
     let projects = 0;
-    before(async () => {
-      server = await startTestServer(backend);
-    });
-    after(async () => server?.close());
-
-    async function sql<T>(query: string, params: unknown[] = []): Promise<T[]> {
-      return server.server.orm.em.fork().execute<T[]>(query, params);
-    }
 
     /** A project of its own with a key, so a test can assert exact totals. */
     async function freshProject(): Promise<ProjectClient> {
       const slug = `list-${++projects}-${randomBytes(4).toString('hex')}`;
-      const rows = await sql<{ id: string }>('insert into projects (slug, name, voter_salt) values (?, ?, ?) returning id', [
+      const rows = await server.sql<{ id: string }>('insert into projects (slug, name, voter_salt) values (?, ?, ?) returning id', [
         slug,
         `Project ${slug}`,
         randomBytes(32).toString('base64url'),
@@ -67,13 +59,13 @@ for (const backend of backends()) {
 
     /** Moves an item's creation time (there is no API for it), in the item and in its counters. */
     async function setCreatedAt(id: string, at: Date): Promise<void> {
-      await sql('update feedback set created_at = cast(? as timestamptz) where id = ?', [at.toISOString(), id]);
-      await sql('update feedback_counters set created_at = cast(? as timestamptz) where feedback_id = ?', [at.toISOString(), id]);
+      await server.sql('update feedback set created_at = cast(? as timestamptz) where id = ?', [at.toISOString(), id]);
+      await server.sql('update feedback_counters set created_at = cast(? as timestamptz) where feedback_id = ?', [at.toISOString(), id]);
     }
 
     /** Changes an item's status (the public API has none: spec part 3). */
     async function setStatus(id: string, status: string): Promise<void> {
-      await sql('update feedback set status = ? where id = ?', [status, id]);
+      await server.sql('update feedback set status = ? where id = ?', [status, id]);
     }
 
     async function vote(project: ProjectClient, id: string, externalId: string): Promise<void> {

@@ -1,14 +1,10 @@
 import { expect } from 'chai';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 for (const backend of backends()) {
   describe(`HTTP errors and the middleware chain (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(backend);
-    });
-    after(async () => server?.close());
+    const server = withServer(backend);
 
     it('when /healthz is called without a key, then it answers 200 {"status":"ok"}', async () => {
       const res = await request(server, 'GET', '/healthz', { apiKey: null });

@@ -1,14 +1,10 @@
 import { expect } from 'chai';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 for (const backend of backends()) {
   describe(`Idempotency-Key on POST (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(backend);
-    });
-    after(async () => server?.close());
+    const server = withServer(backend);
 
     const submit = async (title: string) => (await request(server, 'POST', '/api/v1/feedback', { body: { title } })).body.feedback.id as string;
     const voteCount = async (id: string) => (await request(server, 'GET', `/api/v1/feedback/${id}/vote?endUserId=nobody`)).body.voteCount as number;

@@ -1,16 +1,12 @@
 import { expect } from 'chai';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 for (const backend of backends()) {
   describe(`POST /api/v1/identify (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(backend);
-    });
-    after(async () => server?.close());
+    const server = withServer(backend);
 
     it('when a new externalId is identified, then it answers 200 {user} with exactly the fields of spec 2.5', async () => {
       const res = await request(server, 'POST', '/api/v1/identify', {

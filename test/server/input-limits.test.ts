@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 const NUL = '\u0000';
 
@@ -21,13 +21,11 @@ function deepSubmission(levels: number): { rawBody: string; headers: Record<stri
  */
 for (const backend of backends()) {
   describe(`input limits: NUL characters and nesting depth (${backend.name})`, () => {
-    let server: TestServer;
+    const server = withServer(backend);
     let itemId: string;
     before(async () => {
-      server = await startTestServer(backend);
       itemId = (await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Target' } })).body.feedback.id;
     });
-    after(async () => server?.close());
 
     async function rowCounts(): Promise<Record<string, number>> {
       const [row] = await server.server.orm.em.fork().execute<Record<string, number>[]>(

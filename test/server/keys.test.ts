@@ -3,15 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiKey, listApiKeys, revokeApiKey, ApiKeyNotFoundError } from '@feedbackd/server';
 import { KEY_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 for (const backend of backends()) {
   describe(`API keys (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(backend);
-    });
-    after(async () => server?.close());
+    const server = withServer(backend);
 
     it('when a key is minted, then it is pk_ followed by at least 32 base62 characters, and keys differ', async () => {
       const a = await server.newKey();

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { FEEDBACK_TYPES } from '@feedbackd/sdk/contract';
 import { backends } from '../helpers/backends.js';
 import { expectListTotalsExact } from '../helpers/invariants.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 /**
  * `total` of a list is not counted row by row: it sums per-project (status, type) cells that
@@ -11,15 +11,7 @@ import { request, startTestServer, type TestServer } from '../helpers/test-serve
  */
 for (const backend of backends()) {
   describe(`list totals from the per-project counts (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(backend);
-    });
-    after(async () => server?.close());
-
-    async function sql<T>(query: string, params: unknown[] = []): Promise<T[]> {
-      return server.server.orm.em.fork().execute<T[]>(query, params);
-    }
+    const server = withServer(backend);
 
     it('4.3 total: when 120 items are submitted concurrently (identified and anonymous, every type), then every filtered total equals count(*)', async () => {
       const results = await Promise.all(
@@ -39,12 +31,12 @@ for (const backend of backends()) {
 
     it('4.3 total: when items change status, type or project and are deleted in bulk (operator SQL), then the counts follow in the same transaction', async () => {
       await Promise.all(Array.from({ length: 30 }, (_, i) => request(server, 'POST', '/api/v1/feedback', { body: { title: `Moved ${i}`, type: 'bug' } })));
-      await sql(`update feedback set status = case when random() < 0.5 then 'planned' else 'closed' end, type = 'question' where title like 'Moved %'`);
+      await server.sql(`update feedback set status = case when random() < 0.5 then 'planned' else 'closed' end, type = 'question' where title like 'Moved %'`);
       await expectListTotalsExact(server);
-      await sql(`delete from feedback where title like 'Moved 1%'`);
+      await server.sql(`delete from feedback where title like 'Moved 1%'`);
       await expectListTotalsExact(server);
       // A rolled back change leaves the counts as they were.
-      await sql(`do $$ begin update feedback set status = 'completed'; raise exception 'roll back'; exception when others then null; end $$`);
+      await server.sql(`do $$ begin update feedback set status = 'completed'; raise exception 'roll back'; exception when others then null; end $$`);
       await expectListTotalsExact(server);
     });
 

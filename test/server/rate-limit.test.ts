@@ -6,7 +6,7 @@ import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { createApiKey, createApp, createLogger, DEFAULT_RATE_LIMIT, revokeApiKey, startServer, type Logger } from '@feedbackd/server';
 import { silentLogger } from '@feedbackd/server/testing';
 import { embeddedBackend } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 // The limit lives in memory, not in the database, so the embedded backend alone covers it.
 const LIMIT = 5;
@@ -48,11 +48,7 @@ function endpoints(id: string, tag: string) {
 }
 
 describe(`Rate limit, ${LIMIT} per minute per key (${embeddedBackend.name})`, () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer(embeddedBackend, { rateLimit: LIMIT });
-  });
-  after(async () => server?.close());
+  const server = withServer(embeddedBackend, { rateLimit: LIMIT });
 
   /** A fresh key (a fresh budget) of the default project. */
   async function freshCaller(): Promise<{ url: string; apiKey: string }> {

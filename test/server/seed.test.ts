@@ -4,7 +4,7 @@ import { migrateUp, openDatabase, openOrm, seedProject, type SeedSummary } from 
 import { markerItemCount, SEED_EPOCH_MS, SEED_MARKERS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { seedFingerprint, type Fingerprint } from '../helpers/seed-fingerprint.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 const COUNT = 300;
 const SEED = 7;
@@ -25,22 +25,16 @@ const SEED_7_FINGERPRINT: Fingerprint = {
 
 for (const backend of backends()) {
   describe(`seeding a project (${backend.name})`, () => {
-    let server: TestServer;
+    const server = withServer(backend);
     let summary: SeedSummary;
     let fingerprint: Fingerprint;
     before(async () => {
-      server = await startTestServer(backend);
       summary = await seedProject(server.server.orm, { count: COUNT, seed: SEED });
       fingerprint = await seedFingerprint(server.server.orm);
     });
-    after(async () => server?.close());
-
-    async function sql<T>(query: string, params: unknown[] = []): Promise<T[]> {
-      return server.server.orm.em.fork().execute<T[]>(query, params);
-    }
 
     it('when seeded, then the summary counts exactly the rows written', async () => {
-      const [counts] = await sql<{ items: number; votes: number; comments: number; users: number }>(
+      const [counts] = await server.sql<{ items: number; votes: number; comments: number; users: number }>(
         `select (select count(*)::int from feedback) as items, (select count(*)::int from votes) as votes,
                 (select count(*)::int from comments) as comments, (select count(*)::int from end_users) as users`,
       );
@@ -72,29 +66,29 @@ for (const backend of backends()) {
     });
 
     it('when seeded, then every counter equals its rows and every list total equals count(*)', async () => {
-      const [wrong] = await sql<{ votes: number; comments: number }>(
+      const [wrong] = await server.sql<{ votes: number; comments: number }>(
         `select count(*) filter (where c.vote_count <> (select count(*) from votes v where v.feedback_id = c.feedback_id))::int as votes,
                 count(*) filter (where c.comment_count <> (select count(*) from comments m where m.feedback_id = c.feedback_id))::int as comments
          from feedback_counters c`,
       );
       expect(wrong).to.deep.equal({ votes: 0, comments: 0 });
-      const [copies] = await sql<{ n: number }>('select count(*)::int as n from feedback_counters c join feedback f on f.id = c.feedback_id where c.status <> f.status or c.type <> f.type or c.created_at <> f.created_at');
+      const [copies] = await server.sql<{ n: number }>('select count(*)::int as n from feedback_counters c join feedback f on f.id = c.feedback_id where c.status <> f.status or c.type <> f.type or c.created_at <> f.created_at');
       expect(copies!.n).to.equal(0);
       const filters = ['', ...FEEDBACK_STATUSES.map((s) => `status=${s}`), ...FEEDBACK_TYPES.map((t) => `type=${t}`), 'status=planned,in-progress&type=bug,idea'];
       for (const filter of filters) {
         const params = new URLSearchParams(filter);
         const statuses = params.get('status')?.split(',') ?? [...FEEDBACK_STATUSES];
         const types = params.get('type')?.split(',') ?? [...FEEDBACK_TYPES];
-        const [counted] = await sql<{ n: number }>('select count(*)::int as n from feedback where status in (?) and type in (?)', [statuses, types]);
+        const [counted] = await server.sql<{ n: number }>('select count(*)::int as n from feedback where status in (?) and type in (?)', [statuses, types]);
         const listed = await request(server, 'GET', `/api/v1/feedback?limit=1&${filter}`);
         expect(listed.body.total, `total of "${filter}"`).to.equal(counted!.n);
       }
     });
 
     it('when seeded, then there are items in every status and type, identified and anonymous votes, team and end-user comments, over months before the epoch', async () => {
-      const [cells] = await sql<{ n: number }>('select count(distinct (status, type))::int as n from feedback');
+      const [cells] = await server.sql<{ n: number }>('select count(distinct (status, type))::int as n from feedback');
       expect(cells!.n).to.equal(FEEDBACK_STATUSES.length * FEEDBACK_TYPES.length);
-      const [kinds] = await sql<{ identified: number; anonymous: number; team: number; users: number; anonymous_items: number }>(
+      const [kinds] = await server.sql<{ identified: number; anonymous: number; team: number; users: number; anonymous_items: number }>(
         `select (select count(*)::int from votes where end_user_id is not null and voter_key = end_user_id::text) as identified,
                 (select count(*)::int from votes where end_user_id is null and voter_key ~ '^ip:[A-Za-z0-9_-]{43}$') as anonymous,
                 (select count(*)::int from comments where is_team and author_name is not null and author_end_user_id is null) as team,
@@ -109,7 +103,7 @@ for (const backend of backends()) {
       expect(kinds!.users).to.be.greaterThan(0);
       expect(kinds!.anonymous_items).to.be.within(1, COUNT - 1);
 
-      const [span] = await sql<{ first: string; last: string; early: number }>(
+      const [span] = await server.sql<{ first: string; last: string; early: number }>(
         `select min(created_at) as first, max(created_at) as last,
                 (select count(*)::int from votes v join feedback f on f.id = v.feedback_id where v.created_at < f.created_at) +
                 (select count(*)::int from comments m join feedback f on f.id = m.feedback_id where m.created_at < f.created_at) as early
@@ -133,7 +127,7 @@ for (const backend of backends()) {
       const top = await request(server, 'GET', '/api/v1/feedback?sortBy=comments&limit=1');
       const item = top.body.items[0];
       expect(item.commentCount).to.be.greaterThan(0);
-      const [submitter] = await sql<{ external_id: string | null }>('select e.external_id from feedback f left join end_users e on e.id = f.end_user_id where f.id = ?', [item.id]);
+      const [submitter] = await server.sql<{ external_id: string | null }>('select e.external_id from feedback f left join end_users e on e.id = f.end_user_id where f.id = ?', [item.id]);
       const query = submitter?.external_id ? `?endUserId=${submitter.external_id}` : '';
       const detail = await request(server, 'GET', `/api/v1/feedback/${item.id}${query}`);
       expect(detail.status).to.equal(200);
@@ -144,7 +138,7 @@ for (const backend of backends()) {
       if (submitter?.external_id) expect(detail.body.feedback.userHasVoted, 'the submission is the submitter\'s vote').to.equal(true);
 
       const votes = await request(server, 'GET', '/api/v1/feedback?sortBy=votes&limit=1');
-      const [max] = await sql<{ n: number }>('select max(vote_count)::int as n from feedback_counters');
+      const [max] = await server.sql<{ n: number }>('select max(vote_count)::int as n from feedback_counters');
       expect(votes.body.items[0].voteCount).to.equal(max!.n);
     });
 
@@ -158,7 +152,7 @@ for (const backend of backends()) {
       expect(other.items).to.equal(40);
       const listed = await request(server, 'GET', '/api/v1/feedback?limit=1', { apiKey });
       expect(listed.body.total).to.equal(100);
-      const [votes] = await sql<{ n: number }>('select count(*)::int as n from votes v join feedback f on f.id = v.feedback_id join projects p on p.id = f.project_id where p.slug = ?', [project]);
+      const [votes] = await server.sql<{ n: number }>('select count(*)::int as n from votes v join feedback f on f.id = v.feedback_id join projects p on p.id = f.project_id where p.slug = ?', [project]);
       expect(votes!.n).to.equal(first.votes + other.votes);
     });
 
@@ -171,7 +165,7 @@ for (const backend of backends()) {
       let failed: unknown;
       await seedProject(server.server.orm, { count: 100, seed: 5, project }).catch((error: unknown) => (failed = error));
       expect(String(failed)).to.match(/foreign key/);
-      const [items] = await sql<{ n: number }>('select count(*)::int as n from feedback f join projects p on p.id = f.project_id where p.slug = ?', [project]);
+      const [items] = await server.sql<{ n: number }>('select count(*)::int as n from feedback f join projects p on p.id = f.project_id where p.slug = ?', [project]);
       expect(items!.n).to.equal(0);
       expect((await request(server, 'GET', '/api/v1/feedback?limit=1', { apiKey })).body.total).to.equal(0);
     });

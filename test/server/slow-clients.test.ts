@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createHttpServer } from '../../server/src/lifecycle.js';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 /** Short limits, so that the suite runs in seconds; the assertions allow the check interval and a loaded machine. */
 const HEADERS_TIMEOUT_MS = 1_000;
@@ -88,11 +88,7 @@ function expectJsonError(connection: RawConnection, status: number, message: Reg
 
 for (const backend of backends()) {
   describe(`slow clients and requests Node answers on its own (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(backend, { connectionLimits: { headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS } });
-    });
-    after(async () => server?.close());
+    const server = withServer(backend, { connectionLimits: { headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS } });
 
     const postHead = (path: string, length: number) =>
       `POST ${path} HTTP/1.1\r\nHost: test\r\nx-api-key: ${server.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;

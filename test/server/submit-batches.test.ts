@@ -5,7 +5,7 @@ import { type SqlPool } from '@feedbackd/server';
 import { submitBatches, type Submission } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { expectListTotalsExact } from '../helpers/invariants.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 interface Sent {
   name: string;
@@ -125,15 +125,7 @@ interface SubmitBody {
 
 for (const backend of backends()) {
   describe(`Submit batches against the database (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(backend);
-    });
-    after(async () => server?.close());
-
-    async function sql<T>(query: string, params: unknown[] = []): Promise<T[]> {
-      return server.server.orm.em.fork().execute<T[]>(query, params);
-    }
+    const server = withServer(backend);
 
     it('4.2 concurrency: when known, new, changed and anonymous submitters submit at once (so in shared statements), then each gets its own item, vote and submitter', async () => {
       const run = randomUUID();
@@ -159,7 +151,7 @@ for (const backend of backends()) {
         expect(got.description).to.equal(body.description ?? null);
         expect(got.type).to.equal(body.type ?? 'idea');
         expect(got.voteCount).to.equal(1);
-        const stored = await sql<{ metadata: unknown; external_id: string | null; voter_key: string; votes: number; counter: number }>(
+        const stored = await server.sql<{ metadata: unknown; external_id: string | null; voter_key: string; votes: number; counter: number }>(
           `select f.metadata, e.external_id, v.voter_key, (select count(*)::int from votes where feedback_id = f.id) as votes, c.vote_count as counter
            from feedback f join feedback_counters c on c.feedback_id = f.id join votes v on v.feedback_id = f.id left join end_users e on e.id = f.end_user_id
            where f.id = ?`,
@@ -174,7 +166,7 @@ for (const backend of backends()) {
       const renamed = results[bodies.findIndex((b) => b.title.endsWith('new name'))]!.body.feedback.endUser;
       expect(renamed, 'the changed profile was written before the item was answered').to.deep.equal({ name: 'Renamed', avatarUrl: 'https://example.com/a.png' });
       expect(results[0]!.body.feedback.endUser).to.deep.equal({ name: `Known ${known[0]}`, avatarUrl: null });
-      const newcomers = await sql<{ n: number }>('select count(*)::int as n from end_users where external_id = ?', [`new-${run}`]);
+      const newcomers = await server.sql<{ n: number }>('select count(*)::int as n from end_users where external_id = ?', [`new-${run}`]);
       expect(newcomers[0]!.n, 'the new submitter was created once').to.equal(1);
       await expectListTotalsExact(server);
     });
@@ -184,7 +176,7 @@ for (const backend of backends()) {
       for (const externalId of [`ada-${run}`, `bob-${run}`]) {
         expect((await request(server, 'POST', '/api/v1/identify', { body: { externalId, name: externalId } })).status).to.equal(200);
       }
-      const [project] = await sql<{ id: string }>('select id from projects order by created_at limit 1');
+      const [project] = await server.sql<{ id: string }>('select id from projects order by created_at limit 1');
       const base = { project: project!.id, description: null, type: 'bug', metadata: null };
       // Submissions sent in one turn leave together, as one batch statement.
       const batches = submitBatches(server.server.sql, 1);
@@ -208,7 +200,7 @@ for (const backend of backends()) {
       const made = answers.filter((a) => a !== 'alone').map((a) => JSON.parse(a) as { id: string; endUser: unknown; voteCount: number; status: string });
       expect(made.map((m) => m.endUser)).to.deep.equal([null, { name: `ada-${run}`, avatarUrl: null }, { name: `ada-${run}`, avatarUrl: null }, null]);
       expect(made.every((m) => m.voteCount === 1 && m.status === 'new')).to.equal(true);
-      const rows = await sql<{ title: string; metadata: unknown; voter_key: string; external_id: string | null }>(
+      const rows = await server.sql<{ title: string; metadata: unknown; voter_key: string; external_id: string | null }>(
         `select f.title, f.metadata, v.voter_key, e.external_id from feedback f join votes v on v.feedback_id = f.id left join end_users e on e.id = f.end_user_id
          where f.title like ? order by f.title`,
         [`${run}%`],
@@ -220,7 +212,7 @@ for (const backend of backends()) {
         [`${run} first`, null, null],
       ]);
       expect(rows.map((r) => r.voter_key).slice(2)).to.deep.equal([`k1-${run}`, `k0-${run}`]);
-      const bob = await sql<{ name: string }>('select name from end_users where external_id = ?', [`bob-${run}`]);
+      const bob = await server.sql<{ name: string }>('select name from end_users where external_id = ?', [`bob-${run}`]);
       expect(bob[0]!.name, 'the batch wrote no end user').to.equal(`bob-${run}`);
       await expectListTotalsExact(server);
     });

@@ -96,7 +96,11 @@ for (const backend of backends()) {
       await source?.close();
     });
 
-    const onTarget = (apiKey: string) => ({ url: targetServer.url, apiKey, server: targetServer }) as unknown as TestServer;
+    const onTarget = (apiKey: string) => ({
+      url: targetServer.url,
+      apiKey,
+      sql: <T>(query: string, params: unknown[] = []) => targetServer.orm.em.fork().execute<T[]>(query, params),
+    });
 
     it('when a seeded database is exported, imported into an empty database and exported again, then the two dumps are the same bytes', () => {
       expect(sourceDump.split('\n').length, 'a dump of some size').to.be.greaterThan(300);

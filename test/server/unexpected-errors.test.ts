@@ -1,13 +1,9 @@
 import { expect } from 'chai';
 import { embeddedBackend } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 describe('unexpected failures', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer(embeddedBackend);
-  });
-  after(async () => server?.close());
+  const server = withServer(embeddedBackend);
 
   it('when the database connection is gone, then identify answers 500 "Internal server error" and the stack is only in the log', async () => {
     await server.server.sql.close();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer, type TestServer } from '../helpers/test-server.js';
 
 type Caller = { url: string; apiKey: string };
 
@@ -21,11 +21,7 @@ async function stored(server: TestServer, feedbackId: string): Promise<{ rows: n
 
 for (const backend of backends()) {
   describe(`Vote concurrency (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(backend);
-    });
-    after(async () => server?.close());
+    const server = withServer(backend);
 
     it('4.5 toggle, concurrency: when 200 distinct users vote on one item at once, then all answer 200 and voteCount is exactly 201 = vote rows = counter', async () => {
       const item = await submit(server, 'Two hundred voters');

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { backends } from '../helpers/backends.js';
-import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 type Caller = { url: string; apiKey: string };
 
@@ -29,11 +29,7 @@ async function detailVoteCount(server: Caller, id: string): Promise<number> {
 
 for (const backend of backends()) {
   describe(`Votes: POST and GET /api/v1/feedback/:id/vote (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(backend);
-    });
-    after(async () => server?.close());
+    const server = withServer(backend);
 
     it('2.6 VoteResult: when a vote is toggled or checked, then the body is exactly {voted: boolean, voteCount: integer}', async () => {
       const item = await submit(server);
@@ -307,11 +303,7 @@ for (const backend of backends()) {
   });
 
   describe(`Votes behind one trusted proxy: trustProxy 1 (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(backend, { trustProxy: 1 });
-    });
-    after(async () => server?.close());
+    const server = withServer(backend, { trustProxy: 1 });
 
     it('4.5 anonymous: when two X-Forwarded-For addresses vote, then they are different anonymous voters', async () => {
       const item = await submit(server);
@@ -349,11 +341,7 @@ for (const backend of backends()) {
   });
 
   describe(`Votes behind two trusted proxies: trustProxy 2 (${backend.name})`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer(backend, { trustProxy: 2 });
-    });
-    after(async () => server?.close());
+    const server = withServer(backend, { trustProxy: 2 });
 
     it('4.5 anonymous: when X-Forwarded-For has three entries and trustProxy is 2, then the voter is the second-to-last entry', async () => {
       const item = await submit(server);
