@@ -1,26 +1,51 @@
 /**
- * `npm run request-files`: how many of the project's own source files run code for one request of
- * each kind (issue 26 counts them: a vote, a submit and a list should each cross at most 10).
+ * `npm run request-files [-- --database-url URL]`: how many of the project's own source files run
+ * code for one request of each kind (issue 26 counts them: a vote, a submit and a list should each
+ * cross at most 10).
  *
- * It starts a server in this process on a new embedded database, warms each request up (so that
- * module loading and first-time set-up are not counted), then takes V8's precise coverage around
- * one more of it and lists the files of sdk/, server/ and cli/ with a function that ran. Reads the
- * built packages: run `npm run build` first.
+ * It starts a server in this process as `feedback serve` runs one, with its defaults (the rate
+ * limit on, JSON log lines, written here to /dev/null), on a new embedded database, or with
+ * `--database-url` on a new database of that PostgreSQL server (made and dropped here). It warms
+ * each request up (so that module loading and first-time set-up are not counted), then takes V8's
+ * precise coverage around one more of it and lists the files of sdk/, server/ and cli/ with a
+ * function that ran. Reads the built packages: run `npm run build` first.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '@feedbackd/server';
-import { silentLogger } from '@feedbackd/server/testing';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { createLogger, startServer, type DatabaseLocation } from '@feedbackd/server';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OWN = /\/(sdk|server|cli)\/dist\//;
 
+const { values: args } = parseArgs({ options: { 'database-url': { type: 'string' } } });
+const serverUrl = args['database-url'];
 const dataDir = mkdtempSync(join(tmpdir(), 'feedback-request-files-'));
+const scratch = `feedback_request_files_${process.pid}`;
+const admin = async (statement: string) => {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+};
+let location: DatabaseLocation = { dataDir };
+if (serverUrl) {
+  await admin(`create database ${scratch}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${scratch}`;
+  location = { databaseUrl: url.toString() };
+}
+process.stdout.write(`on ${serverUrl ? 'PostgreSQL' : 'the embedded database'}, rate limit on, JSON request lines\n`);
 let apiKey = '';
-const server = await startServer({ dataDir, port: 0, host: '127.0.0.1', logger: silentLogger, rateLimit: 'off', onFirstKey: (key) => (apiKey = key) });
+const logger = createLogger({ fd: openSync('/dev/null', 'w') });
+const server = await startServer({ ...location, port: 0, host: '127.0.0.1', logger, onFirstKey: (key) => (apiKey = key) });
 const session = new Session();
 session.connect();
 try {
@@ -53,4 +78,5 @@ try {
   session.disconnect();
   await server.close();
   rmSync(dataDir, { recursive: true, force: true });
+  if (serverUrl) await admin(`drop database ${scratch}`);
 }

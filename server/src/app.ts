@@ -6,16 +6,11 @@ import type { SqlPool } from './db/pool.js';
 import { requestTransactions } from './db/request-transaction.js';
 import type { AppState } from './http/context.js';
 import { AppError } from './http/errors.js';
+import { access, type RateLimitOptions } from './http/access.js';
+import { jsonBody } from './http/body.js';
+import { edge } from './http/edge.js';
 import { idempotentWrites } from './http/idempotent-writes.js';
-import { auth, KeyCache, refuseLockedOutAddresses } from './http/middleware/auth.js';
-import { errorHandler } from './http/middleware/error-handler.js';
-import { jsonBody } from './http/middleware/json-body.js';
-import { routeFallback } from './http/middleware/not-found.js';
-import { keylessPaths } from './http/middleware/keyless.js';
-import { rateLimit, type RateLimitOptions } from './http/middleware/rate-limit.js';
-import { requireHost } from './http/middleware/require-host.js';
-import { responseHeaders } from './http/middleware/response-headers.js';
-import { requestLog } from './http/middleware/request-log.js';
+import { keylessRoutes } from './http/keyless-routes.js';
 import { FAILED_AUTH_LIMIT, FailedAuthLimit } from './limits/failed-auth.js';
 import type { Logger } from './logger.js';
 import { openApiJson } from './openapi.js';
@@ -68,28 +63,29 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   const router = new Router<AppState>();
   const orm = ormSource(deps.orm);
   const mountOptions = {
+    sql: deps.sql,
     validateResponses: deps.validateResponses ?? false,
     idempotent: idempotentWrites(requestTransactions(orm)),
   };
-  mountPublicRoutes(router, deps.sql, mountOptions);
-  mountAdminRoutes(router, { sql: deps.sql, orm }, mountOptions);
-  const limits = deps.rateLimit === 'off' ? undefined : rateLimit(deps.rateLimit, deps.logger);
+  mountPublicRoutes(router, mountOptions);
+  mountAdminRoutes(router, { orm }, mountOptions);
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
-  const failures = failedAuthLimit === 'off' ? undefined : new FailedAuthLimit(failedAuthLimit);
-  const pass: Koa.Middleware<AppState> = (_ctx, next) => next();
 
+  // A request's way through, a layer per job (docs/architecture.md, "A request's way"): the edge
+  // (request id, errors, fallbacks, log line), the keyless paths, access (key, failed-key and rate
+  // limits), the JSON body, then the contract's routes.
   app
-    .use(responseHeaders())
-    .use(requestLog(deps.logger))
-    .use(errorHandler(deps.logger))
-    .use(requireHost())
-    .use(keylessPaths(deps.sql, openApiJson()))
-    .use(failures ? refuseLockedOutAddresses(failures) : pass)
-    .use(limits?.policy ?? pass)
-    .use(auth(new KeyCache(deps.sql), failures, deps.logger))
-    .use(limits?.consume ?? pass)
+    .use(edge(deps.logger))
+    .use(keylessRoutes(deps.sql, openApiJson()).routes())
+    .use(
+      access({
+        sql: deps.sql,
+        logger: deps.logger,
+        rateLimit: deps.rateLimit === 'off' ? undefined : deps.rateLimit,
+        failures: failedAuthLimit === 'off' ? undefined : new FailedAuthLimit(failedAuthLimit),
+      }),
+    )
     .use(jsonBody())
-    .use(routeFallback())
     .use(router.routes())
     .use(router.allowedMethods());
   return app;

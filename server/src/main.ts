@@ -6,7 +6,7 @@ import { openDatabase, redactUrl, type Database, type DatabaseLocation } from '.
 import { migrateUp, migrationStatus } from './db/migrate.js';
 import { openOrm } from './db/orm.js';
 import { openSqlPool, type SqlPool } from './db/pool.js';
-import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from './http/middleware/rate-limit.js';
+import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from './serve-defaults.js';
 import { baseUrl, createHttpServer, drain, listen } from './lifecycle.js';
 import { FAILED_AUTH_LIMIT } from './limits/failed-auth.js';
 import { localLimiter } from './limits/local-limiter.js';

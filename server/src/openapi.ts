@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as contract from '@feedbackd/sdk/contract';
 import { ERROR_MESSAGES, ErrorBodySchema, routes, type RouteDefinition } from '@feedbackd/sdk/contract';
-import { HEALTH_PATH, INDEX_PATH, OPENAPI_PATH } from './http/middleware/keyless.js';
+import { HEALTH_PATH, INDEX_PATH, OPENAPI_PATH } from './http/keyless-routes.js';
 import { SERVER_VERSION } from './version.js';
 
 /**
@@ -183,7 +183,7 @@ const ServiceIndexSchema = z.object({
 });
 
 /**
- * The paths answered without a key (http/middleware/keyless.ts), which are not in the contract's
+ * The paths answered without a key (http/keyless-routes.ts), which are not in the contract's
  * route table: they are this server's, not the API's. Each is also answered to HEAD.
  */
 function keylessOperations(collector: SchemaCollector): Record<string, Json> {

@@ -5,14 +5,14 @@
  */
 import './runtime-floor.js'; // as in the main entry: an old Node is refused before any other module of the package runs
 export { silentLogger } from './logger.js';
-export { KEY_CACHE_TTL_MS } from './http/middleware/auth.js';
+export { KEY_CACHE_TTL_MS } from './http/access.js';
+export { requestLogLine } from './http/edge.js';
 export { LimitBank, type Grant, type LeaseHolders } from './limits/bank.js';
 export { FailedAuthLimit } from './limits/failed-auth.js';
 export { LeaseClient } from './limits/lease-client.js';
 export { addComment, type CommentAuthorInput } from './modules/feedback/comments.service.js';
-export { listStatement, listValues } from './public/feedback.sql.js';
-export { voteBatches, type BatchedToggle, type ToggleRequest, type VoteBatches } from './public/vote-batches.js';
-export { submitBatches, type BatchedSubmission, type Submission, type SubmitBatches } from './public/submit-batches.js';
+export { listStatement, listValues, submitBatches, type BatchedSubmission, type Submission, type SubmitBatches } from './public/feedback.route.js';
+export { voteBatches, type BatchedToggle, type ToggleRequest, type VoteBatches } from './public/votes.route.js';
 export { SEED_EPOCH_MS, SEED_MARKERS, markerItemCount, type SeedMarker } from './db/seeders/index.js';
 export { buildOpenApiDocument } from './openapi.js';
-export { OPENAPI_PATH } from './http/middleware/keyless.js';
+export { OPENAPI_PATH } from './http/keyless-routes.js';

@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import Koa from 'koa';
 import type { AppState } from '../../server/src/http/context.js';
-import { errorHandler } from '../../server/src/http/middleware/error-handler.js';
-import { jsonBody } from '../../server/src/http/middleware/json-body.js';
+import { jsonBody } from '../../server/src/http/body.js';
+import { edge } from '../../server/src/http/edge.js';
 import type { Logger } from '../../server/src/logger.js';
 
 /**
@@ -32,7 +32,7 @@ describe('a client that hangs up before its body is read', () => {
           statuses.push(ctx.status);
         }
       })
-      .use(errorHandler(logger))
+      .use(edge(logger))
       // Stands for a step before the body parser that is still running when the client goes away.
       .use(async (ctx, next) => {
         if (!ctx.req.destroyed) await new Promise((resolve) => ctx.req.once('close', resolve));

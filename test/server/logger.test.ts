@@ -15,17 +15,19 @@ function stderrLines(script: string): Record<string, unknown>[] {
 }
 
 describe('logger: the request line', () => {
-  it('when the JSON stream writes the request line by hand, then it is the line pino writes for the same fields', () => {
+  it('when the HTTP edge writes the request line by hand to the JSON stream, then it is the line pino writes for the same fields', () => {
     const lines = stderrLines(`
       import { createLogger } from '@feedbackd/server';
+      import { requestLogLine } from '@feedbackd/server/testing';
       const logger = createLogger({ level: 'info', pretty: false });
-      if (typeof logger.request !== 'function') throw new Error('the JSON logger has no request line');
+      if (!logger.requestLines) throw new Error('the JSON logger hands over no stream for the request line');
+      const request = requestLogLine(logger);
       const entries = [
         { id: 'f2b0c3a8-2d44-4f61-9d0e-4c1b7f0e9a11', method: 'POST', path: '/api/v1/feedback/7/vote', status: 200, ms: 1.3 },
         { id: 'caller:id.1', method: 'GET', path: '/api/v1/feedback/"quoted"\\\\back\\u00e9\\u{1F389}\\u2028', status: 404, ms: 0 },
       ];
       for (const entry of entries) {
-        logger.request(entry);
+        request(entry.id, entry.method, entry.path, entry.status, entry.ms);
         logger.info('request', { ...entry });
       }
       logger.flush();
@@ -45,10 +47,9 @@ describe('logger: the request line', () => {
   it('when the level is above info, then no request line is written', () => {
     const lines = stderrLines(`
       import { createLogger } from '@feedbackd/server';
+      import { requestLogLine } from '@feedbackd/server/testing';
       const logger = createLogger({ level: 'warn', pretty: false });
-      const entry = { id: 'a', method: 'GET', path: '/', status: 200, ms: 1 };
-      if (logger.request) logger.request(entry);
-      else logger.info('request', entry);
+      requestLogLine(logger)('a', 'GET', '/', 200, 1);
       logger.warn('still written');
       logger.flush();
     `);

@@ -6,7 +6,7 @@ import Koa from 'koa';
 import { routes } from '@feedbackd/sdk/contract';
 import type { AppState } from '../../server/src/http/context.js';
 import type { IdempotentWrites } from '../../server/src/http/idempotent-writes.js';
-import { errorHandler } from '../../server/src/http/middleware/error-handler.js';
+import { edge } from '../../server/src/http/edge.js';
 import { mount } from '../../server/src/http/mount.js';
 import { silentLogger } from '../../server/src/logger.js';
 
@@ -18,10 +18,12 @@ describe('replies checked against the contract (test mode)', () => {
     app.silent = true;
     const router = new Router<AppState>();
     // A GET never carries an Idempotency-Key that counts: no keyed write runs here.
-    const idempotent: IdempotentWrites = { keyOf: () => undefined, run: () => Promise.reject(new Error('no keyed writes in this test')) };
+    const idempotent: IdempotentWrites = { check: () => {}, run: () => Promise.reject(new Error('no keyed writes in this test')) };
+    // Nor any statement: the handler below answers without one.
+    const sql = { query: () => Promise.reject(new Error('no statements in this test')), ping: () => Promise.resolve(true), close: () => Promise.resolve() };
     // A handler with a bug: voteCount must be an integer.
-    mount(router, routes.getVote, { validateResponses: true, idempotent }, async () => ({ status: 200 as const, body: { voted: true, voteCount: 1.5 } }));
-    app.use(errorHandler(silentLogger)).use(router.routes());
+    mount(router, routes.getVote, { sql, validateResponses: true, idempotent }, async () => ({ status: 200 as const, body: { voted: true, voteCount: 1.5 } }));
+    app.use(edge(silentLogger)).use(router.routes());
     server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,11 +1,10 @@
 import type Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { routes } from '@feedbackd/sdk/contract';
-import type { SqlPool } from '../db/pool.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
-import { commentId, commentNotFound, feedbackId, feedbackNotFound } from '../http/item-ids.js';
-import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
+import { commentNotFound, feedbackNotFound } from '../http/item-ids.js';
+import { jsonReply, mount, reply, type MountOptions, type Statements } from '../http/mount.js';
 import { DETAIL_WITH_HISTORY } from '../public/feedback.sql.js';
 import { addComment, deleteComment } from './comments.service.js';
 import { deleteItem, updateItem } from './items.service.js';
@@ -13,7 +12,6 @@ import { mergeItems } from './merge.service.js';
 
 /** What the operator's endpoints need: the ORM for their transactions, the hot pool to read an item back. */
 export interface AdminDependencies {
-  sql: SqlPool;
   /** The operator side's ORM; a cluster worker opens it on the first operator request. */
   orm: () => Promise<MikroORM>;
 }
@@ -28,51 +26,45 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
   const em = async (ctx: AppContext) => ctx.state.tx?.em ?? (await deps.orm()).em.fork();
 
   /** The item as GET /api/v1/feedback/:id shows it to a secret key, as JSON text. */
-  const detail = async (id: string, ctx: AppContext): Promise<string> => {
-    const [row] = await (ctx.state.tx?.sql ?? deps.sql).query<{ body: string }>(DETAIL_WITH_HISTORY.name, DETAIL_WITH_HISTORY.text, [id, projectOf(ctx), null]);
+  const detail = async (id: string, ctx: AppContext, sql: Statements): Promise<string> => {
+    const [row] = await sql.query<{ body: string }>(DETAIL_WITH_HISTORY.name, DETAIL_WITH_HISTORY.text, [id, projectOf(ctx), null]);
     // Deleted by someone else between the change's commit and this read.
     if (!row) throw feedbackNotFound();
     return row.body;
   };
 
-  mount(router, routes.updateFeedback, options, async ({ params, body }, ctx) => {
-    const id = feedbackId(params.id);
+  mount(router, routes.updateFeedback, options, async ({ params: { id }, body }, ctx, sql) => {
     const { actor, ...changes } = body;
     const found = await updateItem(await em(ctx), projectOf(ctx), id, changes, { keyId: ctx.state.caller.keyId, actor: actor ?? null });
     if (!found) throw feedbackNotFound();
-    return jsonReply(routes.updateFeedback, 200, `{"feedback":${await detail(id, ctx)}}`);
+    return jsonReply(routes.updateFeedback, 200, `{"feedback":${await detail(id, ctx, sql)}}`);
   });
 
-  mount(router, routes.deleteFeedback, options, async ({ params }, ctx) => {
-    const id = feedbackId(params.id);
+  mount(router, routes.deleteFeedback, options, async ({ params: { id } }, ctx) => {
     if (!(await deleteItem(await em(ctx), projectOf(ctx), id))) throw feedbackNotFound();
     return reply(200, { id, deleted: true as const });
   });
 
-  mount(router, routes.addComment, options, async ({ params, body }, ctx) => {
-    const id = feedbackId(params.id);
+  mount(router, routes.addComment, options, async ({ params: { id }, body }, ctx) => {
     const author = body.team ? { kind: 'team' as const, name: body.team.name } : { kind: 'user' as const, endUser: body.endUser! };
     const added = await addComment(await em(ctx), projectOf(ctx), id, body.content, author);
     if (!added) throw feedbackNotFound();
     return reply(201, added);
   });
 
-  mount(router, routes.deleteComment, options, async ({ params }, ctx) => {
-    const id = feedbackId(params.id);
-    const comment = commentId(params.commentId);
+  mount(router, routes.deleteComment, options, async ({ params: { id, commentId: comment } }, ctx) => {
     const result = await deleteComment(await em(ctx), projectOf(ctx), id, comment);
     if (result === 'no-item') throw feedbackNotFound();
     if (result === 'no-comment') throw commentNotFound();
     return reply(200, { id: comment, deleted: true as const, commentCount: result.commentCount });
   });
 
-  mount(router, routes.mergeFeedback, options, async ({ params, body }, ctx) => {
-    const id = feedbackId(params.id);
+  mount(router, routes.mergeFeedback, options, async ({ params: { id }, body }, ctx, sql) => {
     if (body.intoId === id) throw AppError.invalidInput({ formErrors: [], fieldErrors: { intoId: ['intoId must be another item than the one merged'] } });
     const merged = await mergeItems(await em(ctx), projectOf(ctx), id, body.intoId);
     if (!merged) throw feedbackNotFound();
     const summary = JSON.stringify({ id, ...merged });
-    return jsonReply(routes.mergeFeedback, 200, `{"feedback":${await detail(body.intoId, ctx)},"merged":${summary}}`);
+    return jsonReply(routes.mergeFeedback, 200, `{"feedback":${await detail(body.intoId, ctx, sql)},"merged":${summary}}`);
   });
 }
 

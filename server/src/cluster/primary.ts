@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../http/middleware/rate-limit.js';
+import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import { connectionLimits } from '../connection-limits.js';
 import { baseUrl } from '../lifecycle.js';
 import { FAILED_AUTH_LIMIT } from '../limits/failed-auth.js';

@@ -6,7 +6,7 @@ import { openSqlPool } from '../db/pool.js';
 import { baseUrl, createHttpServer, drain, listen } from '../lifecycle.js';
 import { workerLimiter } from '../limits/cluster-link.js';
 import { redisLimiter } from '../limits/redis-limiter.js';
-import { RATE_LIMIT_WINDOW_SECONDS } from '../http/middleware/rate-limit.js';
+import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import { createLogger } from '../logger.js';
 import { answerScrapes } from '../metrics/cluster.js';
 import { watchPool } from '../metrics/figures.js';

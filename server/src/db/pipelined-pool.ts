@@ -1,5 +1,6 @@
 import { Socket } from 'node:net';
 import pg from 'pg';
+import { isLostRace, retryingLostRaces } from './conflicts.js';
 
 /**
  * The hot side's connections to a real PostgreSQL: a few long-lived connections in pipeline mode
@@ -19,7 +20,11 @@ import pg from 'pg';
  * the fewest queries in flight steers new queries away from a lane that is stuck.
  */
 export interface Pipelines {
-  query<Row extends Record<string, unknown>>(config: pg.QueryConfig): Promise<Row[]>;
+  /**
+   * Runs one statement as a prepared statement of that name (SqlPool's query, db/pool.ts). Each is
+   * its own transaction: one that lost a race for locks runs again (db/conflicts.ts).
+   */
+  query<Row extends Record<string, unknown>>(name: string, text: string, values: readonly unknown[]): Promise<Row[]>;
   /** Lanes connected now, lanes in all, and queries not answered yet (for the metrics). */
   figures(): { open: number; size: number; queries: number };
   close(): Promise<void>;
@@ -84,25 +89,31 @@ export function openPipelines(options: PipelineOptions): Pipelines {
     return best;
   }
 
+  /** Sends one statement on the least busy lane, connecting it first if it has no live connection. */
+  async function send<Row extends Record<string, unknown>>(config: pg.QueryConfig): Promise<Row[]> {
+    if (closed) throw new Error('Client was closed and is not queryable');
+    const lane = leastBusy();
+    lane.pending++;
+    let client: pg.Client | undefined;
+    try {
+      client = lane.client ?? (await connect(lane));
+      if (lane.socket) corkUntilNextTurn(lane.socket);
+      const result = await client.query<Row>(config);
+      return result.rows;
+    } catch (error) {
+      // A statement's own error leaves the connection as good as it was; any other (a broken
+      // socket, a backend that was terminated) retires it, so the next query connects afresh.
+      if (client && !isStatementError(error)) retire(lane, client);
+      throw error;
+    } finally {
+      lane.pending--;
+    }
+  }
+
   return {
-    async query<Row extends Record<string, unknown>>(config: pg.QueryConfig): Promise<Row[]> {
-      if (closed) throw new Error('Client was closed and is not queryable');
-      const lane = leastBusy();
-      lane.pending++;
-      let client: pg.Client | undefined;
-      try {
-        client = lane.client ?? (await connect(lane));
-        if (lane.socket) corkUntilNextTurn(lane.socket);
-        const result = await client.query<Row>(config);
-        return result.rows;
-      } catch (error) {
-        // A statement's own error leaves the connection as good as it was; any other (a broken
-        // socket, a backend that was terminated) retires it, so the next query connects afresh.
-        if (client && !isStatementError(error)) retire(lane, client);
-        throw error;
-      } finally {
-        lane.pending--;
-      }
+    query<Row extends Record<string, unknown>>(name: string, text: string, values: readonly unknown[]): Promise<Row[]> {
+      const config = { name, text, values: [...values] };
+      return send<Row>(config).catch((error: unknown) => (isLostRace(error) ? retryingLostRaces(() => send<Row>(config)) : Promise.reject(error)));
     },
     figures() {
       let open = 0;

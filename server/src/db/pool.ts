@@ -1,5 +1,4 @@
 import pg from 'pg';
-import { isLostRace, retryingLostRaces } from './conflicts.js';
 import type { Database } from './database.js';
 import { openPipelines } from './pipelined-pool.js';
 
@@ -55,12 +54,9 @@ export function openSqlPool(database: Pick<Database, 'kind' | 'connection'>, con
   const lanes = openPipelines({ connection: { ...connection, options: SESSION_OPTIONS }, lanes: connections, connectTimeoutMs: CONNECT_TIMEOUT_MS });
   let closing: Promise<void> | undefined;
   return {
-    query<Row extends Record<string, unknown>>(name: string, text: string, values: readonly unknown[]): Promise<Row[]> {
-      const config = { name, text, values: [...values] };
-      // Each statement is its own transaction: one that lost a race for locks runs again (db/conflicts.ts).
-      return lanes.query<Row>(config).catch((error: unknown) => (isLostRace(error) ? retryingLostRaces(() => lanes.query<Row>(config)) : Promise.reject(error)));
-    },
-    ping: (timeoutMs) => answersWithin(lanes.query({ text: 'select 1' }), timeoutMs),
+    // The lanes' own method, not a wrapper: a request's statement runs no code of this file.
+    query: lanes.query,
+    ping: (timeoutMs) => answersWithin(lanes.query('', 'select 1', []), timeoutMs),
     figures: () => lanes.figures(),
     close: () => (closing ??= lanes.close()),
   };

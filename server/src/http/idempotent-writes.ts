@@ -6,9 +6,6 @@ import { AppError } from './errors.js';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** The methods that change something: a retry of one must not change it twice. */
-const UNSAFE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
-
 /** An answer as it leaves: its status and the exact body text. */
 export interface Answer {
   status: number;
@@ -17,10 +14,10 @@ export interface Answer {
 
 export interface IdempotentWrites {
   /**
-   * The request's Idempotency-Key when it is a write that carries one; a malformed key is a 400.
-   * Undefined: the request runs as it is.
+   * Checks the Idempotency-Key a write carries (mount.ts reads it, from writes only): a malformed
+   * one is a 400. A write without one runs as it is.
    */
-  keyOf(ctx: AppContext): string | undefined;
+  check(key: string): void;
   /**
    * Runs `write` at most once for the caller's project and `key`: in one transaction with the
    * key's record and its answer, so both commit or neither does. A retry whose first request
@@ -38,12 +35,8 @@ export interface IdempotentWrites {
  */
 export function idempotentWrites(transactions: RunTransaction): IdempotentWrites {
   return {
-    keyOf(ctx) {
-      if (!UNSAFE_METHODS.has(ctx.method)) return undefined;
-      const key = ctx.get(IDEMPOTENCY_HEADER);
-      if (key === '') return undefined;
+    check(key) {
       if (!VALID_KEY.test(key)) throw AppError.invalidInputMessage(`${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters`);
-      return key;
     },
 
     async run(ctx, key, write) {

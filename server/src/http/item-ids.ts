@@ -1,25 +1,12 @@
 import { ERROR_MESSAGES } from '@feedbackd/sdk/contract';
-import { isUuid } from '../db/uuid.js';
 import { AppError } from './errors.js';
 
-/**
- * The id of a path, checked before any query: a malformed id cannot name an item, so it is the
- * same 404 as an unknown one (and never reaches PostgreSQL as a failing uuid cast).
- */
-export function feedbackId(id: string): string {
-  if (!isUuid(id)) throw feedbackNotFound();
-  return id.toLowerCase();
-}
+// A path's ids are checked by mount.ts before any handler runs (a malformed id is the same 404 as
+// an unknown one); these are the answers for ids that name nothing.
 
 /** Spec part 7: 404 "Feedback not found", for unknown, malformed and other projects' ids alike. */
 export function feedbackNotFound(): AppError {
   return new AppError(404, ERROR_MESSAGES.feedbackNotFound);
-}
-
-/** A comment id of a path, checked like `feedbackId`: malformed is the same 404 as unknown. */
-export function commentId(id: string): string {
-  if (!isUuid(id)) throw commentNotFound();
-  return id.toLowerCase();
 }
 
 /** 404 "Comment not found": no such comment on that item (unknown, malformed, or on another item). */

@@ -1,16 +1,21 @@
 import type Router from '@koa/router';
 import type { z } from 'zod';
 import { ERROR_MESSAGES, type RouteDefinition } from '@feedbackd/sdk/contract';
+import type { SqlPool } from '../db/pool.js';
+import { UUID } from '../db/uuid.js';
 import type { AppContext, AppState } from './context.js';
-import { AppError } from './errors.js';
-import type { Answer, IdempotentWrites } from './idempotent-writes.js';
-import { checkInputLimits } from './input-limits.js';
-import { parseInput } from './validate.js';
+import { checkInputLimits } from './body.js';
+import { AppError, toValidationDetails } from './errors.js';
+import { IDEMPOTENCY_HEADER, type Answer, type IdempotentWrites } from './idempotent-writes.js';
+import { commentNotFound, feedbackNotFound } from './item-ids.js';
 
 /** What every contract reply is sent as (Koa's own `ctx.type = 'json'` gives the same header). */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** Where a handler runs its statements: the pool, or the transaction of a write sent with an Idempotency-Key. */
+export type Statements = Pick<SqlPool, 'query'>;
 
 /** What a handler receives: the route's params, query and body, already parsed by the contract. */
 export interface RouteInput<R extends RouteDefinition> {
@@ -34,6 +39,8 @@ export type RouteReply<R extends RouteDefinition> = {
 }[keyof R['responses'] & number];
 
 export interface MountOptions {
+  /** The pool the handlers' statements run on, outside a request's transaction. */
+  sql: SqlPool;
   /** Check every reply against the contract (tests turn this on; a mismatch is a 500 there). */
   validateResponses: boolean;
   /** Writes sent with an Idempotency-Key run through it (at most once, in one transaction with their record). */
@@ -41,19 +48,34 @@ export interface MountOptions {
 }
 
 /**
+ * The ids a path may hold, and the 404 a malformed one is: a malformed id cannot name anything, so
+ * it is the same answer as an unknown one (and never reaches PostgreSQL as a failing uuid cast).
+ * Handlers receive them checked and lower-cased.
+ */
+const PATH_IDS: Record<string, () => AppError> = { id: feedbackNotFound, commentId: commentNotFound };
+
+/**
  * Mounts one contract route: the handler sees validated input and returns a typed reply, so
- * handlers never touch `ctx.request.body` and never build error bodies. A route whose `auth` is
- * `secret` refuses a public key with 403 here, the one place that reads it: after the 401 of an
- * unknown key (auth) and the rate limit, before the input is validated. Public routes pay nothing.
+ * handlers never touch `ctx.request.body` and never build error bodies. In order:
+ * - a route whose `auth` is `secret` refuses a public key with 403, the one place that reads it
+ *   (after the 401 of an unknown key and the rate limit, before the input is validated);
+ * - the query's limits (body.ts), then params, query and body parsed by the contract (a mismatch
+ *   is a 400 with the spec's details shape), a malformed Idempotency-Key (400), then the path's ids
+ *   (PATH_IDS);
+ * - a write sent with an Idempotency-Key runs at most once (idempotent-writes.ts), any other
+ *   request as it is.
  */
 export function mount<R extends RouteDefinition>(
   router: Router<AppState>,
   route: R,
   options: MountOptions,
-  handler: (input: RouteInput<NoInfer<R>>, ctx: AppContext) => Promise<RouteReply<NoInfer<R>>>,
+  handler: (input: RouteInput<NoInfer<R>>, ctx: AppContext, sql: Statements) => Promise<RouteReply<NoInfer<R>>>,
 ): void {
   const method = ({ GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as const)[route.method];
   const secretOnly = route.auth === 'secret';
+  // Only a write can be repeated by a retry: a read's Idempotency-Key is ignored.
+  const isWrite = route.method !== 'GET';
+  const pathIds = Object.keys(PATH_IDS).filter((name) => route.path.includes(`:${name}`));
   router[method](route.path, async (ctx) => {
     if (secretOnly && ctx.state.caller.kind !== 'secret') throw new AppError(403, ERROR_MESSAGES.secretKeyRequired);
     const queryProblems = checkInputLimits(ctx.query);
@@ -63,10 +85,17 @@ export function mount<R extends RouteDefinition>(
       query: route.query ? parseInput(route.query, ctx.query) : undefined,
       body: route.body ? parseInput(route.body, ctx.request.body ?? {}) : undefined,
     } as RouteInput<R>;
-    const answer = async (): Promise<Answer> => answerOf(route, options, await handler(input, ctx));
-    const key = options.idempotent.keyOf(ctx);
+    const key = isWrite ? ctx.get(IDEMPOTENCY_HEADER) : '';
+    if (key !== '') options.idempotent.check(key);
+    for (const name of pathIds) {
+      const params = input.params as Record<string, string>;
+      if (!UUID.test(params[name]!)) throw PATH_IDS[name]!();
+      params[name] = params[name]!.toLowerCase();
+    }
+    // In the transaction of a write sent with an Idempotency-Key, or else on the pool.
+    const answer = async (): Promise<Answer> => answerOf(route, options, await handler(input, ctx, ctx.state.tx?.sql ?? options.sql));
     let sent: Answer;
-    if (key === undefined) sent = await answer();
+    if (key === '') sent = await answer();
     else {
       const once = await options.idempotent.run(ctx, key, async (tx) => {
         // The handler's statements and services run in the transaction that records the key.
@@ -86,6 +115,13 @@ export function mount<R extends RouteDefinition>(
     ctx.status = sent.status;
     ctx.body = sent.text;
   });
+}
+
+/** Parses request input with a contract schema; a mismatch is a 400 with the spec's details shape. */
+function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw AppError.invalidInput(toValidationDetails(result.error));
+  return result.data;
 }
 
 /** A handler's reply as the text it is sent as, checked against the contract when asked. */

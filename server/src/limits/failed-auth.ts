@@ -22,8 +22,11 @@ interface FailureWindow {
 
 export class FailedAuthLimit {
   private readonly windows = new Map<string, FailureWindow>();
-  /** When the newest window ends: past it every window has ended and they are all forgotten. */
-  private lastResetAt = 0;
+  /**
+   * When the newest window ends (epoch ms; 0 when none was opened): before it some address may be
+   * locked out, after it none is. A field, so the usual request can ask without a call.
+   */
+  trackedUntil = 0;
 
   constructor(
     readonly maxFailures: number = FAILED_AUTH_LIMIT,
@@ -33,7 +36,7 @@ export class FailedAuthLimit {
   /** Whether any address has failed within its window (when none has, nothing needs checking). */
   get tracking(): boolean {
     if (this.windows.size === 0) return false;
-    if (Date.now() < this.lastResetAt) return true;
+    if (Date.now() < this.trackedUntil) return true;
     this.windows.clear();
     return false;
   }
@@ -55,13 +58,15 @@ export class FailedAuthLimit {
    * blocks the address, so that the lock-out is reported once per window, not once per request.
    */
   record(ip: string, now: number = Date.now()): boolean {
+    // Every window has ended: forget them all at once.
+    if (now >= this.trackedUntil) this.windows.clear();
     let window = this.windows.get(ip);
     if (!window || window.resetAt <= now) {
       this.windows.delete(ip);
       if (this.windows.size >= MAX_TRACKED) this.windows.delete(this.windows.keys().next().value!);
       window = { failures: 0, resetAt: now + this.windowMs };
       this.windows.set(ip, window);
-      this.lastResetAt = Math.max(this.lastResetAt, window.resetAt);
+      this.trackedUntil = Math.max(this.trackedUntil, window.resetAt);
     }
     window.failures += 1;
     return window.failures === this.maxFailures;

@@ -1,6 +1,6 @@
 import { Counter, Gauge } from 'prom-client';
 import type { PoolFigures } from '../db/pool.js';
-import type { BatchFigures } from '../public/statement-batches.js';
+import type { BatchFigures } from '../db/statement-batches.js';
 import { recording, registry } from './registry.js';
 
 /**

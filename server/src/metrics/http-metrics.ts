@@ -1,7 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import { Counter, Histogram } from 'prom-client';
-import { HEALTH_PATH, INDEX_PATH, OPENAPI_PATH } from '../http/middleware/keyless.js';
-import { recording, registry } from './registry.js';
+import { registry } from './registry.js';
 
 const LABELS = ['method', 'route', 'status'] as const;
 
@@ -24,9 +23,6 @@ const durations = new Histogram({
 /** A request that no route matched, or that was answered before routing (401, 429, 413, 415): one label value, never the raw path. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/** The keyless paths are answered before the router, at fixed paths: their path is their template. */
-const KEYLESS = new Set([INDEX_PATH, HEALTH_PATH, OPENAPI_PATH]);
-
 interface Children {
   count: Counter.Internal;
   time: Histogram.Internal<(typeof LABELS)[number]>;
@@ -39,11 +35,14 @@ interface Children {
  */
 const series = new Map<string, Children>();
 
-/** Counts one answered request and its time (request-log.ts calls it for every request). */
+/**
+ * Counts one answered request and its time: the HTTP edge (http/edge.ts) calls it for every request
+ * while metrics are recorded. The route is the template a router matched (the keyless paths' own
+ * router included), so a label never holds a raw path.
+ */
 export function recordRequest(ctx: ParameterizedContext, seconds: number): void {
-  if (!recording) return;
   const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
-  const route = typeof matched === 'string' ? matched : KEYLESS.has(ctx.path) ? ctx.path : UNMATCHED_ROUTE;
+  const route = typeof matched === 'string' ? matched : UNMATCHED_ROUTE;
   const key = `${ctx.method} ${route} ${ctx.status}`;
   let children = series.get(key);
   if (!children) {

@@ -1,4 +1,4 @@
-import type { ListFeedbackQuery, SortBy } from '@feedbackd/sdk/contract';
+import type { SortBy } from '@feedbackd/sdk/contract';
 import { isoTimestamp, ITEM_FROM, itemFields } from './json.sql.js';
 
 /** A hot statement: its prepared-statement name, its text, and how to order its parameters. */
@@ -79,12 +79,12 @@ export interface ListStatement extends Statement {
   params: ('status' | 'type' | 'search')[];
 }
 
-const listStatements = new Map<string, ListStatement>();
+/** What joins the title and description in `search_text`; no match can span it. */
+export const FIELD_SEPARATOR = '\u001f';
 
 /**
- * The statement for one shape of list (sort x which filters are present x search), built once.
- * One statement per shape keeps every generic plan simple: no `$n is null or ...` branches.
- * It returns one row: `total` and `items` (the page's JSON array).
+ * The text of one shape of list (feedback.route.ts builds each shape once). It returns one row:
+ * `total` and `items` (the page's JSON array).
  * - Without search, `total` sums the project's feedback_stats cells; the page's ids are found
  *   first (an index-only scan where the sort allows) and only those rows are read and built.
  *   The ids go in as `f.id = any(array(...))`, for which even the generic plan expects a handful
@@ -93,27 +93,10 @@ const listStatements = new Map<string, ListStatement>();
  *   title and description lower-cased, joined by U+001F: Migration20261123000500_search_text),
  *   and the page and its total both come from that one pass (a window count). A search that
  *   itself contains U+001F could match across the two fields there, so it takes its own shape
- *   that also matches each column with `ilike` (slower: it lower-cases every candidate row).
+ *   (`perColumn`) that also matches each column with `ilike` (slower: it lower-cases every
+ *   candidate row).
  */
-export function listStatement(query: Pick<ListFeedbackQuery, 'sortBy' | 'status' | 'type' | 'search'>): ListStatement {
-  const params: ListStatement['params'] = [];
-  if (query.status) params.push('status');
-  if (query.type) params.push('type');
-  if (query.search) params.push('search');
-  const perColumn = query.search?.includes(FIELD_SEPARATOR) ?? false;
-  const name = `list_${query.sortBy}_${params.join('_') || 'all'}${perColumn ? '_per_column' : ''}`;
-  let statement = listStatements.get(name);
-  if (!statement) {
-    statement = { name, params, text: buildList(query.sortBy, params, perColumn) };
-    listStatements.set(name, statement);
-  }
-  return statement;
-}
-
-/** What joins the title and description in `search_text`; no match can span it. */
-const FIELD_SEPARATOR = '\u001f';
-
-function buildList(sortBy: SortBy, params: ListStatement['params'], perColumn: boolean): string {
+export function buildList(sortBy: SortBy, params: ListStatement['params'], perColumn: boolean): string {
   const placeholder = (param: ListStatement['params'][number]) => `$${4 + params.indexOf(param)}`;
   const sort = SORTS[sortBy];
   const filters = ['f.project_id = $1'];
@@ -152,20 +135,4 @@ function buildList(sortBy: SortBy, params: ListStatement['params'], perColumn: b
     ? `select c.feedback_id from feedback_counters c where ${counterFilters.join(' and ')} order by ${sort.order} limit $2 offset $3`
     : `select f.id from feedback f where ${filters.join(' and ')} order by ${sort.order} limit $2 offset $3`;
   return `select (select coalesce(sum(s.item_count), 0) from feedback_stats s where ${cells.join(' and ')})::int as total, ${page(ids)}`;
-}
-
-/** The values of a list statement's parameters, in its order. */
-export function listValues(statement: ListStatement, projectId: string, query: ListFeedbackQuery): unknown[] {
-  const values: unknown[] = [projectId, query.limit, (query.page - 1) * query.limit];
-  for (const param of statement.params) {
-    if (param === 'status') values.push(query.status);
-    if (param === 'type') values.push(query.type);
-    if (param === 'search') values.push(`%${escapeLike(query.search ?? '')}%`);
-  }
-  return values;
-}
-
-/** A search is a plain substring: `%`, `_` and `\` match themselves (backslash is LIKE's default escape). */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }

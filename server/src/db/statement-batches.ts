@@ -1,4 +1,4 @@
-import { isStatementError } from '../db/pipelined-pool.js';
+import { isStatementError } from './pipelined-pool.js';
 
 /** A request to one project; requests of one project may leave together in one statement. */
 export interface BatchRequest {
@@ -53,7 +53,8 @@ interface Waiting<Request, Answer> {
 /**
  * Group commit. Every write is a transaction that waits for its WAL to reach the disk, and a hot
  * connection runs one statement at a time: with a few connections, the commits waited in line and
- * a quarter of the machine sat idle (docs/operations.md, run 21). Here at most `inFlight` batch
+ * a quarter of the machine sat idle (docs/operations.md, "Benchmark": "A vote is limited by
+ * commits in line"). Here at most `inFlight` batch
  * statements run at once; the requests that arrive meanwhile wait and then leave together as one
  * statement (one transaction, one wait for the disk). Under no load a request leaves at the end of
  * the event-loop turn it arrived in, alone.

@@ -1,0 +1,54 @@
+import Router from '@koa/router';
+import type { SqlPool } from '../db/pool.js';
+import { SERVER_VERSION } from '../version.js';
+import type { AppContext, AppState } from './context.js';
+import { AppError } from './errors.js';
+
+/** Where the API's OpenAPI document is served. */
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+/** The health check, for load balancers and process managers. */
+export const HEALTH_PATH = '/healthz';
+/** What this server is, for a browser or a probe that knows only the host. */
+export const INDEX_PATH = '/';
+
+const HEALTH_TIMEOUT_MS = 2_000;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The paths answered without a key, as routes of their own router, mounted before the key is
+ * asked for (access.ts):
+ * - `GET /`: what this server is and where to go next (a browser or a probe that knows only the
+ *   host gets an answer instead of a 401);
+ * - `GET /healthz`: 200 when the database answers within 2 s, 503 when it does not;
+ * - `GET /api/v1/openapi.json`: the OpenAPI document (JSON text built once, when the app is), public
+ *   like the spec it follows.
+ * Another method on one of them is a 405 with `Allow: GET, HEAD`. The paths match exactly (case and
+ * trailing slash included): `/healthz/` is an API path like any other, asked for a key.
+ */
+export function keylessRoutes(sql: SqlPool, openApiDocument: string): Router<AppState> {
+  const index = JSON.stringify({
+    name: 'feedback',
+    version: SERVER_VERSION,
+    links: { health: HEALTH_PATH, api: '/api/v1/feedback', openapi: OPENAPI_PATH },
+    authentication: 'send an API key in the x-api-key header of every /api/v1 request',
+  });
+  const router = new Router<AppState>({ sensitive: true, strict: true });
+  router.get(INDEX_PATH, (ctx) => sendJson(ctx, index));
+  router.get(HEALTH_PATH, async (ctx) => {
+    // A hung database (or a long transaction holding the embedded session) must not hang the probe.
+    if (!(await sql.ping(HEALTH_TIMEOUT_MS))) throw new AppError(503, 'Database unavailable');
+    ctx.body = { status: 'ok' };
+  });
+  router.get(OPENAPI_PATH, (ctx) => sendJson(ctx, openApiDocument));
+  for (const path of [INDEX_PATH, HEALTH_PATH, OPENAPI_PATH]) {
+    router.all(path, () => {
+      throw new AppError(405, 'Method Not Allowed', undefined, { Allow: 'GET, HEAD' });
+    });
+  }
+  return router;
+}
+
+function sendJson(ctx: AppContext, text: string): void {
+  ctx.set('Content-Type', JSON_TYPE);
+  ctx.body = text;
+}

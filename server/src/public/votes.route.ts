@@ -1,0 +1,112 @@
+import type Router from '@koa/router';
+import { routes } from '@feedbackd/sdk/contract';
+import type { SqlPool } from '../db/pool.js';
+import { answersInPlace, statementBatches, type Batched } from '../db/statement-batches.js';
+import { anonymousVoterKey } from '../http/access.js';
+import type { AppState } from '../http/context.js';
+import { feedbackNotFound, isItemGone } from '../http/item-ids.js';
+import { mount, reply, type MountOptions } from '../http/mount.js';
+import { watchBatches } from '../metrics/figures.js';
+import { givenProfile, NO_PROFILE } from './end-user.sql.js';
+import { CHECK_ANONYMOUS, CHECK_IDENTIFIED, TOGGLE_ANONYMOUS, TOGGLE_BATCH, TOGGLE_IDENTIFIED, TOGGLE_KNOWN_USER } from './votes.sql.js';
+
+/**
+ * Toggle statements running at once per process; the toggles that arrive meanwhile leave together
+ * (voteBatches). 2 makes fewer, larger batches than 4, which measured even, and leaves the other
+ * hot connections to the reads (docs/operations.md, "Benchmark": "Toggles in batches").
+ */
+const TOGGLES_IN_FLIGHT = 2;
+
+/** Spec 4.5 and 4.6: toggle a vote, and read whether the caller votes. Statements in votes.sql.ts. */
+export function mountVoteRoutes(router: Router<AppState>, options: MountOptions): void {
+  const batches = voteBatches(options.sql, TOGGLES_IN_FLIGHT);
+
+  mount(router, routes.toggleVote, options, async ({ params: { id }, body }, ctx, sql) => {
+    const project = ctx.state.caller.projectId;
+    const endUser = body.endUser;
+    // A batch is its own transaction: a toggle in a request's transaction runs alone, in it.
+    const inBatch = !ctx.state.tx;
+    let row: Toggled | undefined;
+    try {
+      if (!endUser) {
+        const voterKey = anonymousVoterKey(ctx);
+        row = (inBatch ? batched(await batches.toggle({ project, item: id, voterKey })) : undefined) ?? (await sql.query<Toggled>(TOGGLE_ANONYMOUS.name, TOGGLE_ANONYMOUS.text, [id, project, voterKey]))[0];
+      } else {
+        const profile = givenProfile(endUser);
+        // Only an externalId: a returning voter is read, not upserted (no write to end_users).
+        if (profile === NO_PROFILE) {
+          const answer = inBatch ? await batches.toggle({ project, item: id, externalId: endUser.externalId }) : 'alone';
+          if (answer === 'alone') [row] = await sql.query<Toggled>(TOGGLE_KNOWN_USER.name, TOGGLE_KNOWN_USER.text, [id, project, endUser.externalId]);
+          else if (answer !== 'unknown-user') row = answer;
+        }
+        if (!row) [row] = await sql.query<Toggled>(TOGGLE_IDENTIFIED.name, TOGGLE_IDENTIFIED.text, [id, project, endUser.externalId, profile]);
+      }
+    } catch (error) {
+      // The item was deleted or merged away while the toggle ran: the statement rolled back whole.
+      if (isItemGone(error)) throw feedbackNotFound();
+      throw error;
+    }
+    if (!row?.item_found) throw feedbackNotFound();
+    return reply(200, { voted: row.now_voted, voteCount: row.new_count });
+  });
+
+  mount(router, routes.getVote, options, async ({ params: { id }, query }, ctx, sql) => {
+    const project = ctx.state.caller.projectId;
+    const [row] =
+      query.endUserId !== undefined
+        ? await sql.query<{ vote_count: number; voted: boolean }>(CHECK_IDENTIFIED.name, CHECK_IDENTIFIED.text, [id, project, query.endUserId])
+        : await sql.query<{ vote_count: number; voted: boolean }>(CHECK_ANONYMOUS.name, CHECK_ANONYMOUS.text, [id, project, anonymousVoterKey(ctx)]);
+    if (!row) throw feedbackNotFound();
+    return reply(200, { voted: row.voted, voteCount: row.vote_count });
+  });
+}
+
+/** What a toggle answers: whether the item exists, whether the voter now votes, and the new count. */
+export type Toggled = {
+  item_found: boolean;
+  now_voted: boolean;
+  new_count: number;
+};
+
+/** One toggle: by a known end user (`externalId`) or by an anonymous caller (`voterKey`). */
+export type ToggleRequest = { project: string; item: string } & ({ externalId: string; voterKey?: undefined } | { voterKey: string; externalId?: undefined });
+
+/**
+ * A batched toggle's answer: the toggle, or `unknown-user` (no end user has that externalId yet;
+ * the caller creates it with the single statement), or `alone` (db/statement-batches.ts: the
+ * caller runs this toggle by itself).
+ */
+export type BatchedToggle = Batched<Toggled | 'unknown-user'>;
+
+export interface VoteBatches {
+  toggle(request: ToggleRequest): Promise<BatchedToggle>;
+}
+
+/**
+ * Group commit for vote toggles (db/statement-batches.ts): the toggles that wait leave together as
+ * one `toggle_votes` statement. Each toggle in it is the same `toggle_vote` as alone, in item
+ * order, so two batches lock the items' counters in the same order and cannot deadlock on them.
+ */
+export function voteBatches(sql: SqlPool, inFlight: number): VoteBatches {
+  const batches = statementBatches<ToggleRequest, Toggled | 'unknown-user'>({
+    inFlight,
+    maxBatch: 64,
+    async run(project, toggles) {
+      const rows = await sql.query<{ idx: number; user_known: boolean; item_found: boolean; now_voted: boolean; new_count: number }>(
+        TOGGLE_BATCH.name,
+        TOGGLE_BATCH.text,
+        [project, toggles.map((t) => t.item), toggles.map((t) => t.externalId ?? null), toggles.map((t) => t.voterKey ?? null)],
+      );
+      return answersInPlace(rows, toggles.length, (row): Toggled | 'unknown-user' =>
+        row.user_known ? { item_found: row.item_found, now_voted: row.now_voted, new_count: row.new_count } : 'unknown-user',
+      );
+    },
+  });
+  watchBatches('vote', batches);
+  return { toggle: (request) => batches.send(request) };
+}
+
+/** The toggle a batch answered, or undefined when the toggle must run by itself. */
+function batched(answer: BatchedToggle): Toggled | undefined {
+  return typeof answer === 'string' ? undefined : answer;
+}
