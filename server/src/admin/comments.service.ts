@@ -4,7 +4,7 @@ import type { Comment as CommentView, EndUserInputSchema } from '@feedbackd/sdk/
 import type { z } from 'zod';
 import { moveCounters } from '../domain/counters.js';
 import { lockItem } from '../domain/item-locks.js';
-import { Comment } from '../modules/feedback/feedback.entity.js';
+import { Comment } from '../db/entities/comment.entity.js';
 import { identifyEndUser } from '../modules/users/users.service.js';
 
 /** Who writes a comment: the owning team under a display name, or an end user (created or updated as by identify). */

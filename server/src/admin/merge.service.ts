@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { transaction } from '../db/conflicts.js';
 import { lockCounters, moveCounters } from '../domain/counters.js';
 import { lockItems } from '../domain/item-locks.js';
-import { Feedback } from '../modules/feedback/feedback.entity.js';
+import { Feedback } from '../db/entities/feedback.entity.js';
 
 /** What a merge moved to its target. */
 export interface MergeResult {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid } from '../../db/uuid.js';
 import { ensureProject } from '../projects/projects.service.js';
-import { ApiKey } from './api-key.entity.js';
+import { ApiKey } from '../../db/entities/api-key.entity.js';
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey, type KeyKind } from './api-key.js';
 
 /** A key as listings show it (never the key itself, which is not stored). */

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EndUserInputSchema } from '@feedbackd/sdk/contract';
 import type { z } from 'zod';
-import { EndUser } from './end-user.entity.js';
+import { EndUser } from '../../db/entities/end-user.entity.js';
 
 type EndUserInput = z.output<typeof EndUserInputSchema>;
 
