@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PoolClient } from 'pg';
 import { ormConnection } from '../orm-connections.js';
-import { DEFAULT_PROJECT_SLUG } from '../../modules/projects/projects.service.js';
+import { DEFAULT_PROJECT_SLUG } from '../../admin/projects.service.js';
 import { hash32 } from './random.js';
 import { seedId, seedIdPrefix } from './seed-ids.js';
 import { SEED_EPOCH_MS, seedItem, seedUser, voterPoolSize, type SeedItem, type SeedPlan } from './seed-items.js';

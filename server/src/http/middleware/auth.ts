@@ -4,7 +4,7 @@ import type { SqlPool } from '../../db/pool.js';
 import type { FailedAuthLimit } from '../../limits/failed-auth.js';
 import type { Logger } from '../../logger.js';
 import { countRefusal } from '../../metrics/limit-metrics.js';
-import { hashApiKey, looksLikeApiKey, type KeyKind } from '../../modules/keys/api-key.js';
+import { hashApiKey, looksLikeApiKey, type KeyKind } from '../../admin/api-key-format.js';
 import { clientIp, type AppState, type Caller } from '../context.js';
 import { AppError } from '../errors.js';
 

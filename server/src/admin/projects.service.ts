@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Project } from '../../db/entities/project.entity.js';
+import { Project } from '../db/entities/project.entity.js';
 
 export const DEFAULT_PROJECT_SLUG = 'default';
 
