@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { transaction } from '../db/conflicts.js';
 import type { Comment as CommentView, EndUserInputSchema } from '@feedbackd/sdk/contract';
 import type { z } from 'zod';
-import { moveCounters } from '../domain/counters.js';
-import { lockItem } from '../domain/item-locks.js';
+import { moveCounters } from './counter-moves.js';
+import { lockItem } from './item-locks.js';
 import { Comment } from '../db/entities/comment.entity.js';
 import { identifyEndUser } from '../modules/users/users.service.js';
 

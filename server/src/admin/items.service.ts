@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { transaction } from '../db/conflicts.js';
 import type { FeedbackStatus, FeedbackType } from '@feedbackd/sdk/contract';
-import { lockItem } from '../domain/item-locks.js';
+import { lockItem } from './item-locks.js';
 import { Feedback } from '../db/entities/feedback.entity.js';
 import { StatusChange } from '../db/entities/status-change.entity.js';
 
