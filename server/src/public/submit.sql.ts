@@ -1,3 +1,4 @@
+import { counterRowsOfNewItems } from '../db/counters.sql.js';
 import { endUserCtes, profileUnchanged } from './end-user.sql.js';
 import type { Statement } from './feedback.sql.js';
 import { itemFields } from './json.sql.js';
@@ -16,8 +17,7 @@ function submittedItem(user: string | null): string {
 /** The counters and the submitter's vote of the items in `f`; `voterKey` is an expression over `f` and `from`. */
 function countersAndVote(voterKey: string, from: string): string {
   return `c as (
-    insert into feedback_counters (feedback_id, project_id, created_at, status, type, vote_count, comment_count)
-    select id, project_id, created_at, status, type, 1, 0 from f
+    ${counterRowsOfNewItems('f i', { votes: '1', comments: '0' })}
   ), v as (
     insert into votes (feedback_id, voter_key, end_user_id) select f.id, ${voterKey}, f.end_user_id from ${from}
   )`;
