@@ -9,7 +9,7 @@ export { KEY_CACHE_TTL_MS } from './http/middleware/auth.js';
 export { LimitBank, type Grant, type LeaseHolders } from './limits/bank.js';
 export { FailedAuthLimit } from './limits/failed-auth.js';
 export { LeaseClient } from './limits/lease-client.js';
-export { addComment, type CommentAuthorInput } from './modules/feedback/comments.service.js';
+export { addCommentForTests as addComment, type CommentAuthorInput } from './admin/comments.service.js';
 export { listStatement, listValues } from './public/feedback.sql.js';
 export { voteBatches, type BatchedToggle, type ToggleRequest, type VoteBatches } from './public/vote-batches.js';
 export { submitBatches, type BatchedSubmission, type Submission, type SubmitBatches } from './public/submit-batches.js';
