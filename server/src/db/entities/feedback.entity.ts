@@ -36,7 +36,10 @@ export const Feedback = defineEntity({
   },
 });
 
-/** The counters of a feedback item, changed only by atomic SQL in the transaction that changes what they count. */
+/**
+ * The counters of a feedback item, changed only by atomic SQL in the transaction that changes what
+ * they count (who writes which: docs/architecture.md, "Where counters are written").
+ */
 export const FeedbackCounters = defineEntity({
   name: 'FeedbackCounters',
   tableName: 'feedback_counters',
