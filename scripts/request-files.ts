@@ -40,7 +40,7 @@ if (serverUrl) {
   await admin(`create database ${scratch}`);
   const url = new URL(serverUrl);
   url.pathname = `/${scratch}`;
-  location = { databaseUrl: url.toString() };
+  location = { dataDir, databaseUrl: url.toString() };
 }
 process.stdout.write(`on ${serverUrl ? 'PostgreSQL' : 'the embedded database'}, rate limit on, JSON request lines\n`);
 let apiKey = '';

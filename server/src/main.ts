@@ -15,10 +15,10 @@ import { createLogger, type Logger } from './logger.js';
 import { watchPool } from './metrics/figures.js';
 import { startMetricsListener, type MetricsListener } from './metrics/listener.js';
 import { enableMetrics, registry } from './metrics/registry.js';
-import { createApiKey } from './modules/keys/keys.service.js';
+import { createApiKey } from './admin/keys.service.js';
 import { DRAIN_TIMEOUT_MS } from './serve-defaults.js';
 import { startMachineJobs } from './jobs/machine-jobs.js';
-import { ensureProject, hasNoProjects } from './modules/projects/projects.service.js';
+import { ensureProject, hasNoProjects } from './admin/projects.service.js';
 
 export interface ServeOptions extends DatabaseLocation {
   port: number;

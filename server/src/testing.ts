@@ -10,7 +10,7 @@ export { requestLogLine } from './http/edge.js';
 export { LimitBank, type Grant, type LeaseHolders } from './limits/bank.js';
 export { FailedAuthLimit } from './limits/failed-auth.js';
 export { LeaseClient } from './limits/lease-client.js';
-export { addComment, type CommentAuthorInput } from './modules/feedback/comments.service.js';
+export { addCommentForTests as addComment, type CommentAuthorInput } from './admin/comments.service.js';
 export { listStatement, listValues, submitBatches, type BatchedSubmission, type Submission, type SubmitBatches } from './public/feedback.route.js';
 export { voteBatches, type BatchedToggle, type ToggleRequest, type VoteBatches } from './public/votes.route.js';
 export { SEED_EPOCH_MS, SEED_MARKERS, markerItemCount, type SeedMarker } from './db/seeders/index.js';

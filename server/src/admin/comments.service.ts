@@ -1,14 +1,27 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { transaction } from '../db/conflicts.js';
 import type { Comment as CommentView, EndUserInputSchema } from '@feedbackd/sdk/contract';
 import type { z } from 'zod';
-import { moveCounters } from '../domain/counters.js';
-import { lockItem } from '../domain/item-locks.js';
-import { Comment } from '../modules/feedback/feedback.entity.js';
-import { identifyEndUser } from '../modules/users/users.service.js';
+import { transaction } from '../db/conflicts.js';
+import { Comment } from '../db/entities/comment.entity.js';
+import { transactionSql } from '../db/request-transaction.js';
+import { givenProfile, upsertEndUser } from '../public/end-user.sql.js';
+import { moveCounters } from './counter-moves.js';
+import { lockItem } from './item-locks.js';
+
+/** The end-user fields of a comment's author, as a request gives them (identify's). */
+type EndUserFields = z.output<typeof EndUserInputSchema>;
 
 /** Who writes a comment: the owning team under a display name, or an end user (created or updated as by identify). */
-export type CommentAuthor = { kind: 'team'; name: string } | { kind: 'user'; endUser: z.output<typeof EndUserInputSchema> };
+export type CommentAuthor = { kind: 'team'; name: string } | { kind: 'user'; endUser: EndUserFields };
+
+/**
+ * A comment's end-user author is created or updated by identify's own upsert
+ * (public/end-user.sql.ts), so the two cannot drift apart. $1 project, $2 externalId, $3 given profile.
+ */
+const UPSERT_AUTHOR = upsertEndUser({ project: '$1::uuid', externalId: '$2::text', profile: '$3' }, { returning: 'id, name, avatar_url' });
+
+/** What UPSERT_AUTHOR returns of the author. */
+type AuthorRow = { id: string; name: string | null; avatar_url: string | null };
 
 /** A new comment as the detail view shows it, and the item's comment count after it. */
 export interface AddedComment {
@@ -29,10 +42,10 @@ export async function addComment(
 ): Promise<AddedComment | undefined> {
   return transaction(em, async (tx) => {
     if (!(await lockItem(tx, projectId, feedbackId, 'key share'))) return undefined;
-    const endUser = author.kind === 'user' ? await identifyEndUser(tx, projectId, author.endUser) : undefined;
+    const endUser = author.kind === 'user' ? await upsertAuthor(tx, projectId, author.endUser) : undefined;
     const comment = tx.create(Comment, {
       feedback: feedbackId,
-      authorEndUser: endUser ?? null,
+      authorEndUser: endUser?.id ?? null,
       authorName: author.kind === 'team' ? author.name : null,
       isTeam: author.kind === 'team',
       content,
@@ -47,11 +60,29 @@ export async function addComment(
         content: comment.content,
         createdAt: comment.createdAt.toISOString(),
         // As the detail view shows authors (public/feedback.sql.ts, COMMENT_AUTHOR).
-        author: endUser ? { name: endUser.name ?? null, avatarUrl: endUser.avatarUrl ?? null } : { name: comment.authorName ?? null, isTeam: true },
+        author: endUser ? { name: endUser.name, avatarUrl: endUser.avatar_url } : { name: comment.authorName ?? null, isTeam: true },
       },
       commentCount,
     };
   });
+}
+
+/** A comment's author as the project's tests give one: the team by name, or an end user by externalId alone. */
+export type CommentAuthorInput = { kind: 'team'; name: string } | { kind: 'user'; externalId: string };
+
+/**
+ * addComment as the project's tests call it (@feedbackd/server/testing exports it under that
+ * name): the author in short, and only whether the item was in the project.
+ */
+export async function addCommentForTests(
+  em: EntityManager,
+  projectId: string,
+  feedbackId: string,
+  content: string,
+  author: CommentAuthorInput,
+): Promise<boolean> {
+  const added = await addComment(em, projectId, feedbackId, content, author.kind === 'team' ? author : { kind: 'user', endUser: { externalId: author.externalId } });
+  return added !== undefined;
 }
 
 /** What deleting a comment found: the item's comment count after it, or which of the two is missing. */
@@ -67,4 +98,11 @@ export async function deleteComment(em: EntityManager, projectId: string, feedba
     const { commentCount } = await moveCounters(tx, feedbackId, { comments: -1 });
     return { commentCount };
   });
+}
+
+/** Creates or updates the comment's author in the transaction `tx`, as identify does. */
+async function upsertAuthor(tx: EntityManager, projectId: string, endUser: EndUserFields): Promise<AuthorRow> {
+  const [row] = await transactionSql(tx).query<AuthorRow>('', UPSERT_AUTHOR, [projectId, endUser.externalId, givenProfile(endUser)]);
+  // Without a `where`, the upsert returns its row whether it inserted or updated.
+  return row!;
 }

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { transaction } from '../db/conflicts.js';
 import type { FeedbackStatus, FeedbackType } from '@feedbackd/sdk/contract';
-import { lockItem } from '../domain/item-locks.js';
-import { Feedback } from '../modules/feedback/feedback.entity.js';
-import { StatusChange } from '../modules/feedback/status-change.entity.js';
+import { lockItem } from './item-locks.js';
+import { Feedback } from '../db/entities/feedback.entity.js';
+import { StatusChange } from '../db/entities/status-change.entity.js';
 
 /** The fields an operator may change; undefined keeps a field, `description: null` clears it. */
 export interface ItemChanges {

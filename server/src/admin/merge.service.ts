@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { transaction } from '../db/conflicts.js';
-import { lockCounters, moveCounters } from '../domain/counters.js';
-import { lockItems } from '../domain/item-locks.js';
-import { Feedback } from '../modules/feedback/feedback.entity.js';
+import { lockCounters, moveCounters } from './counter-moves.js';
+import { lockItems } from './item-locks.js';
+import { Feedback } from '../db/entities/feedback.entity.js';
 
 /** What a merge moved to its target. */
 export interface MergeResult {

@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Database } from './database.js';
-import { entities } from './entities.js';
+import { entities } from './entities/index.js';
 import { releaseDeadConnections } from './orm-pool-guard.js';
 import { migrationsList } from './migrations/index.js';
 

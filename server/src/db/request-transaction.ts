@@ -24,16 +24,22 @@ export function requestTransactions(orm: () => Promise<MikroORM>): RunTransactio
   return async (work) => {
     const opened = await orm();
     return retryingLostRaces(() =>
-      opened.em.fork().transactional(async (em) => {
-        const trx = transactionOf(em);
-        // Unnamed statements: on the embedded database every connection shares one session.
-        const sql: RequestTransaction['sql'] = {
-          query: async <Row extends Record<string, unknown>>(_name: string, text: string, values: readonly unknown[]) =>
-            (await trx.executeQuery<Row>(CompiledQuery.raw(text, [...values]))).rows,
-        };
-        return work({ sql, em });
-      }),
+      opened.em.fork().transactional(async (em) => work({ sql: transactionSql(em), em })),
     );
+  };
+}
+
+/**
+ * Runs the hot side's statements (text with `$1` placeholders, as *.sql.ts write them) in the
+ * ORM's open transaction `em`, on its connection: for `sql` of a request transaction, and for an
+ * operator service that shares a statement with the hot side (admin/comments.service.ts).
+ */
+export function transactionSql(em: EntityManager): RequestTransaction['sql'] {
+  const trx = transactionOf(em);
+  // Unnamed statements: on the embedded database every connection shares one session.
+  return {
+    query: async <Row extends Record<string, unknown>>(_name: string, text: string, values: readonly unknown[]) =>
+      (await trx.executeQuery<Row>(CompiledQuery.raw(text, [...values]))).rows,
   };
 }
 

@@ -9,7 +9,7 @@ import type { RateLimiter, RateLimitState } from '../limits/lease-client.js';
 import { localLimiter } from '../limits/local-limiter.js';
 import type { Logger } from '../logger.js';
 import { countRefusal } from '../metrics/limit-metrics.js';
-import { hashApiKey, looksLikeApiKey, type KeyKind } from '../modules/keys/api-key.js';
+import { hashApiKey, looksLikeApiKey, type KeyKind } from '../admin/api-key-format.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import type { AppContext, AppState, Caller } from './context.js';
 import { AppError } from './errors.js';

@@ -1,5 +1,5 @@
 import type { RequestTransaction, RunTransaction } from '../db/request-transaction.js';
-import { claimKey, forgetKey, readKey, requestFingerprint, storeAnswer } from '../modules/idempotency/idempotency.service.js';
+import { claimKey, forgetKey, readKey, requestFingerprint, storeAnswer } from '../db/idempotency-keys.js';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';
 

@@ -1,6 +1,6 @@
 import type { SqlPool } from '../db/pool.js';
 import type { Logger } from '../logger.js';
-import { deleteExpiredKeys } from '../modules/idempotency/idempotency.service.js';
+import { deleteExpiredKeys } from '../db/idempotency-keys.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
 
 /** How often expired idempotency keys are deleted: they expire after 24 hours, so this is plenty. */

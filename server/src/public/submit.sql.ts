@@ -1,3 +1,4 @@
+import { counterRowsOfNewItems } from '../db/counters.sql.js';
 import { endUserCtes, profileUnchanged } from './end-user.sql.js';
 import type { Statement } from './feedback.sql.js';
 import { itemFields } from './json.sql.js';
@@ -5,7 +6,7 @@ import { itemFields } from './json.sql.js';
 /**
  * Spec 4.2, submit: each submission inserts the item, its counters (voteCount 1) and the
  * submitter's vote, in one statement. Alone, an identified submitter is upserted on the way;
- * in a batch (submit-batches.ts), several submissions share one statement and one transaction.
+ * in a batch (submitBatches in feedback.route.ts), several submissions share one statement and one transaction.
  */
 
 /** The new item as FeedbackListItem JSON: no comments, and the submitter's vote. */
@@ -16,8 +17,7 @@ function submittedItem(user: string | null): string {
 /** The counters and the submitter's vote of the items in `f`; `voterKey` is an expression over `f` and `from`. */
 function countersAndVote(voterKey: string, from: string): string {
   return `c as (
-    insert into feedback_counters (feedback_id, project_id, created_at, status, type, vote_count, comment_count)
-    select id, project_id, created_at, status, type, 1, 0 from f
+    ${counterRowsOfNewItems('f i', { votes: '1', comments: '0' })}
   ), v as (
     insert into votes (feedback_id, voter_key, end_user_id) select f.id, ${voterKey}, f.end_user_id from ${from}
   )`;

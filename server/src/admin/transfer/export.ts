@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ormConnection } from '../../db/orm-connections.js';
-import { ProjectNotFoundError } from '../../modules/projects/projects.service.js';
+import { ProjectNotFoundError } from '../projects.service.js';
 import { DUMP_FORMAT, DUMP_VERSION, RECORD_TYPES, recordLine, type DumpCounts, type DumpHeader } from './format.js';
 import type { TransferProgress } from './import.js';
 import { Spool } from './spool.js';

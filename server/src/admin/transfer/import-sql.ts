@@ -1,4 +1,4 @@
-import { counterRowsOfNewItems, countInsertedRows } from '../../domain/counters.js';
+import { counterRowsOfNewItems, countInsertedRows } from '../../db/counters.sql.js';
 import type { RecordType } from './format.js';
 import { TABLES, type TableSpec } from './tables.js';
 
@@ -62,7 +62,7 @@ function insertSql(spec: TableSpec): string {
   const valid = spec.references.map((reference) => `(b.${reference.column} is null or exists (${reference.exists.replace('$projects', projectsParameter(spec))}))`);
   const rows = `select ${spec.columns.map((column) => `b.${column.column}`).join(', ')} from b${valid.length > 0 ? ` where ${valid.join(' and ')}` : ''}`;
   const ctes = [batchRows(spec), `inserted as (insert into ${spec.table} (${columns}) ${rows} on conflict do nothing returning ${returning})`];
-  if (spec.type === 'item') ctes.push(`counters as (${counterRowsOfNewItems('inserted')})`);
+  if (spec.type === 'item') ctes.push(`counters as (${counterRowsOfNewItems('inserted i')})`);
   if (spec.type === 'vote') ctes.push(`moved as (${countInsertedRows('inserted', 'votes')})`);
   if (spec.type === 'comment') ctes.push(`moved as (${countInsertedRows('inserted', 'comments')})`);
   return `with ${ctes.join(',\n')}

@@ -72,7 +72,7 @@ const zeroCounts = (): DumpCounts => Object.fromEntries(RECORD_TYPES.map((type) 
  * Rows keep their ids and timestamps. A row already there with the same data is left alone, so
  * importing a dump twice changes nothing the second time; a row whose id holds other data stops
  * the import (ImportConflictError). Counters move with the rows they count, in the statements
- * that insert them (domain/counters.ts), and the (status, type) totals by the triggers on
+ * that insert them (db/counters.sql.ts), and the (status, type) totals by the triggers on
  * `feedback`, so every counter is exact whatever the database held before.
  *
  * Operator side, raw SQL on one connection of the ORM's pool: the records go in as set-based

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PoolClient } from 'pg';
 import { ormConnection } from '../orm-connections.js';
-import { DEFAULT_PROJECT_SLUG } from '../../modules/projects/projects.service.js';
+import { DEFAULT_PROJECT_SLUG, ensureProject } from '../../admin/projects.service.js';
 import { hash32 } from './random.js';
 import { seedId, seedIdPrefix } from './seed-ids.js';
 import { SEED_EPOCH_MS, seedItem, seedUser, voterPoolSize, type SeedItem, type SeedPlan } from './seed-items.js';
@@ -89,6 +88,9 @@ export async function seedProject(orm: MikroORM, options: SeedOptions): Promise<
   if (!Number.isSafeInteger(count) || count < 0 || count > 100_000_000) throw new RangeError('count must be a whole number from 0 to 100000000');
   if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError('seed must be a whole number of at least 0');
 
+  // Through the ORM, before the connections below are taken: on the embedded database its pool
+  // has only one.
+  const projectId = (await ensureProject(orm.em.fork(), slug, { createAny: true })).project.id;
   // The connections of the ORM's pool, one per core at most: an operator command's 2 on
   // PostgreSQL (batches run side by side), 1 on the embedded database (which runs one statement
   // at a time anyway).
@@ -99,7 +101,6 @@ export async function seedProject(orm: MikroORM, options: SeedOptions): Promise<
     const client = clients[0]!;
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
-    const projectId = await ensureProject(client, slug);
     const plan: SeedPlan = { seed, users: voterPoolSize(count), anonymousVoters: voterPoolSize(count) };
     const prefix = (kind: Parameters<typeof seedIdPrefix>[2]) => seedIdPrefix(seed, slug, kind);
 
@@ -219,17 +220,6 @@ async function insertBatch(client: Client, values: unknown[]): Promise<void> {
     await client.query('rollback').catch(() => {});
     throw error;
   }
-}
-
-/** The project's id; it is created when missing (its voter salt random, as any project's). */
-async function ensureProject(client: Client, slug: string): Promise<string> {
-  await client.query('insert into projects (slug, name, voter_salt) values ($1, $2, $3) on conflict (slug) do nothing', [
-    slug,
-    slug === DEFAULT_PROJECT_SLUG ? 'Default project' : slug,
-    randomBytes(32).toString('base64url'),
-  ]);
-  const { rows } = await client.query<{ id: string }>('select id::text as id from projects where slug = $1', [slug]);
-  return rows[0]!.id;
 }
 
 /** Inserts the pool of end users; returns how many were new. */

@@ -1,3 +1,4 @@
+import { counterRowsOfNewItems } from '../counters.sql.js';
 import { ROWS_PER_ITEM, seedIdSql } from './seed-ids.js';
 import { COMMENT_TAILS, TEAM_COMMENTS, TEAM_NAMES, USER_COMMENTS } from './vocabulary.js';
 
@@ -73,10 +74,9 @@ export const INSERT_ITEMS = `with t as (
   select t.id, ${p('project')}::uuid, case when t.submitter is null then null else ${userId('t.submitter')} end,
          t.title, t.description, t.type, t.status, t.metadata::jsonb, to_timestamp(t.created_ms::float8 / 1000)
   from t
+  returning id, project_id, created_at, status, type
 ), counters as (
-  insert into feedback_counters (feedback_id, project_id, created_at, status, type, vote_count, comment_count)
-  select t.id, ${p('project')}::uuid, to_timestamp(t.created_ms::float8 / 1000), t.status, t.type, t.identified + t.anonymous, t.comments
-  from t
+  ${counterRowsOfNewItems('items i join t on t.id = i.id', { votes: 't.identified + t.anonymous', comments: 't.comments' })}
 ), votes as (
   insert into votes (id, feedback_id, voter_key, end_user_id, created_at)
   select ${seedIdSql(p('votePrefix'), `t.idx * ${ROWS_PER_ITEM} + k`)}, t.id,

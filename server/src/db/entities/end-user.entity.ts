@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import type { Metadata } from '@feedbackd/sdk/contract';
-import { Project } from '../projects/project.entity.js';
+import { Project } from './project.entity.js';
 
 const p = defineEntity.properties;
 

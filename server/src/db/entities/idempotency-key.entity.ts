@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { Project } from '../projects/project.entity.js';
+import { Project } from './project.entity.js';
 
 const p = defineEntity.properties;
 

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { FEEDBACK_STATUSES, FEEDBACK_TYPES, type Metadata } from '@feedbackd/sdk/contract';
-import { Project } from '../projects/project.entity.js';
-import { EndUser } from '../users/end-user.entity.js';
+import { Project } from './project.entity.js';
+import { EndUser } from './end-user.entity.js';
 
 const p = defineEntity.properties;
 
@@ -36,7 +36,10 @@ export const Feedback = defineEntity({
   },
 });
 
-/** The counters of a feedback item, changed only by atomic SQL in the transaction that changes what they count. */
+/**
+ * The counters of a feedback item, changed only by atomic SQL in the transaction that changes what
+ * they count (who writes which: docs/architecture.md, "Where counters are written").
+ */
 export const FeedbackCounters = defineEntity({
   name: 'FeedbackCounters',
   tableName: 'feedback_counters',
@@ -54,23 +57,6 @@ export const FeedbackCounters = defineEntity({
     type: p.text(),
     voteCount: p.integer().default(0),
     commentCount: p.integer().default(0),
-  },
-});
-
-/** A comment on an item, by an end user or by the owning team. */
-export const Comment = defineEntity({
-  name: 'Comment',
-  tableName: 'comments',
-  indexes: [{ name: 'comments_feedback_id_created_at_index', properties: ['feedback', 'createdAt'] }],
-  properties: {
-    id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
-    feedback: p.manyToOne(Feedback).deleteRule('cascade').updateRule('cascade'),
-    authorEndUser: p.manyToOne(EndUser).nullable().deleteRule('set null').updateRule('cascade'),
-    /** Display name of a team author (team members are not end users). */
-    authorName: p.text().nullable(),
-    isTeam: p.boolean().default(false),
-    content: p.text(),
-    createdAt: p.datetime(3).defaultRaw('now()'),
   },
 });
 
@@ -92,5 +78,4 @@ export const FeedbackStats = defineEntity({
 
 export type Feedback = InferEntity<typeof Feedback>;
 export type FeedbackCounters = InferEntity<typeof FeedbackCounters>;
-export type Comment = InferEntity<typeof Comment>;
 export type FeedbackStats = InferEntity<typeof FeedbackStats>;

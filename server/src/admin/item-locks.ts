@@ -4,7 +4,7 @@ import type { FeedbackStatus, FeedbackType } from '@feedbackd/sdk/contract';
 /**
  * Row locks the operator side takes on items, always first in its transaction, so that every
  * writer takes its locks in one order: the item row(s) (in id order when there are two), then the
- * counters row, then the vote or comment rows (domain/counters.ts). The vote toggle (migration
+ * counters row, then the vote or comment rows (counter-moves.ts). The vote toggle (migration
  * 000800) takes the same order: a `key share` lock on the item (a batch: on all its items, in id
  * order, before anything else), its counters row, then the vote row. A deadlock that still
  * happens is retried inside the server (db/conflicts.ts).

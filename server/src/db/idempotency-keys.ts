@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { SqlPool } from '../../db/pool.js';
+import type { SqlPool } from './pool.js';
+
+/**
+ * The statements of the `idempotency_keys` table (db/entities/idempotency-key.entity.ts): the
+ * claim, read and answer of a write sent with an Idempotency-Key (http/idempotent-writes.ts), and
+ * the sweep of expired keys (jobs/machine-jobs.ts). Raw SQL on the hot connections, as every
+ * request may pass through them.
+ */
 
 /** How long a key is remembered (a retry after that runs the request again). */
 export const IDEMPOTENCY_TTL_HOURS = 24;

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { FEEDBACK_STATUSES } from '@feedbackd/sdk/contract';
-import { ApiKey } from '../keys/api-key.entity.js';
+import { ApiKey } from './api-key.entity.js';
 import { Feedback } from './feedback.entity.js';
 
 const p = defineEntity.properties;

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { Feedback } from '../feedback/feedback.entity.js';
-import { EndUser } from '../users/end-user.entity.js';
+import { Feedback } from './feedback.entity.js';
+import { EndUser } from './end-user.entity.js';
 
 const p = defineEntity.properties;
 

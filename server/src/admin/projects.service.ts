@@ -1,20 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Project } from './project.entity.js';
+import { Project } from '../db/entities/project.entity.js';
 
 export const DEFAULT_PROJECT_SLUG = 'default';
 
 /**
- * Returns the project with this slug, creating it when the slug is `default` and it does not
- * exist yet. Safe when several processes start at once: the insert is `on conflict do nothing`.
+ * Returns the project with this slug. A missing one is created when the slug is `default` (the
+ * project of a first start) or when `createAny` says so (the seeder fills a project of any slug,
+ * named by it); otherwise it is ProjectNotFoundError. Safe when several processes do it at once:
+ * the insert is `on conflict do nothing`, and its voter salt random, as any project's.
  */
-export async function ensureProject(em: EntityManager, slug: string = DEFAULT_PROJECT_SLUG): Promise<{ project: Project; created: boolean }> {
-  if (slug === DEFAULT_PROJECT_SLUG) {
+export async function ensureProject(
+  em: EntityManager,
+  slug: string = DEFAULT_PROJECT_SLUG,
+  options: { createAny?: boolean } = {},
+): Promise<{ project: Project; created: boolean }> {
+  if (slug === DEFAULT_PROJECT_SLUG || options.createAny) {
     const inserted = await em
       .getConnection()
       .execute<{ id: string }[]>(
         'insert into projects (slug, name, voter_salt) values (?, ?, ?) on conflict (slug) do nothing returning id',
-        [slug, 'Default project', randomBytes(32).toString('base64url')],
+        [slug, slug === DEFAULT_PROJECT_SLUG ? 'Default project' : slug, randomBytes(32).toString('base64url')],
       );
     const project = await em.findOneOrFail(Project, { slug });
     return { project, created: inserted.length > 0 };
