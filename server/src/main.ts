@@ -1,13 +1,13 @@
 import { availableParallelism } from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createApp } from './app.js';
-import type { ConnectionLimits } from './connection-limits.js';
+import type { ConnectionLimits } from './serve/http-server.js';
 import { openDatabase, redactUrl, type Database, type DatabaseLocation } from './db/database.js';
 import { migrateUp, migrationStatus } from './db/migrate.js';
 import { openOrm } from './db/orm.js';
 import { openSqlPool, type SqlPool } from './db/pool.js';
 import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from './http/middleware/rate-limit.js';
-import { baseUrl, createHttpServer, drain, listen } from './lifecycle.js';
+import { baseUrl, createHttpServer, drain, listen } from './serve/http-server.js';
 import { FAILED_AUTH_LIMIT } from './limits/failed-auth.js';
 import { localLimiter } from './limits/local-limiter.js';
 import { redisLimiter } from './limits/redis-limiter.js';
@@ -41,7 +41,7 @@ export interface ServeOptions extends DatabaseLocation {
    * counts on its own (exact across its workers).
    */
   redisUrl?: string;
-  /** How long a request may take to arrive, and open connections per address (connection-limits.ts has the defaults). */
+  /** How long a request may take to arrive, and open connections per address (serve-defaults.ts has the defaults). */
   connectionLimits?: Partial<ConnectionLimits>;
   /**
    * Serve Prometheus metrics at GET /metrics on this port of `host` (0 picks a free one); absent,

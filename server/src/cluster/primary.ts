@@ -1,8 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../http/middleware/rate-limit.js';
-import { connectionLimits } from '../connection-limits.js';
-import { baseUrl } from '../lifecycle.js';
+import { baseUrl, connectionLimits } from '../serve/http-server.js';
 import { FAILED_AUTH_LIMIT } from '../limits/failed-auth.js';
 import { PrimaryLimits } from '../limits/cluster-link.js';
 import { createLogger, type LogLevel } from '../logger.js';

@@ -1,4 +1,4 @@
-import type { ConnectionLimits } from '../connection-limits.js';
+import type { ConnectionLimits } from '../serve/http-server.js';
 import type { ConnectionOptions, Database } from '../db/database.js';
 import type { LogLevel } from '../logger.js';
 

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { createApp } from '../app.js';
 import { openOrm } from '../db/orm.js';
 import { openSqlPool } from '../db/pool.js';
-import { baseUrl, createHttpServer, drain, listen } from '../lifecycle.js';
+import { baseUrl, createHttpServer, drain, listen } from '../serve/http-server.js';
 import { workerLimiter } from '../limits/cluster-link.js';
 import { redisLimiter } from '../limits/redis-limiter.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../http/middleware/rate-limit.js';
