@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { redactUrl, type Database, type DatabaseLocation } from '../db/database.js';
+import { redactUrl, type ConnectionOptions, type Database, type DatabaseLocation } from '../db/database.js';
 import type { Logger } from '../logger.js';
-import type { ConnectionLimits } from './http-server.js';
+import { DEFAULT_RATE_LIMIT, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '../serve-defaults.js';
+import { connectionLimits, type ConnectionLimits } from './http-server.js';
 
 export interface ServeOptions extends DatabaseLocation {
   port: number;
@@ -52,7 +53,56 @@ export function hotPoolSize(database: Pick<Database, 'kind'>, processes: number,
   return Math.max(2, Math.ceil((HOT_LANES_PER_CORE * cores) / processes));
 }
 
+/**
+ * What one serving process is told, every default applied. Plain data: a cluster's primary hands
+ * it to each of its workers (cluster/worker-config.ts), and the process that serves alone gives it
+ * to itself, so both serve from the same settings.
+ */
+export interface ProcessSettings {
+  database: { kind: Database['kind']; connection: ConnectionOptions };
+  /** Hot connections of this process (hotPoolSize). */
+  poolMax: number;
+  port: number;
+  host: string;
+  rateLimit: number | 'off';
+  /** Where the rate limit is counted across instances (absent: the machine's own bank). */
+  redisUrl?: string;
+  trustProxy: number;
+  failedAuthLimit: number | 'off';
+  drainTimeoutMs: number;
+  connectionLimits: ConnectionLimits;
+}
+
+/** The settings of each of the `processes` that serve `options` on `database`. */
+export function processSettings(options: ServeOptions, database: Pick<Database, 'kind' | 'connection'>, processes: number): ProcessSettings {
+  return {
+    database: { kind: database.kind, connection: database.connection },
+    poolMax: hotPoolSize(database, processes),
+    port: options.port,
+    host: options.host,
+    rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+    redisUrl: options.redisUrl,
+    trustProxy: options.trustProxy ?? 0,
+    failedAuthLimit: options.failedAuthLimit ?? FAILED_AUTH_LIMIT,
+    drainTimeoutMs: options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS,
+    connectionLimits: connectionLimits(options.connectionLimits),
+  };
+}
+
+/** The line that says a `serve` is up, the same for one process and for a cluster. */
+export function logListening(logger: Logger, settings: ProcessSettings, serving: { url: string; metricsUrl: string | undefined; workers: number }): void {
+  logger.info('listening', {
+    url: serving.url,
+    metricsUrl: serving.metricsUrl,
+    rateLimit: settings.rateLimit,
+    rateLimitStore: rateLimitStore(settings.redisUrl),
+    trustProxy: settings.trustProxy,
+    failedAuthLimit: settings.failedAuthLimit,
+    workers: serving.workers,
+  });
+}
+
 /** Where the rate limit is counted, as the "listening" log line says it. */
-export function rateLimitStore(redisUrl: string | undefined): string {
+function rateLimitStore(redisUrl: string | undefined): string {
   return redisUrl ? redactUrl(redisUrl) : 'this machine';
 }
