@@ -14,7 +14,7 @@ export const FAILED_AUTH_LIMIT = 30;
 export const FAILED_AUTH_WINDOW_MS = 60_000;
 
 /**
- * How long a caller may take to send a request, and connections per address (connection-limits.ts):
+ * How long a caller may take to send a request, and connections per address (serve/http-server.ts):
  * - headers in 10 s: a few hundred bytes, which any live client sends at once;
  * - the whole request in 30 s: a body at the 1 MB limit still arrives over a link of about 35 KB/s,
  *   a tenth of Node's own 300 s, so a dripping body holds its connection for seconds, not minutes;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { createHttpServer } from '../../server/src/lifecycle.js';
+import { createHttpServer } from '../../server/src/serve/http-server.js';
 import { backends } from '../helpers/backends.js';
 import { request, withServer } from '../helpers/test-server.js';
 
@@ -202,7 +202,7 @@ describe('the HTTP server itself: connections per address and slow handlers', ()
     server = undefined;
   });
 
-  /** A server of lifecycle.ts on port 0 whose handler records each request and answers after `delayMs`. */
+  /** A server of serve/http-server.ts on port 0 whose handler records each request and answers after `delayMs`. */
   async function start(limits: Parameters<typeof createHttpServer>[1], delayMs = 0): Promise<string> {
     handled = [];
     server = createHttpServer((req, res) => {

@@ -1,17 +1,15 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
-import { connectionLimits } from '../connection-limits.js';
-import { baseUrl } from '../lifecycle.js';
-import { FAILED_AUTH_LIMIT } from '../limits/failed-auth.js';
+import { openSqlPool } from '../db/pool.js';
+import { startMachineJobs } from '../jobs/machine-jobs.js';
 import { PrimaryLimits } from '../limits/cluster-link.js';
 import { createLogger, type LogLevel } from '../logger.js';
 import { clusterScrape } from '../metrics/cluster.js';
 import { startMetricsListener, type MetricsListener } from '../metrics/listener.js';
-import { hotPoolSize, prepareDatabase, rateLimitStore, type ServeOptions } from '../main.js';
-import { DRAIN_TIMEOUT_MS } from '../serve-defaults.js';
-import { openSqlPool } from '../db/pool.js';
-import { startMachineJobs } from '../jobs/machine-jobs.js';
+import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
+import { baseUrl } from '../serve/http-server.js';
+import { prepareDatabase } from '../serve/prepare-database.js';
+import { logListening, processSettings, type ServeOptions } from '../serve/serve-options.js';
 import { isLifecycleMessage, WORKER_CONFIG_VARIABLE, type LifecycleMessage, type WorkerConfig } from './worker-config.js';
 
 export interface ClusterOptions extends ServeOptions {
@@ -44,23 +42,14 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const { database, orm } = await prepareDatabase(options, logger);
   // The primary serves no requests: the ORM's work (migrations, first key) is done.
   await orm.close();
-  const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const config: WorkerConfig = {
-    database: { kind: database.kind, connection: database.connection },
-    poolMax: hotPoolSize(database, options.workers),
-    port: options.port,
-    host: options.host,
-    rateLimit,
-    redisUrl: options.redisUrl,
-    trustProxy: options.trustProxy ?? 0,
-    failedAuthLimit: options.failedAuthLimit ?? FAILED_AUTH_LIMIT,
+    // Each worker serves from the settings a single process gives itself, its share of the hot pool included.
+    ...processSettings(options, database, options.workers),
     logLevel: options.logLevel ?? 'info',
     prettyLogs: process.stderr.isTTY === true,
-    drainTimeoutMs: options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS,
-    connectionLimits: connectionLimits(options.connectionLimits),
     metrics: options.metricsPort !== undefined,
   };
-  const limits = rateLimit === 'off' ? undefined : new PrimaryLimits(rateLimit, RATE_LIMIT_WINDOW_SECONDS);
+  const limits = config.rateLimit === 'off' ? undefined : new PrimaryLimits(config.rateLimit, RATE_LIMIT_WINDOW_SECONDS);
   cluster.setupPrimary({ exec: fileURLToPath(new URL('./worker.js', import.meta.url)), args: [] });
 
   let stopping = false;
@@ -114,7 +103,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   // The machine's periodic jobs run here, once, on one connection of the primary's own.
   const jobsSql = openSqlPool(database, 1);
   const jobs = startMachineJobs(jobsSql, logger);
-  logger.info('listening', { url, metricsUrl: metrics?.url, rateLimit, rateLimitStore: rateLimitStore(options.redisUrl), trustProxy: config.trustProxy, failedAuthLimit: config.failedAuthLimit, workers: options.workers });
+  logListening(logger, config, { url, metricsUrl: metrics?.url, workers: options.workers });
 
   return {
     url,

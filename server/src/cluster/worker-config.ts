@@ -1,22 +1,14 @@
-import type { ConnectionLimits } from '../connection-limits.js';
-import type { ConnectionOptions, Database } from '../db/database.js';
 import type { LogLevel } from '../logger.js';
+import type { ProcessSettings } from '../serve/serve-options.js';
 
-/** Everything a worker needs, handed over by the primary in the FEEDBACK_WORKER environment variable. */
-export interface WorkerConfig {
-  database: { kind: Database['kind']; connection: ConnectionOptions };
-  poolMax: number;
-  port: number;
-  host: string;
-  rateLimit: number | 'off';
-  /** Where the rate limit is counted across instances (absent: the primary's bank). */
-  redisUrl?: string;
-  trustProxy: number;
-  failedAuthLimit: number | 'off';
+/**
+ * Everything a worker needs, handed over by the primary in the FEEDBACK_WORKER environment variable:
+ * the settings of its serving process (the same a single `serve` process gives itself), and how it
+ * logs and records.
+ */
+export interface WorkerConfig extends ProcessSettings {
   logLevel: LogLevel;
   prettyLogs: boolean;
-  drainTimeoutMs: number;
-  connectionLimits: ConnectionLimits;
   /** Record metrics and answer the primary's scrapes (metrics/cluster.ts): `--metrics-port` was given. */
   metrics: boolean;
 }

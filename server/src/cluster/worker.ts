@@ -1,21 +1,14 @@
 import cluster from 'node:cluster';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createApp } from '../app.js';
 import { openOrm } from '../db/orm.js';
-import { openSqlPool } from '../db/pool.js';
-import { baseUrl, createHttpServer, drain, listen } from '../lifecycle.js';
 import { workerLimiter } from '../limits/cluster-link.js';
-import { redisLimiter } from '../limits/redis-limiter.js';
-import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
-import { createLogger } from '../logger.js';
-import { answerScrapes } from '../metrics/cluster.js';
-import { watchPool } from '../metrics/figures.js';
-import { enableMetrics } from '../metrics/registry.js';
+import { createLogger, type Logger } from '../logger.js';
+import { serveProcess } from '../serve/serve-process.js';
 import { isLifecycleMessage, WORKER_CONFIG_VARIABLE, type LifecycleMessage, type WorkerConfig } from './worker-config.js';
 
 /**
- * A cluster worker: config -> pool -> app -> listen (the port is shared by every worker through
- * node:cluster) -> serve until the primary says shutdown, or goes away.
+ * A cluster worker: config -> the serving process (pool, app, listen: the port is shared by every
+ * worker through node:cluster) -> serve until the primary says shutdown, or goes away.
  */
 async function runWorker(): Promise<void> {
   const config = JSON.parse(process.env[WORKER_CONFIG_VARIABLE] ?? 'null') as WorkerConfig | null;
@@ -25,57 +18,27 @@ async function runWorker(): Promise<void> {
   // listen) fails with EPIPE on the cluster worker object; unhandled, it would crash the worker
   // instead of letting the disconnect handler below drain it.
   cluster.worker?.on('error', (error: Error) => logger.debug('message to the primary failed', { error: error.message }));
-  const sql = openSqlPool(config.database, config.poolMax);
-  if (config.metrics) {
-    // Before the app is built: its batchers register their figures only when metrics are on.
-    enableMetrics();
-    watchPool(sql);
-    answerScrapes();
-  }
-  const points = config.rateLimit;
-  // The machine's bank (in the primary) counts alone, or stands in for Redis while it is out.
-  const machine = points === 'off' ? undefined : workerLimiter(points, RATE_LIMIT_WINDOW_SECONDS);
-  const redis =
-    machine && points !== 'off' && config.redisUrl
-      ? redisLimiter({ url: config.redisUrl, points, durationSeconds: RATE_LIMIT_WINDOW_SECONDS, fallback: machine, logger })
-      : undefined;
-  // The ORM serves the operator's endpoints and the transactions of writes sent with an
-  // Idempotency-Key (every SDK write). It is opened by the first such request, not at every start
-  // (its pool keeps no idle connection). A failed open is forgotten, so the next request retries.
-  let orm: Promise<MikroORM> | undefined;
-  const openAdminOrm = () => {
-    if (!orm) {
-      const opening = openOrm({ connection: config.database.connection, poolMax: config.database.kind === 'embedded' ? 1 : 4 }, { log: (message) => logger.debug(message) });
-      orm = opening;
-      opening.catch(() => {
-        if (orm === opening) orm = undefined;
-      });
-    }
-    return orm;
-  };
-  const app = createApp({
-    sql,
-    orm: openAdminOrm,
+  const orm = adminOrm(config, logger);
+  const serving = await serveProcess(config, {
     logger,
-    rateLimit: points === 'off' ? 'off' : { points, limiter: redis ?? machine },
-    trustProxy: config.trustProxy,
-    failedAuthLimit: config.failedAuthLimit,
+    orm: orm.open,
+    // The machine's bank (in the primary) counts alone, or stands in for Redis while it is out.
+    machineLimiter: workerLimiter,
+    metrics: config.metrics ? 'to the primary' : undefined,
+    // The primary runs them, once for the machine.
+    machineJobs: false,
   });
-  await redis?.connected();
-  const server = createHttpServer(app.callback(), config.connectionLimits);
-  const port = await listen(server, config.port, config.host);
-  logger.debug('worker listening', { url: baseUrl(config.host, port) });
-  process.send({ lifecycle: 'ready', port } satisfies LifecycleMessage);
+  logger.debug('worker listening', { url: serving.url });
+  process.send({ lifecycle: 'ready', port: serving.port } satisfies LifecycleMessage);
 
   let stopping = false;
   const stop = async (reason: string) => {
     if (stopping) return;
     stopping = true;
     logger.debug('worker draining', { reason });
-    await drain(server, config.drainTimeoutMs, logger);
-    await sql.close().catch(() => {});
-    await orm?.then((opened) => opened.close()).catch(() => {});
-    await redis?.close().catch(() => {});
+    // The worker exits next whatever fails in closing: a failure must not keep it from exiting.
+    await serving.close().catch(() => {});
+    await orm.close();
     logger.flush?.();
     process.exit(0);
   };
@@ -87,6 +50,30 @@ async function runWorker(): Promise<void> {
   // Ctrl-C reaches the whole process group: the primary decides when workers stop.
   process.on('SIGINT', () => {});
   process.on('SIGTERM', () => {});
+}
+
+/**
+ * The ORM serves the operator's endpoints and the transactions of writes sent with an
+ * Idempotency-Key (every SDK write). It is opened by the first such request, not at every start
+ * (its pool keeps no idle connection). A failed open is forgotten, so the next request retries.
+ */
+function adminOrm(config: WorkerConfig, logger: Logger): { open: () => Promise<MikroORM>; close: () => Promise<void> } {
+  let orm: Promise<MikroORM> | undefined;
+  return {
+    open: () => {
+      if (!orm) {
+        const opening = openOrm({ connection: config.database.connection, poolMax: config.database.kind === 'embedded' ? 1 : 4 }, { log: (message) => logger.debug(message) });
+        orm = opening;
+        opening.catch(() => {
+          if (orm === opening) orm = undefined;
+        });
+      }
+      return orm;
+    },
+    close: async () => {
+      await orm?.then((opened) => opened.close()).catch(() => {});
+    },
+  };
 }
 
 runWorker().catch((error: unknown) => {

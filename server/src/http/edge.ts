@@ -32,7 +32,7 @@ export function edge(logger: Logger): Middleware<AppState> {
     ctx.set('X-Content-Type-Options', 'nosniff');
     try {
       // RFC 9112, section 3.2: a request without Host is a broken client or a probe. Node would
-      // answer it itself with an empty text 400; it is turned off there (lifecycle.ts) so that
+      // answer it itself with an empty text 400; it is turned off there (serve/http-server.ts) so that
       // the answer is the API's JSON error. An empty Host is allowed (a target without an
       // authority); HTTP/1.0 had no Host, so it is not asked for.
       if (ctx.req.httpVersion === '1.1' && ctx.req.headers.host === undefined) {

@@ -1,0 +1,108 @@
+import { availableParallelism } from 'node:os';
+import { redactUrl, type ConnectionOptions, type Database, type DatabaseLocation } from '../db/database.js';
+import type { Logger } from '../logger.js';
+import { DEFAULT_RATE_LIMIT, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '../serve-defaults.js';
+import { connectionLimits, type ConnectionLimits } from './http-server.js';
+
+export interface ServeOptions extends DatabaseLocation {
+  port: number;
+  host: string;
+  /** Apply pending migrations before listening (default true). */
+  migrate?: boolean;
+  logger?: Logger;
+  /** How long close() lets in-flight requests finish before cutting connections. */
+  drainTimeoutMs?: number;
+  /** Check every reply against the contract (tests). */
+  validateResponses?: boolean;
+  /** Requests per minute per API key (default 100, spec part 8), or 'off' when something else limits. */
+  rateLimit?: number | 'off';
+  /** Reverse proxies to trust for the caller's IP (X-Forwarded-For); 0 or absent ignores the header. */
+  trustProxy?: number;
+  /** Unknown or revoked keys per address per minute before the address is refused (default 30), or 'off'. */
+  failedAuthLimit?: number | 'off';
+  /**
+   * Keep the rate limit in this Redis, so it is exact across instances; without it each machine
+   * counts on its own (exact across its workers).
+   */
+  redisUrl?: string;
+  /** How long a request may take to arrive, and open connections per address (serve-defaults.ts has the defaults). */
+  connectionLimits?: Partial<ConnectionLimits>;
+  /**
+   * Serve Prometheus metrics at GET /metrics on this port of `host` (0 picks a free one); absent,
+   * nothing is recorded and nothing listens. Never the API's port.
+   */
+  metricsPort?: number;
+  /** Called once, on the first start with an empty database, with the key minted for it. */
+  onFirstKey?: (key: string) => void;
+}
+
+/** Pipelined hot connections to PostgreSQL per core of this machine, for all serving processes together. */
+const HOT_LANES_PER_CORE = 2;
+
+/**
+ * How many hot connections one serving process opens.
+ * - PGlite runs one statement at a time: a few connections let requests queue at the database
+ *   rather than at the pool.
+ * - PostgreSQL: pipelined lanes (db/pipelined-pool.ts), about 2 per core in all and at least 2 per
+ *   process. A lane keeps its backend busy while queries wait on it, so a few per core keep the
+ *   cores busy; more only add backends that wake, run and sleep in turn. Measured on 2 cores with
+ *   the side-by-side benchmark and one worker (docs/operations.md): 4 lanes were ahead of 12.
+ */
+export function hotPoolSize(database: Pick<Database, 'kind'>, processes: number, cores: number = availableParallelism()): number {
+  if (database.kind === 'embedded') return Math.max(2, Math.ceil(4 / processes));
+  return Math.max(2, Math.ceil((HOT_LANES_PER_CORE * cores) / processes));
+}
+
+/**
+ * What one serving process is told, every default applied. Plain data: a cluster's primary hands
+ * it to each of its workers (cluster/worker-config.ts), and the process that serves alone gives it
+ * to itself, so both serve from the same settings.
+ */
+export interface ProcessSettings {
+  database: { kind: Database['kind']; connection: ConnectionOptions };
+  /** Hot connections of this process (hotPoolSize). */
+  poolMax: number;
+  port: number;
+  host: string;
+  rateLimit: number | 'off';
+  /** Where the rate limit is counted across instances (absent: the machine's own bank). */
+  redisUrl?: string;
+  trustProxy: number;
+  failedAuthLimit: number | 'off';
+  drainTimeoutMs: number;
+  connectionLimits: ConnectionLimits;
+}
+
+/** The settings of each of the `processes` that serve `options` on `database`. */
+export function processSettings(options: ServeOptions, database: Pick<Database, 'kind' | 'connection'>, processes: number): ProcessSettings {
+  return {
+    database: { kind: database.kind, connection: database.connection },
+    poolMax: hotPoolSize(database, processes),
+    port: options.port,
+    host: options.host,
+    rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+    redisUrl: options.redisUrl,
+    trustProxy: options.trustProxy ?? 0,
+    failedAuthLimit: options.failedAuthLimit ?? FAILED_AUTH_LIMIT,
+    drainTimeoutMs: options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS,
+    connectionLimits: connectionLimits(options.connectionLimits),
+  };
+}
+
+/** The line that says a `serve` is up, the same for one process and for a cluster. */
+export function logListening(logger: Logger, settings: ProcessSettings, serving: { url: string; metricsUrl: string | undefined; workers: number }): void {
+  logger.info('listening', {
+    url: serving.url,
+    metricsUrl: serving.metricsUrl,
+    rateLimit: settings.rateLimit,
+    rateLimitStore: rateLimitStore(settings.redisUrl),
+    trustProxy: settings.trustProxy,
+    failedAuthLimit: settings.failedAuthLimit,
+    workers: serving.workers,
+  });
+}
+
+/** Where the rate limit is counted, as the "listening" log line says it. */
+function rateLimitStore(redisUrl: string | undefined): string {
+  return redisUrl ? redactUrl(redisUrl) : 'this machine';
+}

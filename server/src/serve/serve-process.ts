@@ -1,0 +1,116 @@
+import { createApp, type AppDependencies } from '../app.js';
+import { openSqlPool, type SqlPool } from '../db/pool.js';
+import { startMachineJobs } from '../jobs/machine-jobs.js';
+import type { RateLimiter } from '../limits/lease-client.js';
+import { redisLimiter } from '../limits/redis-limiter.js';
+import type { Logger } from '../logger.js';
+import { answerScrapes } from '../metrics/cluster.js';
+import { watchPool } from '../metrics/figures.js';
+import { startMetricsListener, type MetricsListener } from '../metrics/listener.js';
+import { enableMetrics, registry } from '../metrics/registry.js';
+import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
+import { baseUrl, createHttpServer, drain, listen } from './http-server.js';
+import type { ProcessSettings } from './serve-options.js';
+
+/** What differs between the process that serves a machine alone (startServer) and each worker of a cluster (cluster/worker.ts). */
+export interface ServingRole {
+  logger: Logger;
+  /**
+   * The operator side's ORM, as createApp takes it: open (the single process opened it to
+   * migrate), or a function that opens it for the first request that needs it (a worker). It is
+   * its owner's to close, after the serving process's close().
+   */
+  orm: AppDependencies['orm'];
+  /**
+   * The machine's own count of the rate limit, alone or standing in for Redis while it is out: the
+   * bank of this process (limits/local-limiter.ts), or a worker's leases on the bank of its primary
+   * (limits/cluster-link.ts).
+   */
+  machineLimiter: (points: number, durationSeconds: number) => RateLimiter;
+  /**
+   * Where this process's metrics go when they are on: a listener of its own on a port of the host,
+   * or the primary, which sums its workers' at each scrape (metrics/cluster.ts). Absent, nothing is
+   * recorded.
+   */
+  metrics?: { port: number } | 'to the primary';
+  /**
+   * Run the machine's periodic jobs (jobs/machine-jobs.ts) on this process's pool: only in a
+   * process that serves the machine alone. A cluster's primary runs them, once for all its workers.
+   */
+  machineJobs: boolean;
+  /** Check every reply against the contract (tests). */
+  validateResponses?: boolean;
+}
+
+export interface ServingProcess {
+  /** Base URL, e.g. http://127.0.0.1:3000 */
+  url: string;
+  port: number;
+  /** The hot side's pool, the one requests use. */
+  sql: SqlPool;
+  /** Where this process's own metrics listener serves: http://host:port (the path is /metrics). */
+  metricsUrl?: string;
+  /**
+   * Closes the metrics listener; stops accepting and lets in-flight requests finish (up to the
+   * drain timeout); waits for a periodic job in flight; closes the hot pool and Redis. The ORM and
+   * the database are the caller's, closed after this.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * One serving process, the same in `feedback serve` alone and in each worker of a cluster: the hot
+ * pool, the rate limiter (in Redis when asked, with the machine's count as its fallback), the app,
+ * the HTTP server listening, and on close the drain and then the rest, in that order.
+ */
+export async function serveProcess(settings: ProcessSettings, role: ServingRole): Promise<ServingProcess> {
+  const { logger } = role;
+  const sql = openSqlPool(settings.database, settings.poolMax);
+  // Before the app is built: its batchers register their figures only when metrics are on.
+  if (role.metrics !== undefined) enableMetrics();
+  const unwatchPool = watchPool(sql);
+  if (role.metrics === 'to the primary') answerScrapes();
+  const points = settings.rateLimit;
+  const machine = points === 'off' ? undefined : role.machineLimiter(points, RATE_LIMIT_WINDOW_SECONDS);
+  const redis =
+    points !== 'off' && machine && settings.redisUrl
+      ? redisLimiter({ url: settings.redisUrl, points, durationSeconds: RATE_LIMIT_WINDOW_SECONDS, fallback: machine, logger })
+      : undefined;
+  let metrics: MetricsListener | undefined;
+  try {
+    const app = createApp({
+      sql,
+      orm: role.orm,
+      logger,
+      validateResponses: role.validateResponses ?? false,
+      rateLimit: points === 'off' ? 'off' : { points, limiter: redis ?? machine },
+      trustProxy: settings.trustProxy,
+      failedAuthLimit: settings.failedAuthLimit,
+    });
+    await redis?.connected();
+    if (typeof role.metrics === 'object') metrics = await startMetricsListener({ port: role.metrics.port, host: settings.host, scrape: () => registry.metrics(), logger });
+    const server = createHttpServer(app.callback(), settings.connectionLimits);
+    const port = await listen(server, settings.port, settings.host);
+    const jobs = role.machineJobs ? startMachineJobs(sql, logger) : undefined;
+    return {
+      url: baseUrl(settings.host, port),
+      port,
+      sql,
+      metricsUrl: metrics?.url,
+      close: async () => {
+        await metrics?.close();
+        await drain(server, settings.drainTimeoutMs, logger);
+        await jobs?.stop();
+        unwatchPool();
+        await sql.close();
+        await redis?.close();
+      },
+    };
+  } catch (error) {
+    unwatchPool();
+    await metrics?.close().catch(() => {});
+    await sql.close().catch(() => {});
+    await redis?.close().catch(() => {});
+    throw error;
+  }
+}
