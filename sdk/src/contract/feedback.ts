@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { labelledString, MetadataSchema, optionalText, TimestampSchema } from './common.js';
 import { FeedbackStatusSchema, FeedbackTypeSchema, SortBySchema } from './enums.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TITLE_MAX_LENGTH } from './constants.js';
-import { commaList, integerParam, textParam } from './query.js';
+import { choiceParam, commaList, integerParam, textParam } from './query.js';
 import { StatusChangeSchema } from './status-history.js';
 import { EndUserInputSchema, externalIdField } from './users.js';
 
@@ -34,7 +34,7 @@ export const ListFeedbackQuerySchema = z.object({
   status: commaList(FeedbackStatusSchema, 'status'),
   type: commaList(FeedbackTypeSchema, 'type'),
   search: textParam('search', 200),
-  sortBy: z.preprocess((value) => (value === '' ? undefined : value), SortBySchema.default('newest')),
+  sortBy: choiceParam(SortBySchema, 'newest'),
   page: integerParam('page', 1, 1, 10_000_000),
   limit: integerParam('limit', PAGE_SIZE_DEFAULT, 1, PAGE_SIZE_MAX),
 });

@@ -56,3 +56,8 @@ export function textParam(label: string, maxLength: number) {
     .transform((value) => (value === '' ? undefined : value))
     .pipe(z.string().max(maxLength).optional());
 }
+
+/** A single value of an enum; absent or empty means `fallback`. */
+export function choiceParam<E extends z.ZodType<string>>(choices: E, fallback: z.output<E>) {
+  return z.preprocess((value) => (value === '' ? undefined : value), choices.default(fallback as never));
+}

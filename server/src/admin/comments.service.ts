@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { transaction } from '../db/conflicts.js';
 import { Comment } from '../db/entities/comment.entity.js';
 import { transactionSql } from '../db/request-transaction.js';
-import { givenProfile, upsertEndUser } from '../public/end-user.sql.js';
+import { upsertEndUser } from '../public/end-user.sql.js';
 import { moveCounters } from './counter-moves.js';
 import { lockItem } from './item-locks.js';
 
@@ -102,7 +102,7 @@ export async function deleteComment(em: EntityManager, projectId: string, feedba
 
 /** Creates or updates the comment's author in the transaction `tx`, as identify does. */
 async function upsertAuthor(tx: EntityManager, projectId: string, endUser: EndUserFields): Promise<AuthorRow> {
-  const [row] = await transactionSql(tx).query<AuthorRow>('', UPSERT_AUTHOR, [projectId, endUser.externalId, givenProfile(endUser)]);
+  const [row] = await transactionSql(tx).query<AuthorRow>('', UPSERT_AUTHOR, [projectId, endUser.externalId, JSON.stringify(endUser)]);
   // Without a `where`, the upsert returns its row whether it inserted or updated.
   return row!;
 }

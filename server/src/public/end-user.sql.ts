@@ -1,13 +1,9 @@
-import type { EndUserInput } from '@feedbackd/sdk/contract';
-
-/** The profile fields a request gave, as JSON: an omitted field is absent, a `null` one clears the value. */
-export function givenProfile(input: EndUserInput): string {
-  return JSON.stringify({ email: input.email, name: input.name, avatarUrl: input.avatarUrl, metadata: input.metadata });
-}
-
-/** givenProfile of a request that sent no profile field. */
-export const NO_PROFILE = '{}';
-
+/**
+ * The end user's profile as a statement takes it (a jsonb parameter): the end user as the request
+ * gave it, validated by the contract, as JSON (`JSON.stringify(endUser)`). Only its profile fields
+ * (FIELDS) are read: an omitted field is absent and keeps the stored value, a `null` one clears it;
+ * the externalId in it is ignored (the statements take it as a parameter of its own).
+ */
 const FIELDS = [
   { key: 'email', column: 'email', value: (p: string) => `${p}::jsonb->>'email'` },
   { key: 'name', column: 'name', value: (p: string) => `${p}::jsonb->>'name'` },
@@ -18,7 +14,7 @@ const FIELDS = [
 interface EndUserParams {
   project: string;
   externalId: string;
-  /** A jsonb parameter made by givenProfile. */
+  /** A jsonb parameter: the end user as the request gave it (see FIELDS). */
   profile: string;
 }
 

@@ -7,7 +7,6 @@ import type { AppState } from '../http/context.js';
 import { feedbackNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, type MountOptions } from '../http/mount.js';
 import { watchBatches } from '../metrics/figures.js';
-import { givenProfile } from './end-user.sql.js';
 import { buildList, DETAIL, DETAIL_WITH_HISTORY, FIELD_SEPARATOR, type ListStatement } from './feedback.sql.js';
 import { SUBMIT_ANONYMOUS, SUBMIT_BATCH, SUBMIT_IDENTIFIED } from './submit.sql.js';
 
@@ -21,7 +20,7 @@ export function mountFeedbackRoutes(router: Router<AppState>, options: MountOpti
   mount(router, routes.createFeedback, options, async ({ body }, ctx, sql) => {
     const item = { project: ctx.state.caller.projectId, title: body.title, description: body.description ?? null, type: body.type, metadata: body.metadata == null ? null : JSON.stringify(body.metadata) };
     const submission: Submission = body.endUser
-      ? { ...item, externalId: body.endUser.externalId, profile: givenProfile(body.endUser) }
+      ? { ...item, externalId: body.endUser.externalId, profile: JSON.stringify(body.endUser) }
       : { ...item, voterKey: anonymousVoterKey(ctx) };
     // A batch is its own transaction: a submission in a request's transaction runs alone, in it.
     const answer = ctx.state.tx ? 'alone' : await submissions.submit(submission);

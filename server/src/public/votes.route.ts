@@ -7,7 +7,6 @@ import type { AppState } from '../http/context.js';
 import { feedbackNotFound, isItemGone } from '../http/item-ids.js';
 import { mount, reply, type MountOptions } from '../http/mount.js';
 import { watchBatches } from '../metrics/figures.js';
-import { givenProfile, NO_PROFILE } from './end-user.sql.js';
 import { CHECK_ANONYMOUS, CHECK_IDENTIFIED, TOGGLE_ANONYMOUS, TOGGLE_BATCH, TOGGLE_IDENTIFIED, TOGGLE_KNOWN_USER } from './votes.sql.js';
 
 /**
@@ -32,14 +31,13 @@ export function mountVoteRoutes(router: Router<AppState>, options: MountOptions)
         const voterKey = anonymousVoterKey(ctx);
         row = (inBatch ? batched(await batches.toggle({ project, item: id, voterKey })) : undefined) ?? (await sql.query<Toggled>(TOGGLE_ANONYMOUS.name, TOGGLE_ANONYMOUS.text, [id, project, voterKey]))[0];
       } else {
-        const profile = givenProfile(endUser);
         // Only an externalId: a returning voter is read, not upserted (no write to end_users).
-        if (profile === NO_PROFILE) {
+        if (endUser.email === undefined && endUser.name === undefined && endUser.avatarUrl === undefined && endUser.metadata === undefined) {
           const answer = inBatch ? await batches.toggle({ project, item: id, externalId: endUser.externalId }) : 'alone';
           if (answer === 'alone') [row] = await sql.query<Toggled>(TOGGLE_KNOWN_USER.name, TOGGLE_KNOWN_USER.text, [id, project, endUser.externalId]);
           else if (answer !== 'unknown-user') row = answer;
         }
-        if (!row) [row] = await sql.query<Toggled>(TOGGLE_IDENTIFIED.name, TOGGLE_IDENTIFIED.text, [id, project, endUser.externalId, profile]);
+        if (!row) [row] = await sql.query<Toggled>(TOGGLE_IDENTIFIED.name, TOGGLE_IDENTIFIED.text, [id, project, endUser.externalId, JSON.stringify(endUser)]);
       }
     } catch (error) {
       // The item was deleted or merged away while the toggle ran: the statement rolled back whole.
