@@ -155,8 +155,12 @@ for (const backend of backends()) {
       expect(statuses.slice(0, 2)).to.deep.equal([401, 401]);
       expect(lockedOut, `statuses: ${statuses.join(', ')}`).to.not.equal(undefined);
       expectLockedOut({ status: lockedOut!.status, headers: lockedOut!.headers, body: await lockedOut!.json() }, 'locked out');
-      await sleep(200);
-      const warnings = logLines().filter((entry) => entry.msg === LOCK_OUT_LOG);
+      // A worker's log lines reach stderr when its buffer is flushed (at least every 250 ms): wait for the line, up to 3 s.
+      let warnings = logLines().filter((entry) => entry.msg === LOCK_OUT_LOG);
+      for (let waited = 0; warnings.length === 0 && waited < 3_000; waited += 100) {
+        await sleep(100);
+        warnings = logLines().filter((entry) => entry.msg === LOCK_OUT_LOG);
+      }
       expect(warnings.length).to.be.within(1, 2);
       expect(warnings[0]).to.include({ level: 'warn', reason: '2 unknown or revoked API keys within 60 s' });
       expect(warnings[0]!.ip).to.be.a('string');
