@@ -1,5 +1,17 @@
 import { expect } from 'chai';
-import { checkWebhookUrl, isPublicAddress, MAX_WEBHOOK_URL_LENGTH } from '../../server/src/webhooks/safe-target.js';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { isIP, type AddressInfo, type LookupFunction, type Socket } from 'node:net';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import { request, type Dispatcher } from 'undici';
+import {
+  checkWebhookUrl,
+  isPublicAddress,
+  MAX_WEBHOOK_URL_LENGTH,
+  webhookDispatcher,
+  type WebhookDispatcherOptions,
+} from '../../server/src/webhooks/safe-target.js';
 
 /**
  * Webhook targets (issue 27): an API caller chooses the URL, the server connects to it, so the
@@ -99,5 +111,159 @@ describe('webhook targets: the URL check at subscription', () => {
       expect(reason(text), text).to.equal(`url must not point at a private address (${address})`);
       expect(checkWebhookUrl(text, { allowPrivate: true }).ok, text).to.equal(true);
     }
+  });
+});
+
+describe('webhook targets: the dispatcher connects only to checked public addresses', () => {
+  let server: Server;
+  let port: number;
+  const seen: IncomingMessage[] = [];
+  // Every TCP connection attempt of this process, as the address and port Node connects to.
+  const attempts: string[] = [];
+  const dispatchers: Dispatcher[] = [];
+  const onSocket = (message: unknown) => {
+    const { socket } = message as { socket: Socket };
+    socket.on('connectionAttempt', (address: string, attemptPort: number) => {
+      attempts.push(address);
+      // Nothing here leaves the machine: where the connection went is all a test needs to know.
+      if (address !== '127.0.0.1' && address !== '::1') {
+        process.nextTick(() => socket.destroy(new Error(`stopped by the test at ${address}:${attemptPort}`)));
+      }
+    });
+  };
+
+  before(async () => {
+    subscribe('net.client.socket', onSocket);
+    server = createServer((req, res) => {
+      seen.push(req);
+      req.resume();
+      if (req.url === '/moved') res.writeHead(302, { location: `http://127.0.0.1:${port}/elsewhere` }).end();
+      else res.end('ok');
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+  });
+  beforeEach(() => {
+    seen.length = 0;
+    attempts.length = 0;
+  });
+  afterEach(async () => {
+    await Promise.all(dispatchers.splice(0).map((dispatcher) => dispatcher.close()));
+  });
+  after(async () => {
+    unsubscribe('net.client.socket', onSocket);
+    server.close();
+    await once(server, 'close');
+  });
+
+  const dispatcher = (options: WebhookDispatcherOptions) => {
+    const made = webhookDispatcher(options);
+    dispatchers.push(made);
+    return made;
+  };
+  /** A lookup that answers from `answer` (called with the number of the call, from 1) and counts. */
+  const fakeLookup = (answer: (call: number) => string[]) => {
+    const calls: string[] = [];
+    const lookup: LookupFunction = (hostname, options, callback) => {
+      calls.push(hostname);
+      const addresses = answer(calls.length).map((address) => ({ address, family: isIP(address) }));
+      setImmediate(() => (options.all ? callback(null, addresses) : callback(null, addresses[0]!.address, addresses[0]!.family)));
+    };
+    return { lookup, calls };
+  };
+  const post = async (url: string, through: Dispatcher) => {
+    const response = await request(url, { dispatcher: through, method: 'POST', body: '{"event":"feedback.created"}' });
+    await response.body.dump();
+    return response.statusCode;
+  };
+  const failure = (url: string, through: Dispatcher) => post(url, through).then(() => null, (error: unknown) => error as Error & { code?: string });
+
+  it('when the target is the local server at 127.0.0.1, then it is refused before any connection, and allowed with allowPrivate', async () => {
+    const error = await failure(`http://127.0.0.1:${port}/hook`, dispatcher({ allowPrivate: false }));
+    expect(error).to.include({ code: 'ERR_WEBHOOK_PRIVATE_TARGET' });
+    expect(error?.message).to.equal('webhook target 127.0.0.1 is a private address (feedback serve --webhooks-allow-private allows it)');
+    expect(attempts).to.deep.equal([]);
+    expect(seen).to.have.length(0);
+
+    expect(await post(`http://127.0.0.1:${port}/hook`, dispatcher({ allowPrivate: true }))).to.equal(200);
+    expect(seen.map((req) => `${req.method} ${req.url}`)).to.deep.equal(['POST /hook']);
+  });
+
+  it('when the target is an IPv6 literal for loopback ([::1], [::ffff:127.0.0.1], hex-mapped), then it is refused before any connection', async () => {
+    const through = dispatcher({ allowPrivate: false });
+    for (const host of ['[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[64:ff9b::7f00:1]']) {
+      expect(await failure(`http://${host}:${port}/hook`, through), host).to.include({ code: 'ERR_WEBHOOK_PRIVATE_TARGET' });
+    }
+    expect(attempts).to.deep.equal([]);
+  });
+
+  it('when a host name resolves to 127.0.0.1, or to a public and a private address, then it is refused before any connection', async () => {
+    const { lookup } = fakeLookup(() => ['127.0.0.1']);
+    const error = await failure(`http://hooks.example.test:${port}/hook`, dispatcher({ allowPrivate: false, lookup }));
+    expect(error).to.include({ code: 'ERR_WEBHOOK_PRIVATE_TARGET' });
+    expect(error?.message).to.equal(
+      'webhook target hooks.example.test resolves to 127.0.0.1, a private address (feedback serve --webhooks-allow-private allows it)',
+    );
+    const mixed = fakeLookup(() => ['93.184.216.34', '10.0.0.5']);
+    expect(await failure(`http://hooks.example.test:${port}/hook`, dispatcher({ allowPrivate: false, lookup: mixed.lookup }))).to.include({
+      code: 'ERR_WEBHOOK_PRIVATE_TARGET',
+      message: 'webhook target hooks.example.test resolves to 10.0.0.5, a private address (feedback serve --webhooks-allow-private allows it)',
+    });
+    // The TLS connector is given the same lookup.
+    expect(await failure(`https://hooks.example.test:${port}/hook`, dispatcher({ allowPrivate: false, lookup }))).to.include({
+      code: 'ERR_WEBHOOK_PRIVATE_TARGET',
+    });
+    expect(attempts).to.deep.equal([]);
+    expect(seen).to.have.length(0);
+  });
+
+  it('when the lookup answers a public address and then 127.0.0.1 (DNS rebinding), then the connection goes to the checked public address and never to 127.0.0.1', async () => {
+    const rebinding = fakeLookup((call) => (call === 1 ? ['93.184.216.34'] : ['127.0.0.1']));
+    const through = dispatcher({ allowPrivate: false, lookup: rebinding.lookup });
+    // A guard that resolved once to check and again to connect would reach the local server here.
+    const first = await failure(`http://rebind.example.test:${port}/hook`, through);
+    expect(first?.message).to.equal(`stopped by the test at 93.184.216.34:${port}`);
+    expect(rebinding.calls).to.deep.equal(['rebind.example.test']);
+    // The next connection resolves anew and is refused on the new answer.
+    expect(await failure(`http://rebind.example.test:${port}/hook`, through)).to.include({ code: 'ERR_WEBHOOK_PRIVATE_TARGET' });
+    expect(rebinding.calls).to.have.length(2);
+    expect(attempts).to.deep.equal(['93.184.216.34']);
+    expect(seen).to.have.length(0);
+  });
+
+  it('when a name resolves to the local server with allowPrivate, then the connection goes to the resolved address and the Host header keeps the name', async () => {
+    const { lookup, calls } = fakeLookup(() => ['127.0.0.1']);
+    expect(await post(`http://hooks.example.test:${port}/hook`, dispatcher({ allowPrivate: true, lookup }))).to.equal(200);
+    expect(calls).to.deep.equal(['hooks.example.test']);
+    expect(seen.map((req) => req.headers.host)).to.deep.equal([`hooks.example.test:${port}`]);
+  });
+
+  it('when a TLS target resolves to the local server with allowPrivate, then the TLS server name (SNI) is still the host name', async () => {
+    const names: string[] = [];
+    // No certificate: the handshake stops once the client has said which name it wants.
+    const tlsServer: TlsServer = createTlsServer({ SNICallback: (name, done) => (names.push(name), done(new Error('no certificate'))) });
+    tlsServer.on('tlsClientError', () => {});
+    tlsServer.listen(0, '127.0.0.1');
+    await once(tlsServer, 'listening');
+    try {
+      const { lookup } = fakeLookup(() => ['127.0.0.1']);
+      const url = `https://hooks.example.test:${(tlsServer.address() as AddressInfo).port}/hook`;
+      expect(await failure(url, dispatcher({ allowPrivate: true, lookup }))).to.be.an('error');
+      expect(names).to.deep.equal(['hooks.example.test']);
+    } finally {
+      tlsServer.close();
+    }
+  });
+
+  it('when the target answers with a redirect, then it is not followed', async () => {
+    expect(await post(`http://127.0.0.1:${port}/moved`, dispatcher({ allowPrivate: true }))).to.equal(302);
+    expect(seen.map((req) => req.url)).to.deep.equal(['/moved']);
+  });
+
+  it('when the lookup fails, then the request fails with its error', async () => {
+    const lookup: LookupFunction = (hostname, _options, callback) =>
+      setImmediate(() => callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []));
+    expect(await failure(`http://nowhere.example.test:${port}/hook`, dispatcher({ allowPrivate: false, lookup }))).to.include({ code: 'ENOTFOUND' });
   });
 });

@@ -1,10 +1,13 @@
 /**
  * No door into the private network (issue 27): a webhook URL is chosen by an API caller and POSTed
  * to by the server, so without a guard it is a way to reach what only the server can reach (the
- * cloud's metadata service, a database on localhost, the office LAN). Here: which addresses are
- * public, and checkWebhookUrl() when a subscription is made.
+ * cloud's metadata service, a database on localhost, the office LAN). The guard has two halves:
+ * checkWebhookUrl() when a subscription is made, and webhookDispatcher() at every connection, the
+ * one that counts, since a name can resolve anywhere and resolve elsewhere a second later.
  */
-import { BlockList, isIP, isIPv4, isIPv6 } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { BlockList, isIP, isIPv4, isIPv6, type LookupFunction } from 'node:net';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
@@ -13,7 +16,7 @@ export type WebhookUrlCheck = { ok: true; url: URL } | { ok: false; reason: stri
 /**
  * The check of a webhook URL when it is registered; the reason of a refusal is one sentence for the
  * 400 of the API. A host given as an address can be judged now; a name only when it is connected
- * to, since what it resolves to can change after this check.
+ * to, by webhookDispatcher(), since what it resolves to can change after this check.
  */
 export function checkWebhookUrl(text: string, options: { allowPrivate: boolean } = { allowPrivate: false }): WebhookUrlCheck {
   if (text.length > MAX_WEBHOOK_URL_LENGTH) return refuse(`url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters long`);
@@ -107,4 +110,84 @@ function embeddedIPv4(words: number[]): string | null {
   if (w0 === 0x64 && w1 === 0xff9b && zeroes(w2, w3, w4, w5)) return ipv4(w6, w7); // NAT64 64:ff9b::/96
   if (w0 === 0x2002) return ipv4(w1 ?? 0, w2 ?? 0); // 6to4 2002:AABB:CCDD::/48
   return null;
+}
+
+const ALLOW_HINT = 'feedback serve --webhooks-allow-private allows it';
+
+/** A webhook refused because its host is, or resolves to, an address that is not public. */
+export class WebhookPrivateTargetError extends Error {
+  readonly code = 'ERR_WEBHOOK_PRIVATE_TARGET';
+
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
+    super(
+      host === address
+        ? `webhook target ${host} is a private address (${ALLOW_HINT})`
+        : `webhook target ${host} resolves to ${address}, a private address (${ALLOW_HINT})`,
+    );
+    this.name = 'WebhookPrivateTargetError';
+  }
+}
+
+export interface WebhookDispatcherOptions {
+  /** Deliver to any address: for a receiver on the same machine or network, as the operator decides. */
+  allowPrivate: boolean;
+  /** How long a connection may take, the lookup included. Default 10 s. */
+  connectTimeoutMs?: number;
+  /** Resolves host names, as dns.lookup (the default) does; the tests pass their own. */
+  lookup?: LookupFunction;
+}
+
+/**
+ * The undici dispatcher of webhook deliveries. Each new connection resolves its host once, through
+ * the `lookup` hook that undici's connector hands on to net.connect/tls.connect; the hook refuses
+ * the connection unless every address of the answer is public, and Node then connects to exactly
+ * the addresses it returned. The check and the connect share one answer, so a resolver that says a
+ * public address to the check and 127.0.0.1 to the connect (DNS rebinding) cannot get in. Only the
+ * TCP target changes: the URL's host is still the TLS SNI, the certificate's name and the Host
+ * header. It follows no redirect: undici's request and fetch do so only with an interceptor or
+ * `redirect: 'follow'`, and none is added here.
+ */
+export function webhookDispatcher(options: WebhookDispatcherOptions): Dispatcher {
+  const resolve: LookupFunction = options.lookup ?? dnsLookup;
+  const connector = buildConnector({
+    timeout: options.connectTimeoutMs ?? 10_000,
+    lookup: options.allowPrivate ? resolve : publicOnly(resolve),
+  });
+  if (options.allowPrivate) return new Agent({ connect: connector });
+  return new Agent({
+    connect(target, callback) {
+      // Node asks no lookup for an address literal ([::1], 127.0.0.1): it is checked here instead.
+      // undici has already taken the brackets off an IPv6 one.
+      if (isIP(target.hostname) !== 0 && !isPublicAddress(target.hostname)) {
+        // On the next tick, as every other failed connection reaches undici, never inside its call.
+        process.nextTick(callback, new WebhookPrivateTargetError(target.hostname, target.hostname), null);
+        return;
+      }
+      // The socket is returned so that undici can cancel a connection still being made.
+      return connector(target, callback);
+    },
+  });
+}
+
+/** `resolve`, asked for every address of the name, with an answer refused unless all are public. */
+function publicOnly(resolve: LookupFunction): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, answer, family) => {
+      if (error !== null) return callback(error, []);
+      const addresses: LookupAddress[] = Array.isArray(answer) ? answer : [{ address: answer, family: family ?? isIP(answer) }];
+      const first = addresses[0];
+      if (first === undefined) {
+        return callback(Object.assign(new Error(`webhook target ${hostname} resolves to no address`), { code: 'ENOTFOUND' }), []);
+      }
+      // One private address in the answer refuses it all: with more than one address Node tries
+      // them in turn, so any of them may be the one connected to.
+      const refused = addresses.find(({ address }) => !isPublicAddress(address));
+      if (refused !== undefined) return callback(new WebhookPrivateTargetError(hostname, refused.address), []);
+      if (options.all === true) callback(null, addresses);
+      else callback(null, first.address, first.family);
+    });
+  };
 }
