@@ -147,8 +147,9 @@ export interface WebhookDispatcherOptions {
  * the addresses it returned. The check and the connect share one answer, so a resolver that says a
  * public address to the check and 127.0.0.1 to the connect (DNS rebinding) cannot get in. Only the
  * TCP target changes: the URL's host is still the TLS SNI, the certificate's name and the Host
- * header. It follows no redirect: undici's request and fetch do so only with an interceptor or
- * `redirect: 'follow'`, and none is added here.
+ * header. It adds no redirect interceptor, so undici's request() follows no redirect; fetch()
+ * follows by default and must be given `redirect: 'manual'` (a hop it follows is a new connection
+ * to another origin and is checked all the same).
  */
 export function webhookDispatcher(options: WebhookDispatcherOptions): Dispatcher {
   const resolve: LookupFunction = options.lookup ?? dnsLookup;
