@@ -33,3 +33,14 @@ export type { UsersResource } from './resources/users.js';
 export type { VotesResource } from './resources/votes.js';
 export { type OperationResult, type RequestOptions } from './transport.js';
 export { SDK_VERSION } from './version.js';
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  newWebhookSecret,
+  signWebhook,
+  verifyWebhook,
+  WebhookVerificationError,
+  type SignWebhookInput,
+  type VerifyWebhookInput,
+  type WebhookHeaders,
+  type WebhookVerificationReason,
+} from './webhooks.js';

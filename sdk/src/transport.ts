@@ -11,6 +11,7 @@ import {
   UnexpectedResponseError,
 } from './errors.js';
 import { parseRetryAfter, retryDelay, sleep } from './retry.js';
+import { formatIssues } from './zod-issues.js';
 
 /** Per-call options, accepted as the last argument of every method. */
 export interface RequestOptions {
@@ -248,16 +249,6 @@ function readResponse(route: RouteDefinition, label: string, status: number, hea
     throw new UnexpectedResponseError(`${label}: the ${status} response breaks the contract: ${formatIssues(checked.error)}`, status, body);
   }
   return checked.data;
-}
-
-/** The first few zod issues as "path: message"; enough to see what the server got wrong. */
-function formatIssues(error: z.ZodError): string {
-  const shown = error.issues.slice(0, 3).map((issue) => {
-    const path = issue.path.map(String).join('.');
-    return `${path === '' ? '(root)' : path}: ${issue.message}`;
-  });
-  const more = error.issues.length - shown.length;
-  return shown.join('; ') + (more > 0 ? ` (and ${more} more)` : '');
 }
 
 function snippet(text: string): string {

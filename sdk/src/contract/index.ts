@@ -12,3 +12,4 @@ export * from './routes.js';
 export * from './status-history.js';
 export * from './users.js';
 export * from './votes.js';
+export * from './webhook-events.js';

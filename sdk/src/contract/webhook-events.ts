@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { MetadataSchema, TimestampSchema } from './common.js';
+import { FeedbackStatusSchema, FeedbackTypeSchema } from './enums.js';
+
+/*
+ * The bodies of the webhooks the server sends: `{ id, type, timestamp, data }`, one `data` shape
+ * per `type`. Objects are not strict (zod's default strips unknown keys): a newer server may add
+ * fields, and a receiver built with this version must still accept its events. The added fields
+ * are left out of the parsed event; the raw body still has them.
+ */
+
+/** Every event type this version of the contract knows, in the order the docs list them. */
+export const WEBHOOK_EVENT_TYPES = [
+  'feedback.created',
+  'feedback.status_changed',
+  'feedback.merged',
+  'feedback.deleted',
+  'vote.added',
+  'vote.removed',
+  'comment.created',
+  'webhook.test',
+] as const;
+
+/** The `type` of a webhook event. */
+export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
+
+// Ids are checked as PostgreSQL's uuid text (8-4-4-4-12 hex), like the server's own id check, not
+// as RFC 9562 uuids: rows imported from a dump keep ids that need not carry a version or variant.
+const IdSchema = z.guid();
+
+/** An end user as an event names them: by the id your application gave them, nothing more. */
+export const WebhookEndUserSchema = z.object({ externalId: z.string() });
+
+/** A feedback item as events show it. `endUser` is its submitter, `null` when anonymous. */
+export const FeedbackRefSchema = z.object({
+  id: IdSchema,
+  title: z.string(),
+  type: FeedbackTypeSchema,
+  status: FeedbackStatusSchema,
+  voteCount: z.number().int(),
+  commentCount: z.number().int(),
+  createdAt: TimestampSchema,
+  endUser: WebhookEndUserSchema.nullable(),
+});
+
+/** `data` of `feedback.created`: the new item with its description and metadata. */
+export const FeedbackCreatedDataSchema = z.object({
+  feedback: FeedbackRefSchema.extend({
+    description: z.string().nullable(),
+    metadata: MetadataSchema.nullable(),
+  }),
+});
+
+/** `data` of `feedback.status_changed`. `actor` is the name the operator gave with the change (as in `statusHistory`), or null. */
+export const FeedbackStatusChangedDataSchema = z.object({
+  feedback: FeedbackRefSchema,
+  from: FeedbackStatusSchema,
+  to: FeedbackStatusSchema,
+  actor: z.string().nullable(),
+});
+
+/** `data` of `feedback.merged`: `source` is gone (merged into `target`), so only its id and title remain. */
+export const FeedbackMergedDataSchema = z.object({
+  source: z.object({ id: IdSchema, title: z.string() }),
+  target: FeedbackRefSchema,
+});
+
+/** `data` of `feedback.deleted`: what the item was. */
+export const FeedbackDeletedDataSchema = z.object({
+  feedback: z.object({ id: IdSchema, title: z.string(), type: FeedbackTypeSchema, status: FeedbackStatusSchema }),
+});
+
+/**
+ * `data` of `vote.added` and `vote.removed`. `voteCount` is the count after the change. An
+ * anonymous voter is `null`: the server never sends the hash it keeps for them.
+ */
+export const VoteChangedDataSchema = z.object({
+  feedback: z.object({ id: IdSchema, voteCount: z.number().int() }),
+  endUser: WebhookEndUserSchema.nullable(),
+});
+
+/** `data` of `comment.created`. The author is the team (`isTeam`) or an end user (`externalId`). */
+export const CommentCreatedDataSchema = z.object({
+  feedback: z.object({ id: IdSchema, commentCount: z.number().int() }),
+  comment: z.object({
+    id: IdSchema,
+    content: z.string(),
+    createdAt: TimestampSchema,
+    author: z.object({ isTeam: z.boolean(), name: z.string().nullable(), externalId: z.string().nullable() }),
+  }),
+});
+
+/** `data` of `webhook.test`, sent when an operator tests an endpoint. */
+export const WebhookTestDataSchema = z.object({
+  webhook: z.object({ id: IdSchema }),
+  message: z.string(),
+});
+
+/** The `data` schema of each type; `satisfies` makes the compiler refuse a type without one (or one too many). */
+const DATA_SCHEMAS = {
+  'feedback.created': FeedbackCreatedDataSchema,
+  'feedback.status_changed': FeedbackStatusChangedDataSchema,
+  'feedback.merged': FeedbackMergedDataSchema,
+  'feedback.deleted': FeedbackDeletedDataSchema,
+  'vote.added': VoteChangedDataSchema,
+  'vote.removed': VoteChangedDataSchema,
+  'comment.created': CommentCreatedDataSchema,
+  'webhook.test': WebhookTestDataSchema,
+} satisfies Record<WebhookEventType, z.ZodType>;
+
+/** The envelope of one type. `id` stays the same across the retries of one event: dedupe on it. */
+function eventSchema<T extends WebhookEventType>(type: T) {
+  return z.object({ id: IdSchema, type: z.literal(type), timestamp: TimestampSchema, data: DATA_SCHEMAS[type] });
+}
+
+/** A webhook body of a known type, checked against the `data` schema of its `type`. */
+export const WebhookEventSchema = z.discriminatedUnion('type', [
+  eventSchema('feedback.created'),
+  eventSchema('feedback.status_changed'),
+  eventSchema('feedback.merged'),
+  eventSchema('feedback.deleted'),
+  eventSchema('vote.added'),
+  eventSchema('vote.removed'),
+  eventSchema('comment.created'),
+  eventSchema('webhook.test'),
+]);
+
+/**
+ * A webhook body whose `type` this version does not know: sent by a newer server. Its envelope
+ * is checked, its `data` is not. A known type never falls back to this: a known type with a
+ * broken `data` is an error, not an unknown event.
+ */
+export const UnknownWebhookEventSchema = z.object({
+  id: IdSchema,
+  type: z.string().refine((type) => !isWebhookEventType(type), { error: 'a known event type must match its own schema' }),
+  timestamp: TimestampSchema,
+  data: z.unknown(),
+});
+
+/** True when `type` is one this version knows. */
+export function isWebhookEventType(type: string): type is WebhookEventType {
+  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+/**
+ * Tells a known event from a newer server's. Needed before narrowing on `type`: an unknown event's
+ * `type` is any string, so `event.type === 'vote.added'` alone cannot rule it out for the compiler.
+ */
+export function isKnownWebhookEvent(event: WebhookEvent | UnknownWebhookEvent): event is WebhookEvent {
+  return isWebhookEventType(event.type);
+}
+
+export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
+export type WebhookEndUser = z.infer<typeof WebhookEndUserSchema>;
+export type FeedbackRef = z.infer<typeof FeedbackRefSchema>;
+export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
+export type UnknownWebhookEvent = z.infer<typeof UnknownWebhookEventSchema>;
+/** The event of one type, e.g. `WebhookEventOf<'vote.added'>`. */
+export type WebhookEventOf<T extends WebhookEventType> = Extract<WebhookEvent, { type: T }>;
+/** The `data` of one type, e.g. `WebhookEventData<'comment.created'>`. */
+export type WebhookEventData<T extends WebhookEventType> = WebhookEventOf<T>['data'];
