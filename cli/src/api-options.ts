@@ -25,6 +25,7 @@ export const API_COMMANDS = {
   delete: 'secret',
   login: 'public',
   whoami: 'public',
+  webhooks: 'secret',
 } as const satisfies Record<string, 'public' | 'secret'>;
 
 /** The API commands that need a secret key, as a phrase: "status, comment, merge and delete". */
@@ -43,25 +44,28 @@ export function takesApiOptions(command: Command): boolean {
 /** The options every API command takes, by their commander keys. */
 const API_OPTION_KEYS = ['url', 'apiKey', 'retries', 'json'] as const;
 
+/** The Option objects addApiOptions made: a command's own `--url` (a webhook's address) is not one of them. */
+const API_OPTIONS = new WeakSet<Option>();
+
 /**
  * `--url`, `--api-key`, `--retries` and `--json`. They are added to the program (so that
  * `feedback --json list` works) and to every API command (so that `feedback list --json` works,
- * and `feedback list --help` shows them with their environment variables).
+ * and `feedback list --help` shows them with their environment variables). A command whose own
+ * `--url` means something else (`webhooks create --url`: the endpoint) takes `serverUrl: false`:
+ * its server address comes from FEEDBACK_URL, the stored login, or `feedback --url ...` before it.
  */
-export function addApiOptions(command: Command): Command {
-  return command
-    .addOption(new Option('--url <url>', 'base address of the feedback server').env('FEEDBACK_URL').default(DEFAULT_BASE_URL))
-    .addOption(
-      new Option('--api-key <key>', `API key, sent as x-api-key: pk_, or sk_ for ${secretKeyCommands()} (prefer the variable: flags show in process lists)`).env(
-        'FEEDBACK_API_KEY',
-      ),
-    )
-    .addOption(
-      new Option('--retries <n>', 'retries of a failed request (connection error, 429, 5xx) before giving up; 0 fails fast')
-        .env('FEEDBACK_RETRIES')
-        .default(String(DEFAULT_MAX_RETRIES)),
-    )
-    .addOption(new Option('--json', 'print the API response as one JSON document on stdout'));
+export function addApiOptions(command: Command, { serverUrl = true }: { serverUrl?: boolean } = {}): Command {
+  const options = [
+    ...(serverUrl ? [new Option('--url <url>', 'base address of the feedback server').env('FEEDBACK_URL').default(DEFAULT_BASE_URL)] : []),
+    new Option('--api-key <key>', `API key, sent as x-api-key: pk_, or sk_ for ${secretKeyCommands()} (prefer the variable: flags show in process lists)`).env('FEEDBACK_API_KEY'),
+    new Option('--retries <n>', 'retries of a failed request (connection error, 429, 5xx) before giving up; 0 fails fast').env('FEEDBACK_RETRIES').default(String(DEFAULT_MAX_RETRIES)),
+    new Option('--json', 'print the API response as one JSON document on stdout'),
+  ];
+  for (const option of options) {
+    API_OPTIONS.add(option);
+    command.addOption(option);
+  }
+  return command;
 }
 
 /** Where a value of the API options came from, for `feedback whoami`. */
@@ -83,11 +87,17 @@ export interface ApiFlags {
  */
 export function apiFlags(command: Command): ApiFlags {
   const sourceOf = (key: (typeof API_OPTION_KEYS)[number]): { value: unknown; source?: ValueSource } => {
-    for (const place of [command, command.parent]) {
-      if (place?.getOptionValueSource(key) === 'cli') return { value: place.getOptionValue(key), source: 'flag' };
+    // The command, then its parents up to the program (`feedback --json webhooks list`), each only
+    // where its option of that name is the API option.
+    const owners: Command[] = [];
+    for (let place: Command | null = command; place; place = place.parent) {
+      if (place.options.some((option) => API_OPTIONS.has(option) && option.attributeName() === key)) owners.push(place);
     }
-    const value: unknown = command.getOptionValue(key);
-    const source = command.getOptionValueSource(key);
+    for (const place of owners) {
+      if (place.getOptionValueSource(key) === 'cli') return { value: place.getOptionValue(key), source: 'flag' };
+    }
+    const value: unknown = owners[0]?.getOptionValue(key);
+    const source = owners[0]?.getOptionValueSource(key);
     return { value, source: source === 'env' ? 'environment' : value === undefined ? undefined : 'default' };
   };
   const url = sourceOf('url');

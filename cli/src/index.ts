@@ -17,6 +17,7 @@ import { showCommand } from './commands/show.js';
 import { statusCommand } from './commands/status.js';
 import { submitCommand } from './commands/submit.js';
 import { voteCommand } from './commands/vote.js';
+import { webhooksCommand } from './commands/webhooks.js';
 import { whoamiCommand } from './commands/whoami.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { processOutput, type Output } from './output.js';
@@ -89,10 +90,13 @@ export function buildProgram(output: Output = processOutput, jsonErrors = false)
     loginCommand(output),
     logoutCommand(output),
     whoamiCommand(output),
+    webhooksCommand(output),
   ];
   for (const command of commands) {
     // API_COMMANDS is the list the help and the checks read: it must name exactly these.
-    if (takesApiOptions(command) !== Object.hasOwn(API_COMMANDS, command.name())) {
+    // A command with subcommands (webhooks) is an API command when its subcommands take the options.
+    const apiCommand = takesApiOptions(command) || command.commands.some(takesApiOptions);
+    if (apiCommand !== Object.hasOwn(API_COMMANDS, command.name())) {
       throw new Error(`API_COMMANDS and the commands that take the API options disagree about ${command.name()}`);
     }
     program.addCommand(command);

@@ -4,6 +4,7 @@ import { AdminResource } from './resources/admin.js';
 import { FeedbackResource } from './resources/feedback.js';
 import { UsersResource } from './resources/users.js';
 import { VotesResource } from './resources/votes.js';
+import { WebhooksResource } from './resources/webhooks.js';
 import { checkRetries, checkTimeout, Transport } from './transport.js';
 import { SDK_VERSION } from './version.js';
 
@@ -54,6 +55,8 @@ export class FeedbackClient {
   readonly votes: VotesResource;
   /** The operator's operations (a secret key only): `update`, `delete`, `addComment`, `deleteComment`, `merge`. */
   readonly admin: AdminResource;
+  /** The project's webhook endpoints (secret key). */
+  readonly webhooks: WebhooksResource;
   readonly #transport: Transport;
 
   /**
@@ -78,6 +81,7 @@ export class FeedbackClient {
     this.feedback = new FeedbackResource(this.#transport);
     this.votes = new VotesResource(this.#transport);
     this.admin = new AdminResource(this.#transport);
+    this.webhooks = new WebhooksResource(this.#transport);
   }
 
   /**

@@ -78,6 +78,12 @@ const METHOD_NAMES: Record<OperationName, string> = {
   addComment: 'admin.addComment',
   deleteComment: 'admin.deleteComment',
   mergeFeedback: 'admin.merge',
+  createWebhook: 'webhooks.create',
+  listWebhooks: 'webhooks.list',
+  getWebhook: 'webhooks.get',
+  updateWebhook: 'webhooks.update',
+  deleteWebhook: 'webhooks.delete',
+  rotateWebhookSecret: 'webhooks.rotateSecret',
 };
 
 /**

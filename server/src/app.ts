@@ -15,6 +15,7 @@ import { FAILED_AUTH_LIMIT, FailedAuthLimit } from './limits/failed-auth.js';
 import type { Logger } from './logger.js';
 import { openApiJson } from './openapi.js';
 import { mountPublicRoutes } from './public/routes.js';
+import { mountWebhookRoutes } from './webhooks/routes.js';
 
 export interface AppDependencies {
   /** The pool every request's statements run on (see docs/architecture.md, "two sides of data access"). */
@@ -43,6 +44,8 @@ export interface AppDependencies {
    * (limits/failed-auth.ts; default 30), or 'off' when something in front limits guessing.
    */
   failedAuthLimit?: number | 'off';
+  /** Webhook endpoints may be on loopback and private networks (`serve --webhooks-allow-private`); default false. */
+  webhooks?: { allowPrivate: boolean };
 }
 
 /**
@@ -69,6 +72,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   };
   mountPublicRoutes(router, mountOptions);
   mountAdminRoutes(router, { orm }, mountOptions);
+  mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false });
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
 
   // A request's way through, a layer per job (docs/architecture.md, "A request's way"): the edge

@@ -32,6 +32,8 @@ export interface TestServerOptions {
   connectionLimits?: ServeOptions['connectionLimits'];
   /** The database is not fresh (a restart on the same data): use this key instead of a first one. */
   existingKey?: string;
+  /** Webhook endpoints may be on loopback (the tests' receivers). */
+  webhooksAllowPrivate?: boolean;
 }
 
 export async function startTestServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
@@ -48,6 +50,7 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     failedAuthLimit: options.failedAuthLimit,
     redisUrl: options.redisUrl,
     connectionLimits: options.connectionLimits,
+    webhooksAllowPrivate: options.webhooksAllowPrivate,
     logger: {
       debug: () => {},
       info: (message, fields) => logs.push(`INFO ${message} ${JSON.stringify(fields ?? {})}`),

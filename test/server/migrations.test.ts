@@ -12,6 +12,7 @@ const ALL = [
   'Migration20261123000600_time_ordered_ids',
   'Migration20261123000700_vote_batches',
   'Migration20261125000800_exactly_once',
+  'Migration20261125000900_webhooks',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */

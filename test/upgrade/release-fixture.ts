@@ -19,7 +19,7 @@ export const FIXTURE_DIR = fileURLToPath(new URL('../fixtures/release-0.1.0/', i
 export interface ReleaseFixture extends Fixture {
   dumpPath: string;
   answers: Answer[];
-  migrateStatus: unknown;
+  migrateStatus: { executed: { name: string; executedAt: string }[]; pending: string[] };
   keysList: unknown;
   exported: string;
   /** The answer captured for the read called `name`. */

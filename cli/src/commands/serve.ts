@@ -31,6 +31,7 @@ interface ServeFlags extends DatabaseFlags {
   requestTimeout: string;
   maxConnectionsPerIp: string;
   metricsPort?: string;
+  webhooksAllowPrivate?: boolean;
 }
 
 export function serveCommand(output: Output): Command {
@@ -97,6 +98,12 @@ export function serveCommand(output: Output): Command {
         'serve Prometheus metrics at GET /metrics on this port of --host, apart from the API port (summed over every worker); without it none are recorded',
       ).env('FEEDBACK_METRICS_PORT'),
     )
+    .addOption(
+      new Option(
+        '--webhooks-allow-private',
+        'let webhook endpoints be on loopback and private networks (refused by default: a key that may create webhooks could otherwise reach inside your network)',
+      ).env('FEEDBACK_WEBHOOKS_ALLOW_PRIVATE'),
+    )
     .action(async (flags: ServeFlags) => serve(flags, output));
   return command;
 }
@@ -135,6 +142,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     drainTimeoutMs: DRAIN_TIMEOUT_MS,
     connectionLimits,
     metricsPort,
+    webhooksAllowPrivate: flags.webhooksAllowPrivate === true,
     onFirstKey: (key: string) => {
       firstKey = key;
     },

@@ -61,4 +61,6 @@ export const ERROR_MESSAGES = {
   secretKeyRequired: 'This operation requires a secret key',
   /** Not in the spec: the comment does not exist on that item (404). */
   commentNotFound: 'Comment not found',
+  /** Not in the spec: no webhook endpoint of the caller's project has that id (404). */
+  webhookNotFound: 'Webhook not found',
 } as const;

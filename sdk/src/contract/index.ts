@@ -13,3 +13,4 @@ export * from './status-history.js';
 export * from './users.js';
 export * from './votes.js';
 export * from './webhook-events.js';
+export * from './webhooks.js';

@@ -21,6 +21,16 @@ import {
 } from './feedback.js';
 import { IdentifyRequestSchema, IdentifyResponseSchema } from './users.js';
 import { ToggleVoteRequestSchema, VoteResultSchema } from './votes.js';
+import {
+  CreateWebhookRequestSchema,
+  DeleteWebhookResponseSchema,
+  RotateWebhookSecretRequestSchema,
+  UpdateWebhookRequestSchema,
+  WebhookIdParamsSchema,
+  WebhookListResponseSchema,
+  WebhookResponseSchema,
+  WebhookWithSecretResponseSchema,
+} from './webhooks.js';
 
 /** One operation of the API: where it lives, what it takes, and what it answers per status. */
 export interface RouteDefinition {
@@ -139,6 +149,57 @@ export const routes = {
     params: FeedbackIdParamsSchema,
     body: MergeFeedbackRequestSchema,
     responses: { 200: MergeFeedbackResponseSchema },
+  },
+
+  // Webhook subscriptions (docs/webhooks.md): secret keys only.
+  createWebhook: {
+    method: 'POST',
+    path: '/api/v1/webhooks',
+    auth: 'secret',
+    summary: "Subscribe an endpoint to the project's events; the answer shows its signing secret, once",
+    body: CreateWebhookRequestSchema,
+    responses: { 201: WebhookWithSecretResponseSchema },
+  },
+  listWebhooks: {
+    method: 'GET',
+    path: '/api/v1/webhooks',
+    auth: 'secret',
+    summary: "The project's webhook endpoints",
+    responses: { 200: WebhookListResponseSchema },
+  },
+  getWebhook: {
+    method: 'GET',
+    path: '/api/v1/webhooks/:webhookId',
+    auth: 'secret',
+    summary: 'One webhook endpoint',
+    params: WebhookIdParamsSchema,
+    responses: { 200: WebhookResponseSchema },
+  },
+  updateWebhook: {
+    method: 'PATCH',
+    path: '/api/v1/webhooks/:webhookId',
+    auth: 'secret',
+    summary: "Change an endpoint's URL, events, description or format, or disable or enable it",
+    params: WebhookIdParamsSchema,
+    body: UpdateWebhookRequestSchema,
+    responses: { 200: WebhookResponseSchema },
+  },
+  deleteWebhook: {
+    method: 'DELETE',
+    path: '/api/v1/webhooks/:webhookId',
+    auth: 'secret',
+    summary: 'Delete an endpoint with its deliveries and their log',
+    params: WebhookIdParamsSchema,
+    responses: { 200: DeleteWebhookResponseSchema },
+  },
+  rotateWebhookSecret: {
+    method: 'POST',
+    path: '/api/v1/webhooks/:webhookId/rotate-secret',
+    auth: 'secret',
+    summary: 'Give an endpoint a new signing secret; the old one also signs for a grace period (a day by default)',
+    params: WebhookIdParamsSchema,
+    body: RotateWebhookSecretRequestSchema,
+    responses: { 200: WebhookWithSecretResponseSchema },
   },
 } as const satisfies Record<string, RouteDefinition>;
 

@@ -7,6 +7,7 @@ import { transactionSql } from '../db/request-transaction.js';
 import { upsertEndUser } from '../public/end-user.sql.js';
 import { moveCounters } from './counter-moves.js';
 import { lockItem } from './item-locks.js';
+import { COMMENT_CREATED_EVENT } from '../webhooks/outbox.sql.js';
 
 /** The end-user fields of a comment's author, as a request gives them (identify's). */
 type EndUserFields = z.output<typeof EndUserInputSchema>;
@@ -30,7 +31,8 @@ export interface AddedComment {
 }
 
 /**
- * Adds a comment to an item and counts it, in one transaction. Returns undefined when the item is
+ * Adds a comment to an item, counts it and writes `comment.created` when the project wants it, in
+ * one transaction. Returns undefined when the item is
  * not in the project; then no end user is created either.
  */
 export async function addComment(
@@ -54,6 +56,7 @@ export async function addComment(
     const { commentCount } = await moveCounters(tx, feedbackId, { comments: 1 });
     // created_at is the database's (now()); read it back rather than guess it here.
     await tx.refresh(comment);
+    await transactionSql(tx).query('', COMMENT_CREATED_EVENT, [comment.id]);
     return {
       comment: {
         id: comment.id,

@@ -3,6 +3,8 @@ import { transaction } from '../db/conflicts.js';
 import { lockCounters, moveCounters } from './counter-moves.js';
 import { lockItems } from './item-locks.js';
 import { Feedback } from '../db/entities/feedback.entity.js';
+import { transactionSql } from '../db/request-transaction.js';
+import { ITEM_EVENT } from '../webhooks/outbox.sql.js';
 
 /** What a merge moved to its target. */
 export interface MergeResult {
@@ -14,7 +16,8 @@ export interface MergeResult {
  * Merges item `duplicateId` into `intoId`, in one transaction: the duplicate's votes move to the
  * target, except those of voters who voted on both (one voter, one vote); its comments move; the
  * target's counters grow by exactly what moved; then the duplicate is deleted (its (status, type)
- * count follows by trigger). Returns undefined when either item is not in the project.
+ * count follows by trigger); `feedback.merged` is written when the project wants it. Returns
+ * undefined when either item is not in the project.
  *
  * Concurrency: the duplicate is locked `for update`, so no vote or comment can be added to it
  * meanwhile (those wait, then fail on their foreign key: 404); its vote rows are locked before
@@ -43,8 +46,10 @@ export async function mergeItems(em: EntityManager, projectId: string, duplicate
     );
     const comments = await tx.execute<{ id: string }[]>('update comments set feedback_id = ? where feedback_id = ? returning id', [intoId, duplicateId]);
     await moveCounters(tx, intoId, { votes: moved.length, comments: comments.length });
+    const [source] = await tx.execute<{ title: string }[]>('select title from feedback where id = ?', [duplicateId]);
     // The duplicate's own vote rows, counters row and history go with it (on delete cascade).
     await tx.nativeDelete(Feedback, { id: duplicateId });
+    await transactionSql(tx).query('', ITEM_EVENT, [intoId, 'feedback.merged', 'target', JSON.stringify({ source: { id: duplicateId, title: source!.title } })]);
     return { votesMoved: moved.length, commentsMoved: comments.length };
   });
 }

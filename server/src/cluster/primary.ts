@@ -102,7 +102,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const url = baseUrl(options.host, port);
   // The machine's periodic jobs run here, once, on one connection of the primary's own.
   const jobsSql = openSqlPool(database, 1);
-  const jobs = startMachineJobs(jobsSql, logger);
+  const jobs = startMachineJobs(jobsSql, logger, { webhooksAllowPrivate: config.webhooksAllowPrivate });
   logListening(logger, config, { url, metricsUrl: metrics?.url, workers: options.workers });
 
   return {

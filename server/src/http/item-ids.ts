@@ -14,6 +14,11 @@ export function commentNotFound(): AppError {
   return new AppError(404, ERROR_MESSAGES.commentNotFound);
 }
 
+/** 404 "Webhook not found": no webhook endpoint of the caller's project has that id. */
+export function webhookNotFound(): AppError {
+  return new AppError(404, ERROR_MESSAGES.webhookNotFound);
+}
+
 /**
  * True when a statement failed because the item it references was deleted while it ran (a delete
  * or a merge committed first): PostgreSQL's foreign_key_violation. Writers on an item that may be

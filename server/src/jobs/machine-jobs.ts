@@ -1,23 +1,39 @@
 import type { SqlPool } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { deleteExpiredKeys } from '../db/idempotency-keys.js';
+import { webhookSender } from '../webhooks/sender.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
 
 /** How often expired idempotency keys are deleted: they expire after 24 hours, so this is plenty. */
 export const IDEMPOTENCY_SWEEP_EVERY_MS = 10 * 60_000;
+/** How often the webhook sender looks for due deliveries: a new event leaves within about this long. */
+export const WEBHOOK_POLL_EVERY_MS = 500;
+
+export interface MachineJobOptions {
+  /** Webhook targets may be on loopback and private networks. */
+  webhooksAllowPrivate: boolean;
+}
 
 /**
  * The jobs that run once per machine, outside requests: in `feedback serve`'s one process, or in
- * the primary of a cluster (never in each worker, which would repeat them N times). The webhook
- * deliveries and session clean-up that are coming join this list.
+ * the primary of a cluster (never in each worker, which would repeat them N times): the idempotency
+ * sweep and the webhook sender (webhooks/sender.ts), whose claims also keep several machines from
+ * sending one attempt twice.
  */
-export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger): RunningJobs {
+export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, options: MachineJobOptions): RunningJobs {
+  const webhooks = webhookSender({ sql, logger, allowPrivate: options.webhooksAllowPrivate });
   return runPeriodically(
     [
       {
         name: 'idempotency key sweep',
         everyMs: IDEMPOTENCY_SWEEP_EVERY_MS,
         run: async () => ({ deleted: await deleteExpiredKeys(sql) }),
+      },
+      {
+        name: 'webhook sender',
+        everyMs: WEBHOOK_POLL_EVERY_MS,
+        quiet: true,
+        run: async () => ({ attempts: await webhooks.sendDue() }),
       },
     ],
     logger,

@@ -1,9 +1,18 @@
 import type { Logger } from '../logger.js';
 
+/** While a quiet job keeps failing, how often it says so. */
+const QUIET_WARN_EVERY_MS = 60_000;
+
 /** A job that runs now and then, outside any request. */
 export interface PeriodicJob {
   name: string;
   everyMs: number;
+  /**
+   * A job that runs often (every second or so): its "done" line is logged only when a field is
+   * not 0 (it did something), and while it keeps failing (the database is down) only one
+   * warning a minute, not one per run.
+   */
+  quiet?: boolean;
   /** Returns a few fields for the log line (what it did), or nothing. */
   run(): Promise<Record<string, unknown> | void>;
 }
@@ -23,14 +32,24 @@ export function runPeriodically(jobs: readonly PeriodicJob[], logger: Logger, fi
   const inFlight = new Set<Promise<void>>();
   const timers = jobs.map((job) => {
     let running = false;
+    let lastWarning = 0;
     const turn = () => {
       if (stopped || running) return;
       running = true;
       const started = performance.now();
       const run = job
         .run()
-        .then((fields) => logger.debug(`${job.name} done`, { ...fields, ms: Math.round(performance.now() - started) }))
-        .catch((error: unknown) => logger.warn(`${job.name} failed; it runs again in ${Math.round(job.everyMs / 1000)} s`, { error: String(error) }))
+        .then((fields) => {
+          lastWarning = 0;
+          if (job.quiet && !Object.values(fields ?? {}).some((value) => value !== 0)) return;
+          logger.debug(`${job.name} done`, { ...fields, ms: Math.round(performance.now() - started) });
+        })
+        .catch((error: unknown) => {
+          const now = Date.now();
+          if (job.quiet && now - lastWarning < QUIET_WARN_EVERY_MS) return;
+          lastWarning = now;
+          logger.warn(`${job.name} failed; it runs again in ${Math.max(1, Math.round(job.everyMs / 1000))} s`, { error: String(error) });
+        })
         .finally(() => {
           running = false;
           inFlight.delete(run);

@@ -2,10 +2,11 @@ import { counterRowsOfNewItems } from '../db/counters.sql.js';
 import { endUserCtes, profileUnchanged } from './end-user.sql.js';
 import type { Statement } from './feedback.sql.js';
 import { itemFields } from './json.sql.js';
+import { feedbackCreatedEvents } from '../webhooks/outbox.sql.js';
 
 /**
- * Spec 4.2, submit: each submission inserts the item, its counters (voteCount 1) and the
- * submitter's vote, in one statement. Alone, an identified submitter is upserted on the way;
+ * Spec 4.2, submit: each submission inserts the item, its counters (voteCount 1), the
+ * submitter's vote and, when the project wants it, its `feedback.created` event, in one statement. Alone, an identified submitter is upserted on the way;
  * in a batch (submitBatches in feedback.route.ts), several submissions share one statement and one transaction.
  */
 
@@ -34,7 +35,9 @@ export const SUBMIT_IDENTIFIED: Statement = {
     insert into feedback (project_id, end_user_id, title, description, type, metadata)
     select $1::uuid, uid.id, $2::text, $3::text, $4::text, $5::jsonb from uid
     returning *
-  ), ${countersAndVote('f.end_user_id::text', 'f')}
+  ), ${countersAndVote('f.end_user_id::text', 'f')}, w as (
+    ${feedbackCreatedEvents('f', '$6::text')}
+  )
   select ${submittedItem('uid')} from f cross join uid`,
 };
 
@@ -45,7 +48,9 @@ export const SUBMIT_ANONYMOUS: Statement = {
     insert into feedback (project_id, end_user_id, title, description, type, metadata)
     values ($1::uuid, null, $2::text, $3::text, $4::text, $5::jsonb)
     returning *
-  ), ${countersAndVote('$6::text', 'f')}
+  ), ${countersAndVote('$6::text', 'f')}, w as (
+    ${feedbackCreatedEvents('f', 'null::text')}
+  )
   select ${submittedItem(null)} from f`,
 };
 
@@ -67,13 +72,15 @@ export const SUBMIT_BATCH: Statement = {
     from unnest($2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::jsonb[], $8::text[])
       with ordinality as b(title, description, type, metadata, external_id, profile, voter_key, i)
   ), r as materialized (
-    select b.i, b.id, b.title, b.description, b.type, b.metadata, b.voter_key, e.id as user_id, e.name, e.avatar_url
+    select b.i, b.id, b.title, b.description, b.type, b.metadata, b.voter_key, b.external_id, e.id as user_id, e.name, e.avatar_url
     from b left join end_users e on e.project_id = $1::uuid and e.external_id = b.external_id
     where b.external_id is null or (e.id is not null and ${profileUnchanged('b.profile', 'e')})
   ), f as (
     insert into feedback (id, project_id, end_user_id, title, description, type, metadata)
     select r.id, $1::uuid, r.user_id, r.title, r.description, r.type, r.metadata from r order by r.id
     returning *
-  ), ${countersAndVote('coalesce(f.end_user_id::text, r.voter_key)', 'f join r on r.id = f.id')}
+  ), ${countersAndVote('coalesce(f.end_user_id::text, r.voter_key)', 'f join r on r.id = f.id')}, w as (
+    ${feedbackCreatedEvents('f join r on r.id = f.id', 'r.external_id')}
+  )
   select r.i as idx, ${submittedItem('r')} from f join r on r.id = f.id`,
 };

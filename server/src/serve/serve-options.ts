@@ -34,6 +34,8 @@ export interface ServeOptions extends DatabaseLocation {
   metricsPort?: number;
   /** Called once, on the first start with an empty database, with the key minted for it. */
   onFirstKey?: (key: string) => void;
+  /** Allow webhook endpoints on loopback and private networks (`--webhooks-allow-private`; default false). */
+  webhooksAllowPrivate?: boolean;
 }
 
 /** Pipelined hot connections to PostgreSQL per core of this machine, for all serving processes together. */
@@ -71,6 +73,7 @@ export interface ProcessSettings {
   failedAuthLimit: number | 'off';
   drainTimeoutMs: number;
   connectionLimits: ConnectionLimits;
+  webhooksAllowPrivate: boolean;
 }
 
 /** The settings of each of the `processes` that serve `options` on `database`. */
@@ -86,6 +89,7 @@ export function processSettings(options: ServeOptions, database: Pick<Database, 
     failedAuthLimit: options.failedAuthLimit ?? FAILED_AUTH_LIMIT,
     drainTimeoutMs: options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS,
     connectionLimits: connectionLimits(options.connectionLimits),
+    webhooksAllowPrivate: options.webhooksAllowPrivate ?? false,
   };
 }
 
@@ -98,6 +102,8 @@ export function logListening(logger: Logger, settings: ProcessSettings, serving:
     rateLimitStore: rateLimitStore(settings.redisUrl),
     trustProxy: settings.trustProxy,
     failedAuthLimit: settings.failedAuthLimit,
+    // Said at every start: it opens the private network to whoever may create a webhook.
+    ...(settings.webhooksAllowPrivate ? { webhooksAllowPrivate: true } : {}),
     workers: serving.workers,
   });
 }

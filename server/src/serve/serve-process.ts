@@ -86,12 +86,13 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
       rateLimit: points === 'off' ? 'off' : { points, limiter: redis ?? machine },
       trustProxy: settings.trustProxy,
       failedAuthLimit: settings.failedAuthLimit,
+      webhooks: { allowPrivate: settings.webhooksAllowPrivate },
     });
     await redis?.connected();
     if (typeof role.metrics === 'object') metrics = await startMetricsListener({ port: role.metrics.port, host: settings.host, scrape: () => registry.metrics(), logger });
     const server = createHttpServer(app.callback(), settings.connectionLimits);
     const port = await listen(server, settings.port, settings.host);
-    const jobs = role.machineJobs ? startMachineJobs(sql, logger) : undefined;
+    const jobs = role.machineJobs ? startMachineJobs(sql, logger, { webhooksAllowPrivate: settings.webhooksAllowPrivate }) : undefined;
     return {
       url: baseUrl(settings.host, port),
       port,

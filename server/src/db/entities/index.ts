@@ -6,6 +6,7 @@ import { StatusChange } from './status-change.entity.js';
 import { Project } from './project.entity.js';
 import { EndUser } from './end-user.entity.js';
 import { Vote } from './vote.entity.js';
+import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './webhook.entity.js';
 
 /**
  * Every entity of the data model; the ORM is initialised with exactly these.
@@ -14,4 +15,4 @@ import { Vote } from './vote.entity.js';
  * `on update cascade` (MikroORM 6's default); MikroORM 7 no longer assumes it, and without the
  * rule its schema diff would see every foreign key of a database made by 0.1.0 as changed.
  */
-export const entities = [Project, ApiKey, EndUser, Feedback, FeedbackCounters, FeedbackStats, Comment, Vote, IdempotencyKey, StatusChange];
+export const entities = [Project, ApiKey, EndUser, Feedback, FeedbackCounters, FeedbackStats, Comment, Vote, IdempotencyKey, StatusChange, WebhookEndpoint, WebhookEvent, WebhookDelivery, WebhookAttempt];

@@ -10,7 +10,7 @@ import { TOGGLE_VOTES } from './Migration20261123000700_vote_batches.js';
  * waited for the other's counters (deadlock detected, a 500), and a batch holding a target's
  * counters could wait on a merge holding the item it toggled next. The body is otherwise 000300's.
  */
-const TOGGLE_VOTE_IN_LOCK_ORDER = `create or replace function "toggle_vote"(p_item uuid, p_project uuid, p_voter text, p_end_user uuid)
+export const TOGGLE_VOTE_IN_LOCK_ORDER = `create or replace function "toggle_vote"(p_item uuid, p_project uuid, p_voter text, p_end_user uuid)
 returns table (item_found boolean, now_voted boolean, new_count int) language plpgsql as $$
 begin
   perform 1 from feedback f where f.id = p_item and f.project_id = p_project for key share;

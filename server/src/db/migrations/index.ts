@@ -8,6 +8,7 @@ import { Migration20261123000500SearchText } from './Migration20261123000500_sea
 import { Migration20261123000600TimeOrderedIds } from './Migration20261123000600_time_ordered_ids.js';
 import { Migration20261123000700VoteBatches } from './Migration20261123000700_vote_batches.js';
 import { Migration20261125000800ExactlyOnce } from './Migration20261125000800_exactly_once.js';
+import { Migration20261125000900Webhooks } from './Migration20261125000900_webhooks.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
 export const migrationsList: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123000600_time_ordered_ids', class: Migration20261123000600TimeOrderedIds },
   { name: 'Migration20261123000700_vote_batches', class: Migration20261123000700VoteBatches },
   { name: 'Migration20261125000800_exactly_once', class: Migration20261125000800ExactlyOnce },
+  { name: 'Migration20261125000900_webhooks', class: Migration20261125000900Webhooks },
 ];

@@ -1,0 +1,146 @@
+import { Command, Option } from 'commander';
+import { WEBHOOK_EVENT_TYPES, type Webhook } from '@feedbackd/sdk/contract';
+import { addApiOptions, apiFlags } from '../api-options.js';
+import { withClient } from '../api-call.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { enumList, wholeNumber } from '../flag-values.js';
+import { formatTime, printFields, printJson, printLine, printTable, type Output } from '../output.js';
+
+const FORMATS = ['standard', 'slack', 'discord'] as const;
+
+/** create and update take --url for the endpoint: the server's address is given another way. */
+const SERVER_ADDRESS_HELP = '\nHere --url is the endpoint. The server is FEEDBACK_URL, your `feedback login`, or `feedback --url SERVER webhooks ...`.';
+
+interface EndpointFlags {
+  url?: string;
+  events?: string;
+  allEvents?: boolean;
+  description?: string;
+  format?: (typeof FORMATS)[number];
+}
+
+/**
+ * `feedback webhooks ...`: the project's webhook endpoints, through the API with a secret key
+ * (docs/webhooks.md). Each subcommand prints for people on a terminal, one tab-separated line
+ * per endpoint when piped, and the API's answer with --json.
+ */
+export function webhooksCommand(output: Output): Command {
+  const webhooks = new Command('webhooks').description("Send the project's events to your own systems: signed, retried, logged (needs a secret key)");
+
+  const create = new Command('create')
+    .description('Subscribe a URL to events (every type unless --events); prints its id and, once, its signing secret')
+    .requiredOption('--url <url>', 'where to POST the events (https, or http)')
+    .option('--events <types>', `event types separated by commas: ${WEBHOOK_EVENT_TYPES.join(', ')}`)
+    .option('--description <text>', 'what the endpoint is for')
+    .addOption(new Option('--format <format>', 'body format: Standard Webhooks JSON, or a chat incoming-webhook message').choices(FORMATS))
+    .addHelpText('after', SERVER_ADDRESS_HELP);
+  webhooks.addCommand(
+    addApiOptions(create, { serverUrl: false }).action(async (flags: EndpointFlags, self: Command) => {
+      const api = apiFlags(self);
+      const events = enumList(flags.events, '--events', WEBHOOK_EVENT_TYPES);
+      const result = await withClient(api, (client) => client.webhooks.create({ url: flags.url!, events, description: flags.description, format: flags.format }));
+      if (api.json) return printJson(output, result);
+      if (!output.isTty) return printLine(output, [result.webhook.id, result.secret]);
+      output.out(`Created webhook ${result.webhook.id} for ${result.webhook.url} (${eventsText(result.webhook)}).`);
+      output.out(`Signing secret (shown only now; keep it with the receiver): ${result.secret}`);
+    }),
+  );
+
+  const list = new Command('list').description("List the project's webhook endpoints");
+  webhooks.addCommand(
+    addApiOptions(list).action(async (_flags: unknown, self: Command) => {
+      const api = apiFlags(self);
+      const items = await withClient(api, (client) => client.webhooks.list());
+      if (api.json) return printJson(output, { items });
+      if (output.isTty && items.length === 0) return output.out('No webhook endpoints yet: `feedback webhooks create --url URL` adds one.');
+      printTable(
+        output,
+        [
+          { header: 'ID', value: (w: Webhook) => w.id },
+          { header: 'STATE', value: (w: Webhook) => (w.enabled ? 'enabled' : 'disabled') },
+          { header: 'EVENTS', value: (w: Webhook) => eventsText(w) },
+          { header: 'URL', value: (w: Webhook) => w.url },
+        ],
+        items,
+      );
+    }),
+  );
+
+  const update = new Command('update')
+    .description("Change an endpoint's URL, events, description or format")
+    .argument('<id>', 'id of the endpoint')
+    .option('--url <url>', 'the new URL')
+    .option('--events <types>', 'the new event types, separated by commas')
+    .option('--all-events', 'receive every event type from now on')
+    .option('--description <text>', 'the new description ("" clears it)')
+    .addOption(new Option('--format <format>', 'the new body format').choices(FORMATS))
+    .addHelpText('after', SERVER_ADDRESS_HELP);
+  webhooks.addCommand(
+    addApiOptions(update, { serverUrl: false }).action(async (id: string, flags: EndpointFlags, self: Command) => {
+      if (flags.events !== undefined && flags.allEvents) throw new CliError('give --events or --all-events, not both', EXIT.usage);
+      const events = flags.allEvents ? null : enumList(flags.events, '--events', WEBHOOK_EVENT_TYPES);
+      const changes = { url: flags.url, events, description: flags.description === '' ? null : flags.description, format: flags.format };
+      await showAfter(output, self, id, (client) => client.webhooks.update(id, changes), 'Updated');
+    }),
+  );
+
+  for (const [name, enabled, description] of [
+    ['disable', false, 'Stop sending to an endpoint (its pending deliveries wait)'],
+    ['enable', true, 'Send to an endpoint again'],
+  ] as const) {
+    const command = new Command(name).description(description).argument('<id>', 'id of the endpoint');
+    webhooks.addCommand(
+      addApiOptions(command).action(async (id: string, _flags: unknown, self: Command) => {
+        await showAfter(output, self, id, (client) => client.webhooks.update(id, { enabled }), enabled ? 'Enabled' : 'Disabled');
+      }),
+    );
+  }
+
+  const remove = new Command('delete').description('Delete an endpoint with its deliveries and their log').argument('<id>', 'id of the endpoint');
+  webhooks.addCommand(
+    addApiOptions(remove).action(async (id: string, _flags: unknown, self: Command) => {
+      const api = apiFlags(self);
+      const result = await withClient(api, (client) => client.webhooks.delete(id));
+      if (api.json) return printJson(output, result);
+      if (!output.isTty) return printLine(output, [result.id]);
+      output.out(`Deleted webhook ${result.id}.`);
+    }),
+  );
+
+  const rotate = new Command('rotate-secret')
+    .description('Give an endpoint a new signing secret; the old one also signs for a grace period')
+    .argument('<id>', 'id of the endpoint')
+    .option('--grace <seconds>', 'how long the old secret still signs (default a day; 0 ends it now)');
+  webhooks.addCommand(
+    addApiOptions(rotate).action(async (id: string, flags: { grace?: string }, self: Command) => {
+      const api = apiFlags(self);
+      const graceSeconds = flags.grace === undefined ? undefined : wholeNumber(flags.grace, '--grace', { min: 0, max: 7 * 86_400 });
+      const result = await withClient(api, (client) => client.webhooks.rotateSecret(id, { graceSeconds }));
+      if (api.json) return printJson(output, result);
+      if (!output.isTty) return printLine(output, [result.webhook.id, result.secret]);
+      const until = result.webhook.previousSecretExpiresAt;
+      output.out(`New signing secret of ${result.webhook.id} (shown only now): ${result.secret}`);
+      output.out(until ? `The previous secret also signs until ${formatTime(until)}.` : 'The previous secret no longer signs.');
+    }),
+  );
+  return webhooks;
+}
+
+/** Runs a change of one endpoint and shows the endpoint after it. */
+async function showAfter(output: Output, self: Command, id: string, change: Parameters<typeof withClient<Webhook>>[1], verb: string): Promise<void> {
+  const api = apiFlags(self);
+  const webhook = await withClient(api, change);
+  if (api.json) return printJson(output, { webhook });
+  if (!output.isTty) return printLine(output, [webhook.id, webhook.enabled ? 'enabled' : 'disabled', eventsText(webhook), webhook.url]);
+  output.out(`${verb} webhook ${id}:`);
+  printFields(output, [
+    ['url', webhook.url],
+    ['events', eventsText(webhook)],
+    ['state', webhook.enabled ? 'enabled' : `disabled (${webhook.disabledReason ?? 'by an operator'})`],
+    ['description', webhook.description ?? ''],
+  ]);
+}
+
+function eventsText(webhook: Webhook): string {
+  return webhook.events === null ? 'every event' : webhook.events.join(',');
+}

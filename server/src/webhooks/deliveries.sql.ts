@@ -1,0 +1,68 @@
+/**
+ * The sender's statements on `webhook_deliveries`, `webhook_attempts` and `webhook_endpoints`
+ * (Migration20261125000900_webhooks). Each is its own transaction: a claim commits before the
+ * attempt is sent, so a crash between the two leaves a claim that expires and a delivery that is
+ * sent again (at least once; receivers de-duplicate by `webhook-id`).
+ */
+
+/** What the sender needs to send one claimed delivery. */
+export interface ClaimedDelivery {
+  id: string;
+  /** This attempt's number, from 1. */
+  attempt: number;
+  endpoint_id: string;
+  url: string;
+  format: string;
+  secret: string;
+  /** The secret being rotated out, while it still signs. */
+  previous_secret: string | null;
+  event_id: string;
+  type: string;
+  timestamp: string;
+  /** The event's data as JSON text. */
+  data: string;
+}
+
+/**
+ * Claims up to $1 due deliveries for $2 seconds and counts the attempt: pending, due, not claimed
+ * by a live claim, to an enabled endpoint. `skip locked`: two senders (workers, instances) take
+ * different rows, never one attempt twice.
+ */
+export const CLAIM_DUE = `with due as (
+    select d.id from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
+    where d.state = 'pending' and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until < now()) and w.disabled_at is null
+    order by d.next_attempt_at
+    limit $1
+    for update of d skip locked
+  ), claimed as (
+    update webhook_deliveries d set claimed_until = now() + $2::int * interval '1 second', attempts = d.attempts + 1
+    from due where d.id = due.id
+    returning d.id, d.attempts, d.event_id, d.endpoint_id
+  )
+  select c.id, c.attempts as attempt, c.endpoint_id, w.url, w.format, w.secret,
+    case when w.previous_secret_expires_at > now() then w.previous_secret end as previous_secret,
+    e.id as event_id, e.type, to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as timestamp, e.data::text as data
+  from claimed c join webhook_endpoints w on w.id = c.endpoint_id join webhook_events e on e.id = c.event_id`;
+
+/** One attempt's record: $1 delivery, $2 status code or null, $3 latency ms, $4 error or null, $5 the answer's start or null. */
+export const RECORD_ATTEMPT = `insert into webhook_attempts (delivery_id, status_code, latency_ms, error, response) values ($1, $2, $3, $4, $5)`;
+
+/** A delivery answered 2xx: $1 delivery, $2 status. */
+export const SUCCEEDED = `update webhook_deliveries set state = 'succeeded', claimed_until = null, last_status = $2, last_error = null where id = $1`;
+
+/** A failed attempt with another to come after $4 ms: $1 delivery, $2 status or null, $3 error. */
+export const RETRY_LATER = `update webhook_deliveries set claimed_until = null, last_status = $2, last_error = $3,
+  next_attempt_at = now() + $4::int * interval '1 millisecond' where id = $1`;
+
+/** A delivery given up: $1 delivery, $2 status or null, $3 error. */
+export const GIVEN_UP = `update webhook_deliveries set state = 'failed', claimed_until = null, last_status = $2, last_error = $3 where id = $1`;
+
+/**
+ * Disables endpoint $1 with reason $2, unless it is disabled already; with $3 true only when no
+ * delivery to it has succeeded since $4 (an endpoint that failed every attempt for days).
+ */
+export const DISABLE_ENDPOINT = `update webhook_endpoints w set disabled_at = now(), disabled_reason = $2, updated_at = now()
+  where w.id = $1 and w.disabled_at is null
+    and (not $3::boolean or not exists (
+      select 1 from webhook_deliveries d where d.endpoint_id = w.id and d.state = 'succeeded' and d.created_at >= $4::timestamptz
+    ))`;

@@ -1,0 +1,53 @@
+/**
+ * Statements of the webhook endpoints' API (webhooks/routes.ts), each scoped to the caller's
+ * project ($1). An endpoint is shown as the contract's Webhook (WEBHOOK_JSON): never its secret,
+ * which only the statements that make or rotate one return, once.
+ */
+
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The contract's Webhook of the row `w`, as JSON text. */
+const WEBHOOK_JSON = `json_build_object(
+    'id', w.id, 'url', w.url, 'description', w.description, 'events', w.events, 'format', w.format,
+    'enabled', w.disabled_at is null, 'disabledReason', w.disabled_reason,
+    'previousSecretExpiresAt', case when w.previous_secret_expires_at > now() then ${iso('w.previous_secret_expires_at')} end,
+    'createdAt', ${iso('w.created_at')}
+  )::text`;
+
+/** $1 project, $2 url, $3 events (text[] or null), $4 description, $5 format, $6 secret. */
+export const CREATE_ENDPOINT = `insert into webhook_endpoints as w (project_id, url, events, description, format, secret)
+  values ($1::uuid, $2::text, $3::text[], $4::text, $5::text, $6::text)
+  returning ${WEBHOOK_JSON} as body`;
+
+export const LIST_ENDPOINTS = `select coalesce(json_agg(${WEBHOOK_JSON}::json order by w.created_at, w.id), '[]')::text as body
+  from webhook_endpoints w where w.project_id = $1::uuid`;
+
+/** $2 endpoint. */
+export const GET_ENDPOINT = `select ${WEBHOOK_JSON} as body from webhook_endpoints w where w.project_id = $1::uuid and w.id = $2::uuid`;
+
+/**
+ * $2 endpoint; each of $3 url, $5 description, $6 format, $7 enabled is kept when null, and
+ * $4 events when $8 is false ($8: whether `events` was given, since null there means "every type").
+ * Disabling records that an operator did it; enabling clears the reason.
+ */
+export const UPDATE_ENDPOINT = `update webhook_endpoints w set
+    url = coalesce($3::text, w.url),
+    events = case when $8::boolean then $4::text[] else w.events end,
+    description = case when $5::text is null then w.description when $5::text = '' then null else $5::text end,
+    format = coalesce($6::text, w.format),
+    disabled_at = case when $7::boolean is null then w.disabled_at when $7::boolean then null else coalesce(w.disabled_at, now()) end,
+    disabled_reason = case when $7::boolean is null then w.disabled_reason when $7::boolean then null else coalesce(w.disabled_reason, 'disabled by an operator') end,
+    updated_at = now()
+  where w.project_id = $1::uuid and w.id = $2::uuid
+  returning ${WEBHOOK_JSON} as body`;
+
+/** $2 endpoint. Its deliveries and their attempts go with it; its events stay for other endpoints. */
+export const DELETE_ENDPOINT = `delete from webhook_endpoints w where w.project_id = $1::uuid and w.id = $2::uuid returning w.id`;
+
+/** $2 endpoint, $3 new secret, $4 seconds the current one still signs. */
+export const ROTATE_SECRET = `update webhook_endpoints w set
+    previous_secret = case when $4::int > 0 then w.secret end,
+    previous_secret_expires_at = case when $4::int > 0 then now() + $4::int * interval '1 second' end,
+    secret = $3::text, updated_at = now()
+  where w.project_id = $1::uuid and w.id = $2::uuid
+  returning ${WEBHOOK_JSON} as body`;

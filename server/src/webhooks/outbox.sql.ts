@@ -1,0 +1,46 @@
+/**
+ * The outbox: events are rows of `webhook_events`, written in the transaction (or the very
+ * statement) of the change they report, and only while an enabled endpoint of the project
+ * subscribes to the type (`webhooks_wanted`, Migration20261125000900_webhooks). A trigger there
+ * fans each event out into its deliveries. Votes write theirs inside `toggle_vote`; the statements
+ * here are for everything else.
+ */
+
+/**
+ * A data-modifying CTE's statement that writes `feedback.created` for the items of `from` (a
+ * relation with `f`, the inserted `feedback` rows, and whatever `externalId` reads), as part of
+ * the submit statement itself. A new item has its submitter's vote and no comment.
+ */
+export function feedbackCreatedEvents(from: string, externalId: string): string {
+  return `insert into webhook_events (project_id, type, data)
+    select f.project_id, 'feedback.created', jsonb_build_object('feedback',
+      webhook_feedback(row(f.*)::feedback, 1, 0, ${externalId}) || jsonb_build_object('description', f.description, 'metadata', f.metadata))
+    from ${from} where webhooks_wanted(f.project_id, 'feedback.created')`;
+}
+
+/**
+ * An event about one item, as it is now (its statement runs after the change, in the change's
+ * transaction): $1 item, $2 type, $3 the key the item goes under (`feedback` or `target`), $4 the
+ * rest of `data` (jsonb).
+ */
+export const ITEM_EVENT = `insert into webhook_events (project_id, type, data)
+  select f.project_id, $2::text, jsonb_build_object($3::text, webhook_feedback(f, c.vote_count, c.comment_count, u.external_id)) || $4::jsonb
+  from feedback f join feedback_counters c on c.feedback_id = f.id left join end_users u on u.id = f.end_user_id
+  where f.id = $1::uuid and webhooks_wanted(f.project_id, $2::text)`;
+
+/** `feedback.deleted`, written before the item's row goes: $1 item. */
+export const ITEM_DELETED_EVENT = `insert into webhook_events (project_id, type, data)
+  select f.project_id, 'feedback.deleted', jsonb_build_object('feedback', jsonb_build_object('id', f.id, 'title', f.title, 'type', f.type, 'status', f.status))
+  from feedback f where f.id = $1::uuid and webhooks_wanted(f.project_id, 'feedback.deleted')`;
+
+/** `comment.created`, after the comment's insert and its counter move: $1 comment. */
+export const COMMENT_CREATED_EVENT = `insert into webhook_events (project_id, type, data)
+  select f.project_id, 'comment.created', jsonb_build_object(
+    'feedback', jsonb_build_object('id', f.id, 'commentCount', c.comment_count),
+    'comment', jsonb_build_object(
+      'id', cm.id, 'content', cm.content,
+      'createdAt', to_char(cm.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'author', jsonb_build_object('isTeam', cm.is_team, 'name', coalesce(cm.author_name, e.name), 'externalId', e.external_id)))
+  from comments cm join feedback f on f.id = cm.feedback_id join feedback_counters c on c.feedback_id = f.id
+  left join end_users e on e.id = cm.author_end_user_id
+  where cm.id = $1::uuid and webhooks_wanted(f.project_id, 'comment.created')`;

@@ -1,0 +1,142 @@
+import { request, type Dispatcher } from 'undici';
+import { signWebhook } from '@feedbackd/sdk/webhooks';
+import type { SqlPool } from '../db/pool.js';
+import type { Logger } from '../logger.js';
+import { formatBody } from './chat-formats.js';
+import { CLAIM_DUE, DISABLE_ENDPOINT, GIVEN_UP, RECORD_ATTEMPT, RETRY_LATER, SUCCEEDED, type ClaimedDelivery } from './deliveries.sql.js';
+import { webhookDispatcher } from './safe-target.js';
+
+/**
+ * How long after a failed attempt the next one is due, by the number of the attempt that failed:
+ * about three days in all (docs/webhooks.md, "Retries"). After the last, the delivery is failed.
+ */
+export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000, 24 * 3_600_000, 24 * 3_600_000];
+/** Attempts in all: the first, then one per delay. */
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** The longest an attempt may take (connect, answer, body) before it counts as failed. */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** How much of an answer the log keeps. */
+const RESPONSE_EXCERPT_CHARS = 2_048;
+/** Deliveries claimed per round; a claim outlives the slowest attempt. */
+const CLAIM_BATCH = 16;
+
+export interface SenderOptions {
+  sql: Pick<SqlPool, 'query'>;
+  logger: Logger;
+  /** Allow targets on loopback and private networks (`serve --webhooks-allow-private`). */
+  allowPrivate: boolean;
+  timeoutMs?: number;
+}
+
+/** What one attempt came to. */
+export interface AttemptOutcome {
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+  response: string | null;
+  /** Seconds the receiver asked to wait (Retry-After on 429 and 503). */
+  retryAfterSeconds?: number;
+}
+
+/**
+ * Sends what is due: claims a batch, sends each attempt, records it and decides what follows,
+ * until nothing is due. Returns how many attempts it made. Run by the machine's periodic jobs
+ * (jobs/machine-jobs.ts), so one sender per machine; several machines share the work by claims.
+ */
+export function webhookSender(options: SenderOptions): { sendDue(): Promise<number> } {
+  const dispatcher = webhookDispatcher({ allowPrivate: options.allowPrivate });
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const claimSeconds = Math.ceil((timeoutMs * 2) / 1000) + 5;
+  return {
+    async sendDue() {
+      let sent = 0;
+      for (;;) {
+        const claimed = await options.sql.query<ClaimedDelivery & Record<string, unknown>>('', CLAIM_DUE, [CLAIM_BATCH, claimSeconds]);
+        if (claimed.length === 0) return sent;
+        await Promise.all(claimed.map((delivery) => sendOne(options, dispatcher, timeoutMs, delivery)));
+        sent += claimed.length;
+      }
+    },
+  };
+}
+
+async function sendOne(options: SenderOptions, dispatcher: Dispatcher, timeoutMs: number, delivery: ClaimedDelivery): Promise<void> {
+  const event = `{"id":${JSON.stringify(delivery.event_id)},"type":${JSON.stringify(delivery.type)},"timestamp":${JSON.stringify(delivery.timestamp)},"data":${delivery.data}}`;
+  const body = formatBody(delivery.format, event, delivery.type, delivery.data);
+  const outcome = await attempt(dispatcher, timeoutMs, delivery, body);
+  const { sql, logger } = options;
+  await sql.query('', RECORD_ATTEMPT, [delivery.id, outcome.status, outcome.latencyMs, outcome.error, outcome.response]);
+  if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
+    await sql.query('', SUCCEEDED, [delivery.id, outcome.status]);
+    return;
+  }
+  const error = outcome.error ?? `HTTP ${outcome.status}`;
+  if (outcome.status === 410) {
+    await sql.query('', GIVEN_UP, [delivery.id, outcome.status, error]);
+    await sql.query('', DISABLE_ENDPOINT, [delivery.endpoint_id, 'the endpoint answered 410 Gone', false, null]);
+    logger.warn('webhook endpoint disabled: it answered 410 Gone', { endpoint: delivery.endpoint_id });
+    return;
+  }
+  if (delivery.attempt >= MAX_ATTEMPTS) {
+    await sql.query('', GIVEN_UP, [delivery.id, outcome.status, error]);
+    const reason = `every attempt failed since ${delivery.timestamp} (last: ${error})`;
+    await sql.query('', DISABLE_ENDPOINT, [delivery.endpoint_id, reason, true, delivery.timestamp]);
+    logger.warn('webhook delivery given up', { delivery: delivery.id, endpoint: delivery.endpoint_id, attempts: delivery.attempt, error });
+    return;
+  }
+  await sql.query('', RETRY_LATER, [delivery.id, outcome.status, error, nextDelayMs(delivery.attempt, outcome.retryAfterSeconds)]);
+}
+
+/**
+ * The wait before the attempt after attempt `failed` (from 1): the schedule's, with up to 10 %
+ * jitter either way (so that many deliveries that failed together do not all come back together),
+ * or longer when the receiver asked for it with Retry-After (at most a day).
+ */
+export function nextDelayMs(failed: number, retryAfterSeconds?: number, random: () => number = Math.random): number {
+  const base = RETRY_DELAYS_MS[Math.min(failed, RETRY_DELAYS_MS.length) - 1]!;
+  const jittered = Math.round(base * (0.9 + 0.2 * random()));
+  const asked = retryAfterSeconds === undefined ? 0 : Math.min(retryAfterSeconds * 1000, 24 * 3_600_000);
+  return Math.max(jittered, asked);
+}
+
+/** One POST: only a 2xx is success; redirects are not followed; `timeoutMs` bounds it all. */
+async function attempt(dispatcher: Dispatcher, timeoutMs: number, delivery: ClaimedDelivery, body: string): Promise<AttemptOutcome> {
+  const started = performance.now();
+  const secrets = delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret];
+  const headers = signWebhook({ id: `msg_${delivery.id}`, timestamp: new Date(), body, secrets });
+  try {
+    const response = await request(delivery.url, {
+      method: 'POST',
+      dispatcher,
+      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'feedback-webhooks' },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await excerpt(response.body);
+    const retryAfter = Number(response.headers['retry-after']);
+    return {
+      status: response.statusCode,
+      latencyMs: Math.round(performance.now() - started),
+      error: null,
+      response: text,
+      ...((response.statusCode === 429 || response.statusCode === 503) && Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfterSeconds: retryAfter } : {}),
+    };
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    const message = timedOut ? `no answer within ${timeoutMs / 1000} s` : error instanceof Error ? error.message : String(error);
+    return { status: null, latencyMs: Math.round(performance.now() - started), error: message, response: null };
+  }
+}
+
+/** The start of an answer's body, read no further than the log keeps; the rest is discarded. */
+async function excerpt(body: Dispatcher.ResponseData['body']): Promise<string> {
+  let text = '';
+  for await (const chunk of body) {
+    text += (chunk as Buffer).toString('utf8');
+    if (text.length >= RESPONSE_EXCERPT_CHARS) {
+      body.destroy();
+      break;
+    }
+  }
+  return text.slice(0, RESPONSE_EXCERPT_CHARS);
+}

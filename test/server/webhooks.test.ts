@@ -1,0 +1,285 @@
+import { expect } from 'chai';
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Webhook } from 'standardwebhooks';
+import { FeedbackClient } from '@feedbackd/sdk';
+import { isKnownWebhookEvent, verifyWebhook, type WebhookEvent } from '@feedbackd/sdk/webhooks';
+import { backends } from '../helpers/backends.js';
+import { request, withServer } from '../helpers/test-server.js';
+
+/** What a receiver got: the raw body and the headers, as they arrived. */
+interface Received {
+  body: string;
+  headers: IncomingHttpHeaders;
+}
+
+/**
+ * A webhook receiver on 127.0.0.1: it records every POST and answers with the next status of
+ * `answers` (the last one repeats), 200 by default.
+ */
+async function startReceiver(answers: number[] = [200]): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+  const received: Received[] = [];
+  let answered = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+      const status = answers[Math.min(answered, answers.length - 1)]!;
+      answered += 1;
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : 'not now');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The signature headers of a delivery, as standardwebhooks reads them. */
+function signatureHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  return { 'webhook-id': String(headers['webhook-id']), 'webhook-timestamp': String(headers['webhook-timestamp']), 'webhook-signature': String(headers['webhook-signature']) };
+}
+
+/** Waits until `check` holds, up to `ms`. */
+async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what = 'the condition'): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+for (const backend of backends()) {
+  describe(`webhooks (${backend.name})`, () => {
+    const server = withServer(backend, { webhooksAllowPrivate: true });
+    let client: FeedbackClient;
+    let publicClient: FeedbackClient;
+    before(async () => {
+      client = new FeedbackClient({ baseUrl: server.url, apiKey: await server.newKey(undefined, 'secret'), maxRetries: 0 });
+      publicClient = new FeedbackClient({ baseUrl: server.url, apiKey: server.apiKey, maxRetries: 0 });
+    });
+    afterEach(async () => {
+      // Each test subscribes its own receivers: none outlives it.
+      for (const webhook of await client.webhooks.list()) await client.webhooks.delete(webhook.id);
+    });
+    after(async () => {
+      await client?.close();
+      await publicClient?.close();
+    });
+
+    const eventsOf = (receiver: { received: Received[] }) => receiver.received.map((r) => JSON.parse(r.body) as WebhookEvent);
+
+    it('when no endpoint subscribes, then a submit, a vote and a comment write no event at all', async () => {
+      const before = await server.sql<{ n: number }>('select count(*)::int as n from webhook_events');
+      const item = await publicClient.feedback.create({ title: 'Nobody listens', endUser: { externalId: 'quiet' } });
+      await publicClient.votes.toggle(item.id);
+      await client.admin.addComment(item.id, { content: 'Seen', team: { name: 'Support' } });
+      const after = await server.sql<{ n: number }>('select count(*)::int as n from webhook_events');
+      expect(after[0]!.n).to.equal(before[0]!.n);
+    });
+
+    it('when a receiver built on standardwebhooks subscribes to every event, then it verifies a delivery of each type the API makes, with the bodies the contract describes', async () => {
+      const receiver = await startReceiver();
+      try {
+        const { webhook, secret } = await client.webhooks.create({ url: receiver.url, description: 'all of them' });
+        expect(secret).to.match(/^whsec_[A-Za-z0-9+/]+=*$/);
+        expect(webhook).to.include({ url: receiver.url, events: null, enabled: true, format: 'standard' });
+
+        const item = await publicClient.feedback.create({ title: 'Dark mode', type: 'idea', endUser: { externalId: 'ada' } });
+        const other = await publicClient.feedback.create({ title: 'Night theme' });
+        await publicClient.votes.toggle(item.id, { endUser: { externalId: 'grace' } });
+        await publicClient.votes.toggle(item.id, { endUser: { externalId: 'grace' } });
+        await publicClient.votes.toggle(item.id);
+        await client.admin.update(item.id, { status: 'planned', actor: 'Ada' });
+        await client.admin.addComment(item.id, { content: 'On the roadmap', team: { name: 'Support' } });
+        await client.admin.merge(other.id, item.id);
+        await client.admin.delete(item.id);
+
+        await until(() => receiver.received.length >= 9, 15_000, 'nine deliveries');
+        const wh = new Webhook(secret);
+        for (const delivery of receiver.received) wh.verify(delivery.body, signatureHeaders(delivery.headers));
+        const events = receiver.received.map((delivery) => verifyWebhook({ body: delivery.body, headers: delivery.headers as Record<string, string>, secrets: secret }));
+        expect(events.every(isKnownWebhookEvent)).to.equal(true);
+        const byType = (type: string) => (events as WebhookEvent[]).filter((event) => event.type === type);
+
+        const created = byType('feedback.created');
+        expect(created.map((event) => event.type === 'feedback.created' && event.data.feedback.title).sort()).to.deep.equal(['Dark mode', 'Night theme']);
+        const ada = created.find((event) => event.type === 'feedback.created' && event.data.feedback.id === item.id)!;
+        expect(ada.data).to.deep.include({ feedback: { ...(ada.data as { feedback: object }).feedback, voteCount: 1, commentCount: 0, endUser: { externalId: 'ada' }, type: 'idea', status: 'new' } });
+
+        const votes = [...byType('vote.added'), ...byType('vote.removed')].map((event) => ({ type: event.type, data: event.data }));
+        expect(votes).to.deep.include({ type: 'vote.added', data: { feedback: { id: item.id, voteCount: 2 }, endUser: { externalId: 'grace' } } });
+        expect(votes).to.deep.include({ type: 'vote.removed', data: { feedback: { id: item.id, voteCount: 1 }, endUser: { externalId: 'grace' } } });
+        // An anonymous voter is null, never its hashed key.
+        expect(votes).to.deep.include({ type: 'vote.added', data: { feedback: { id: item.id, voteCount: 2 }, endUser: null } });
+
+        const [status] = byType('feedback.status_changed');
+        expect(status!.data).to.deep.include({ from: 'new', to: 'planned', actor: 'Ada' });
+        const [comment] = byType('comment.created');
+        expect(comment!.data).to.deep.include({ feedback: { id: item.id, commentCount: 1 } });
+        expect((comment!.data as { comment: { author: object } }).comment.author).to.deep.equal({ isTeam: true, name: 'Support', externalId: null });
+        const [merged] = byType('feedback.merged');
+        expect(merged!.data).to.deep.include({ source: { id: other.id, title: 'Night theme' } });
+        expect((merged!.data as { target: { id: string; voteCount: number } }).target).to.include({ id: item.id, voteCount: 2 });
+        const [deleted] = byType('feedback.deleted');
+        expect(deleted!.data).to.deep.equal({ feedback: { id: item.id, title: 'Dark mode', type: 'idea', status: 'planned' } });
+
+        // One event, one delivery: every webhook-id differs, and each is what the log keeps.
+        const ids = receiver.received.map((delivery) => String(delivery.headers['webhook-id']));
+        expect(new Set(ids).size).to.equal(ids.length);
+        const logged = await server.sql<{ state: string }>('select d.state from webhook_deliveries d where d.endpoint_id = ?', [webhook.id]);
+        expect(logged.map((row) => row.state)).to.deep.equal(Array(ids.length).fill('succeeded'));
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('when an endpoint subscribes to some types, then only those are written and delivered', async () => {
+      const receiver = await startReceiver();
+      try {
+        await client.webhooks.create({ url: receiver.url, events: ['feedback.status_changed'] });
+        const item = await publicClient.feedback.create({ title: 'Only status' });
+        await publicClient.votes.toggle(item.id, { endUser: { externalId: 'someone' } });
+        await client.admin.update(item.id, { status: 'in-progress' });
+        await until(() => receiver.received.length >= 1);
+        await sleep(1_200);
+        expect(eventsOf(receiver).map((event) => event.type)).to.deep.equal(['feedback.status_changed']);
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('when a change rolls back, then its event is gone with it', async () => {
+      const receiver = await startReceiver();
+      try {
+        await client.webhooks.create({ url: receiver.url });
+        const item = await publicClient.feedback.create({ title: 'Rolled back' });
+        await until(() => receiver.received.length >= 1);
+        const [{ n: before }] = (await server.sql<{ n: number }>('select count(*)::int as n from webhook_events')) as [{ n: number }];
+        const [{ project_id: project }] = (await server.sql<{ project_id: string }>('select project_id from feedback where id = ?', [item.id])) as [{ project_id: string }];
+        // The vote function writes its event inside the statement; the transaction then rolls back.
+        await server.sql(`do $$ begin perform * from toggle_vote('${item.id}', '${project}', 'ip:rolled-back', null); raise exception 'roll back'; exception when raise_exception then null; end $$`);
+        const [{ n: after }] = (await server.sql<{ n: number }>('select count(*)::int as n from webhook_events')) as [{ n: number }];
+        expect(after).to.equal(before);
+        await sleep(1_200);
+        expect(eventsOf(receiver).map((event) => event.type)).to.deep.equal(['feedback.created']);
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('when a receiver fails and then recovers, then the event is sent again with the same webhook-id, and every attempt is in the log', async () => {
+      const receiver = await startReceiver([500, 200]);
+      try {
+        const { webhook } = await client.webhooks.create({ url: receiver.url, events: ['feedback.created'] });
+        await publicClient.feedback.create({ title: 'Second time lucky' });
+        // The first retry is due about 5 s after the failure.
+        await until(() => receiver.received.length >= 2, 15_000, 'the retry');
+        expect(receiver.received[1]!.headers['webhook-id']).to.equal(receiver.received[0]!.headers['webhook-id']);
+        expect(receiver.received[1]!.body).to.equal(receiver.received[0]!.body);
+        await until(async () => (await server.sql<{ state: string }>('select state from webhook_deliveries where endpoint_id = ?', [webhook.id]))[0]?.state === 'succeeded');
+        const attempts = await server.sql<{ status_code: number; response: string }>(
+          'select a.status_code, a.response from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.endpoint_id = ? order by a.id',
+          [webhook.id],
+        );
+        expect(attempts).to.deep.equal([
+          { status_code: 500, response: 'not now' },
+          { status_code: 200, response: 'thanks' },
+        ]);
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('when a receiver answers 410 Gone, then the endpoint is disabled with that reason and gets nothing more', async () => {
+      const receiver = await startReceiver([410]);
+      try {
+        const { webhook } = await client.webhooks.create({ url: receiver.url });
+        await publicClient.feedback.create({ title: 'Gone' });
+        await until(async () => !(await client.webhooks.get(webhook.id)).enabled, 10_000, 'the endpoint disabled');
+        expect((await client.webhooks.get(webhook.id)).disabledReason).to.equal('the endpoint answered 410 Gone');
+        await publicClient.feedback.create({ title: 'After gone' });
+        await sleep(1_200);
+        expect(receiver.received).to.have.length(1);
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('when a secret is rotated, then deliveries carry two signatures for the grace period, and each secret alone verifies them', async () => {
+      const receiver = await startReceiver();
+      try {
+        const { webhook, secret: old } = await client.webhooks.create({ url: receiver.url, events: ['feedback.created'] });
+        const { secret: fresh, webhook: rotated } = await client.webhooks.rotateSecret(webhook.id, { graceSeconds: 3_600 });
+        expect(fresh).not.to.equal(old);
+        expect(rotated.previousSecretExpiresAt).to.be.a('string');
+        await publicClient.feedback.create({ title: 'Rotating' });
+        await until(() => receiver.received.length >= 1);
+        const [delivery] = receiver.received;
+        expect(String(delivery!.headers['webhook-signature']).split(' ')).to.have.length(2);
+        for (const secret of [old, fresh]) new Webhook(secret).verify(delivery!.body, signatureHeaders(delivery!.headers));
+        // With no grace the old secret stops signing at once.
+        await client.webhooks.rotateSecret(webhook.id, { graceSeconds: 0 });
+        expect((await client.webhooks.get(webhook.id)).previousSecretExpiresAt).to.equal(null);
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('when an endpoint asks for the slack or discord format, then it gets one line of text in that tool\'s body, signed as ever', async () => {
+      const slack = await startReceiver();
+      const discord = await startReceiver();
+      try {
+        const { secret } = await client.webhooks.create({ url: slack.url, events: ['feedback.created'], format: 'slack' });
+        await client.webhooks.create({ url: discord.url, events: ['feedback.created'], format: 'discord' });
+        await publicClient.feedback.create({ title: 'Crash on start', type: 'bug', endUser: { externalId: 'lin' } });
+        await until(() => slack.received.length >= 1 && discord.received.length >= 1);
+        expect(JSON.parse(slack.received[0]!.body)).to.deep.equal({ text: 'New bug: "Crash on start" from lin' });
+        expect(JSON.parse(discord.received[0]!.body)).to.deep.equal({ content: 'New bug: "Crash on start" from lin' });
+        new Webhook(secret).verify(slack.received[0]!.body, signatureHeaders(slack.received[0]!.headers));
+      } finally {
+        await slack.close();
+        await discord.close();
+      }
+    });
+
+    it('when an endpoint is managed, then list, update, disable, enable and delete answer as the contract says, and a public key is refused', async () => {
+      const { webhook } = await client.webhooks.create({ url: 'http://127.0.0.1:9/never', events: ['vote.added'], description: 'to be changed' });
+      expect(await client.webhooks.list()).to.have.length(1);
+      const updated = await client.webhooks.update(webhook.id, { events: null, description: null });
+      expect(updated).to.include({ events: null, description: null });
+      expect(await client.webhooks.update(webhook.id, { enabled: false })).to.include({ enabled: false, disabledReason: 'disabled by an operator' });
+      expect(await client.webhooks.update(webhook.id, { enabled: true })).to.include({ enabled: true, disabledReason: null });
+      const refused = await request({ url: server.url, apiKey: server.apiKey }, 'GET', '/api/v1/webhooks');
+      expect(refused.status).to.equal(403);
+      expect(await client.webhooks.delete(webhook.id)).to.deep.equal({ id: webhook.id, deleted: true });
+      const gone = await request({ url: server.url, apiKey: await server.newKey(undefined, 'secret') }, 'GET', `/api/v1/webhooks/${webhook.id}`);
+      expect(gone).to.deep.include({ status: 404, body: { error: 'Webhook not found' } });
+      const invalid = await request({ url: server.url, apiKey: await server.newKey(undefined, 'secret') }, 'POST', '/api/v1/webhooks', { body: { url: 'ftp://example.com', events: ['nothing.happened'] } });
+      expect(invalid.status).to.equal(400);
+      expect(Object.keys(invalid.body.details.fieldErrors)).to.include('events');
+    });
+  });
+}
+
+describe('webhooks: no door into the private network', () => {
+  const [backend] = backends();
+  const server = withServer(backend!);
+
+  it('when the server does not allow private targets, then a webhook URL on loopback or a private address is a 400 that says so', async () => {
+    const key = await server.newKey(undefined, 'secret');
+    for (const url of ['http://127.0.0.1:8080/hooks', 'http://[::1]/hooks', 'http://10.1.2.3/hooks', 'http://169.254.169.254/latest']) {
+      const res = await request({ url: server.url, apiKey: key }, 'POST', '/api/v1/webhooks', { body: { url } });
+      expect(res.status, url).to.equal(400);
+      expect(res.body.details.fieldErrors.url[0], url).to.match(/private address/);
+    }
+    const scheme = await request({ url: server.url, apiKey: key }, 'POST', '/api/v1/webhooks', { body: { url: 'ftp://example.com/hooks' } });
+    expect(scheme.body.details.fieldErrors.url).to.deep.equal(['url must use http or https']);
+  });
+});
