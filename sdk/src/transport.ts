@@ -84,6 +84,10 @@ const METHOD_NAMES: Record<OperationName, string> = {
   updateWebhook: 'webhooks.update',
   deleteWebhook: 'webhooks.delete',
   rotateWebhookSecret: 'webhooks.rotateSecret',
+  testWebhook: 'webhooks.test',
+  listWebhookDeliveries: 'webhooks.deliveries',
+  recoverWebhook: 'webhooks.recover',
+  redeliverWebhookDelivery: 'webhooks.redeliver',
 };
 
 /**

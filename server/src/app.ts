@@ -72,7 +72,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   };
   mountPublicRoutes(router, mountOptions);
   mountAdminRoutes(router, { orm }, mountOptions);
-  mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false });
+  mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger });
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
 
   // A request's way through, a layer per job (docs/architecture.md, "A request's way"): the edge

@@ -249,6 +249,53 @@ for (const backend of backends()) {
       }
     });
 
+    it('when an endpoint is tested, then a signed webhook.test goes to it alone, and the answer is the delivery with its attempt', async () => {
+      const receiver = await startReceiver();
+      const bystander = await startReceiver();
+      try {
+        const { webhook, secret } = await client.webhooks.create({ url: receiver.url });
+        await client.webhooks.create({ url: bystander.url });
+        const delivery = await client.webhooks.test(webhook.id);
+        expect(delivery).to.include({ type: 'webhook.test', state: 'succeeded', lastStatus: 200 });
+        expect(delivery.attemptLog).to.have.length(1);
+        expect(delivery.attemptLog[0]).to.include({ statusCode: 200, error: null, response: 'thanks' });
+        expect(receiver.received).to.have.length(1);
+        const event = verifyWebhook({ body: receiver.received[0]!.body, headers: receiver.received[0]!.headers as Record<string, string>, secrets: secret });
+        expect(event).to.deep.include({ type: 'webhook.test', data: { webhook: { id: webhook.id }, message: 'A test of this endpoint, sent on request' } });
+        await sleep(1_200);
+        expect(bystander.received).to.have.length(0);
+      } finally {
+        await receiver.close();
+        await bystander.close();
+      }
+    });
+
+    it('when deliveries are listed, redelivered and recovered, then the log shows every attempt and a delivery sent again keeps its webhook-id', async () => {
+      const receiver = await startReceiver([500, 200]);
+      try {
+        const { webhook } = await client.webhooks.create({ url: receiver.url, events: ['feedback.deleted'] });
+        const since = new Date(Date.now() - 1_000);
+        // A test is never retried: its failure (500) is final, until it is recovered.
+        const failed = await client.webhooks.test(webhook.id);
+        expect(failed).to.include({ state: 'failed', lastStatus: 500 });
+        expect(await client.webhooks.deliveries(webhook.id, { state: 'failed' })).to.have.length(1);
+        expect(await client.webhooks.recover(webhook.id, since)).to.equal(1);
+        await until(async () => (await client.webhooks.deliveries(webhook.id))[0]?.state === 'succeeded', 10_000, 'the recovered delivery');
+        const [recovered] = await client.webhooks.deliveries(webhook.id);
+        expect(recovered!.attemptLog.map((attempt) => attempt.statusCode)).to.deep.equal([500, 200]);
+
+        const again = await client.webhooks.redeliver(recovered!.id);
+        expect(again.state).to.equal('pending');
+        await until(() => receiver.received.length >= 3, 10_000, 'the redelivery');
+        const ids = receiver.received.map((delivery) => delivery.headers['webhook-id']);
+        expect(new Set(ids)).to.deep.equal(new Set([`msg_${recovered!.id}`]));
+        const unknown = await request({ url: server.url, apiKey: await server.newKey(undefined, 'secret') }, 'POST', '/api/v1/webhooks/deliveries/00000000-0000-4000-8000-000000000000/redeliver');
+        expect(unknown).to.deep.include({ status: 404, body: { error: 'Webhook delivery not found' } });
+      } finally {
+        await receiver.close();
+      }
+    });
+
     it('when an endpoint is managed, then list, update, disable, enable and delete answer as the contract says, and a public key is refused', async () => {
       const { webhook } = await client.webhooks.create({ url: 'http://127.0.0.1:9/never', events: ['vote.added'], description: 'to be changed' });
       expect(await client.webhooks.list()).to.have.length(1);

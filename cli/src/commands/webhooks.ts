@@ -1,10 +1,10 @@
 import { Command, Option } from 'commander';
-import { WEBHOOK_EVENT_TYPES, type Webhook } from '@feedbackd/sdk/contract';
+import { WEBHOOK_EVENT_TYPES, type Webhook, type WebhookDelivery } from '@feedbackd/sdk/contract';
 import { addApiOptions, apiFlags } from '../api-options.js';
 import { withClient } from '../api-call.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { enumList, wholeNumber } from '../flag-values.js';
-import { formatTime, printFields, printJson, printLine, printTable, type Output } from '../output.js';
+import { formatTime, oneLine, printFields, printJson, printLine, printTable, truncate, type Output } from '../output.js';
 
 const FORMATS = ['standard', 'slack', 'discord'] as const;
 
@@ -121,6 +121,75 @@ export function webhooksCommand(output: Output): Command {
       const until = result.webhook.previousSecretExpiresAt;
       output.out(`New signing secret of ${result.webhook.id} (shown only now): ${result.secret}`);
       output.out(until ? `The previous secret also signs until ${formatTime(until)}.` : 'The previous secret no longer signs.');
+    }),
+  );
+  const test = new Command('test').description('Send a signed webhook.test to an endpoint now; prints the status, the time and the start of the answer').argument('<id>', 'id of the endpoint');
+  webhooks.addCommand(
+    addApiOptions(test).action(async (id: string, _flags: unknown, self: Command) => {
+      const api = apiFlags(self);
+      const delivery = await withClient(api, (client) => client.webhooks.test(id));
+      if (api.json) return printJson(output, { delivery });
+      const [tried] = delivery.attemptLog;
+      if (!output.isTty) return printLine(output, [delivery.id, tried?.statusCode ?? '-', tried?.latencyMs ?? '-', oneLine(tried?.error ?? tried?.response ?? '')]);
+      const outcome = tried?.statusCode != null ? `HTTP ${tried.statusCode}` : `failed: ${tried?.error ?? 'no attempt'}`;
+      output.out(`${delivery.state === 'succeeded' ? 'Delivered' : 'Not delivered'} (${outcome}) in ${tried?.latencyMs ?? 0} ms.`);
+      if (tried?.response) output.out(`The answer began: ${truncate(oneLine(tried.response), 200)}`);
+      if (delivery.state !== 'succeeded') throw new CliError(`the endpoint did not accept the test (${outcome})`, EXIT.error);
+    }),
+  );
+
+  const deliveries = new Command('deliveries')
+    .description("An endpoint's deliveries, newest first, with their attempts")
+    .argument('<id>', 'id of the endpoint')
+    .addOption(new Option('--state <state>', 'only deliveries in this state').choices(['pending', 'succeeded', 'failed']))
+    .option('--event <eventId>', 'only the delivery of this event')
+    .option('--limit <n>', 'at most this many (1 to 100)', '20');
+  webhooks.addCommand(
+    addApiOptions(deliveries).action(async (id: string, flags: { state?: WebhookDelivery['state']; event?: string; limit: string }, self: Command) => {
+      const api = apiFlags(self);
+      const limit = wholeNumber(flags.limit, '--limit', { min: 1, max: 100 });
+      const items = await withClient(api, (client) => client.webhooks.deliveries(id, { state: flags.state, eventId: flags.event, limit }));
+      if (api.json) return printJson(output, { items });
+      if (output.isTty && items.length === 0) return output.out('No deliveries.');
+      printTable(
+        output,
+        [
+          { header: 'DELIVERY', value: (d: WebhookDelivery) => d.id },
+          { header: 'TYPE', value: (d: WebhookDelivery) => d.type },
+          { header: 'STATE', value: (d: WebhookDelivery) => d.state },
+          { header: 'ATTEMPTS', value: (d: WebhookDelivery) => String(d.attemptLog.length) },
+          { header: 'LAST', value: (d: WebhookDelivery) => (d.lastStatus !== null ? `HTTP ${d.lastStatus}` : oneLine(d.lastError ?? '-')) },
+          { header: 'CREATED', value: (d: WebhookDelivery) => (output.isTty ? formatTime(d.createdAt) : d.createdAt) },
+        ],
+        items,
+      );
+    }),
+  );
+
+  const redeliver = new Command('redeliver').description('Send one delivery again now, with the same webhook-id').argument('<delivery-id>', 'id of the delivery (see `feedback webhooks deliveries`)');
+  webhooks.addCommand(
+    addApiOptions(redeliver).action(async (deliveryId: string, _flags: unknown, self: Command) => {
+      const api = apiFlags(self);
+      const delivery = await withClient(api, (client) => client.webhooks.redeliver(deliveryId));
+      if (api.json) return printJson(output, { delivery });
+      if (!output.isTty) return printLine(output, [delivery.id, delivery.state]);
+      output.out(`Delivery ${delivery.id} is queued again; it leaves within a second.`);
+    }),
+  );
+
+  const recover = new Command('recover')
+    .description('After an outage: queue again every failed delivery of an endpoint made since a time')
+    .argument('<id>', 'id of the endpoint')
+    .requiredOption('--since <time>', 'an ISO 8601 date and time, like 2026-11-25T08:00:00Z');
+  webhooks.addCommand(
+    addApiOptions(recover).action(async (id: string, flags: { since: string }, self: Command) => {
+      const api = apiFlags(self);
+      const since = new Date(flags.since);
+      if (Number.isNaN(since.getTime())) throw new CliError(`--since must be a date and time, like 2026-11-25T08:00:00Z, not "${flags.since}"`, EXIT.usage);
+      const requeued = await withClient(api, (client) => client.webhooks.recover(id, since));
+      if (api.json) return printJson(output, { requeued });
+      if (!output.isTty) return printLine(output, [requeued]);
+      output.out(`${requeued} failed deliver${requeued === 1 ? 'y is' : 'ies are'} queued again.`);
     }),
   );
   return webhooks;

@@ -63,4 +63,6 @@ export const ERROR_MESSAGES = {
   commentNotFound: 'Comment not found',
   /** Not in the spec: no webhook endpoint of the caller's project has that id (404). */
   webhookNotFound: 'Webhook not found',
+  /** Not in the spec: no delivery of the caller's project's endpoints has that id (404). */
+  deliveryNotFound: 'Webhook delivery not found',
 } as const;

@@ -83,7 +83,54 @@ export const WebhookResponseSchema = z.object({ webhook: WebhookSchema });
 export const WebhookListResponseSchema = z.object({ items: z.array(WebhookSchema) });
 export const DeleteWebhookResponseSchema = z.object({ id: z.string(), deleted: z.literal(true) });
 
+/** One attempt of a delivery, as the log keeps it. */
+export const WebhookAttemptSchema = z.object({
+  attemptedAt: TimestampSchema,
+  /** The answer's status, or null when the attempt failed before an answer (refused, timed out). */
+  statusCode: z.number().int().nullable(),
+  latencyMs: z.number().int(),
+  error: z.string().nullable(),
+  /** The first 2 KB of the answer's body. */
+  response: z.string().nullable(),
+});
+
+/** One event to one endpoint: its `id` is the `webhook-id` of every attempt (with `msg_` before it). */
+export const WebhookDeliverySchema = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  type: z.string(),
+  state: z.enum(['pending', 'succeeded', 'failed']),
+  /** Attempts made in its current round (a redelivery starts a new round). */
+  attempts: z.number().int(),
+  /** When the next attempt is due, while it is pending. */
+  nextAttemptAt: TimestampSchema.nullable(),
+  lastStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: TimestampSchema,
+  /** Every attempt, oldest first. */
+  attemptLog: z.array(WebhookAttemptSchema),
+});
+
+/** Query of GET /api/v1/webhooks/:webhookId/deliveries. */
+export const ListWebhookDeliveriesQuerySchema = z.object({
+  state: z.preprocess((value) => (value === '' ? undefined : value), z.enum(['pending', 'succeeded', 'failed'], { error: 'state must be one of: pending, succeeded, failed' }).optional()),
+  eventId: z.preprocess((value) => (value === '' ? undefined : value), z.string({ error: 'eventId must be a single string' }).optional()),
+  limit: z.coerce.number({ error: 'limit must be an integer between 1 and 100' }).int({ error: 'limit must be an integer between 1 and 100' }).min(1, { error: 'limit must be an integer between 1 and 100' }).max(100, { error: 'limit must be an integer between 1 and 100' }).default(20),
+});
+
+/** Body of POST /api/v1/webhooks/:webhookId/recover: every failed delivery made since then is queued again. */
+export const RecoverWebhookRequestSchema = z.object({ since: z.iso.datetime({ offset: true, error: 'since must be an ISO 8601 date and time, like 2026-11-25T08:00:00Z' }) });
+
+export const WebhookDeliveryIdParamsSchema = z.object({ deliveryId: z.string() });
+export const WebhookDeliveryListResponseSchema = z.object({ items: z.array(WebhookDeliverySchema) });
+export const WebhookDeliveryResponseSchema = z.object({ delivery: WebhookDeliverySchema });
+export const RecoverWebhookResponseSchema = z.object({ requeued: z.number().int() });
+/** What a test delivery came to: the attempt as the log keeps it. */
+export const TestWebhookResponseSchema = z.object({ delivery: WebhookDeliverySchema });
+
 export type Webhook = z.infer<typeof WebhookSchema>;
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
+export type WebhookAttempt = z.infer<typeof WebhookAttemptSchema>;
 export type WebhookFormat = z.infer<typeof WebhookFormatSchema>;
 export type CreateWebhookRequest = z.input<typeof CreateWebhookRequestSchema>;
 export type UpdateWebhookRequest = z.input<typeof UpdateWebhookRequestSchema>;

@@ -1,4 +1,4 @@
-import type { CreateWebhookRequest, UpdateWebhookRequest, Webhook } from '../contract/webhooks.js';
+import type { CreateWebhookRequest, UpdateWebhookRequest, Webhook, WebhookDelivery } from '../contract/webhooks.js';
 import type { RequestOptions, Transport } from '../transport.js';
 
 /** An endpoint and its signing secret (`whsec_...`), shown only when it is made or rotated. */
@@ -60,5 +60,36 @@ export class WebhooksResource {
    */
   async rotateSecret(id: string, input: { graceSeconds?: number } = {}, options?: RequestOptions): Promise<WebhookWithSecret> {
     return this.#transport.call('rotateWebhookSecret', { params: { webhookId: id }, body: input }, options);
+  }
+
+  /**
+   * Sends a signed `webhook.test` to the endpoint now and answers what came of it: the delivery
+   * with its one attempt (status, time, error, the answer's start). Never retried.
+   * `POST /api/v1/webhooks/:webhookId/test`.
+   */
+  async test(id: string, options?: RequestOptions): Promise<WebhookDelivery> {
+    return (await this.#transport.call('testWebhook', { params: { webhookId: id } }, options)).delivery;
+  }
+
+  /**
+   * The endpoint's deliveries, newest first, each with every attempt: all, or those of one `state`
+   * or one event. `GET /api/v1/webhooks/:webhookId/deliveries`.
+   */
+  async deliveries(id: string, query: { state?: WebhookDelivery['state']; eventId?: string; limit?: number } = {}, options?: RequestOptions): Promise<WebhookDelivery[]> {
+    return (await this.#transport.call('listWebhookDeliveries', { params: { webhookId: id }, query }, options)).items;
+  }
+
+  /** Sends one delivery again, now, with the same `webhook-id`. `POST /api/v1/webhooks/deliveries/:deliveryId/redeliver`. */
+  async redeliver(deliveryId: string, options?: RequestOptions): Promise<WebhookDelivery> {
+    return (await this.#transport.call('redeliverWebhookDelivery', { params: { deliveryId } }, options)).delivery;
+  }
+
+  /**
+   * After an outage: queues again every failed delivery of the endpoint made since `since`.
+   * `POST /api/v1/webhooks/:webhookId/recover`. @returns how many were queued.
+   */
+  async recover(id: string, since: Date | string, options?: RequestOptions): Promise<number> {
+    const body = { since: since instanceof Date ? since.toISOString() : since };
+    return (await this.#transport.call('recoverWebhook', { params: { webhookId: id }, body }, options)).requeued;
   }
 }

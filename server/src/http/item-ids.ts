@@ -19,6 +19,11 @@ export function webhookNotFound(): AppError {
   return new AppError(404, ERROR_MESSAGES.webhookNotFound);
 }
 
+/** 404 "Webhook delivery not found": no delivery to an endpoint of the caller's project has that id. */
+export function deliveryNotFound(): AppError {
+  return new AppError(404, ERROR_MESSAGES.deliveryNotFound);
+}
+
 /**
  * True when a statement failed because the item it references was deleted while it ran (a delete
  * or a merge committed first): PostgreSQL's foreign_key_violation. Writers on an item that may be

@@ -39,10 +39,34 @@ export const CLAIM_DUE = `with due as (
     from due where d.id = due.id
     returning d.id, d.attempts, d.event_id, d.endpoint_id
   )
-  select c.id, c.attempts as attempt, c.endpoint_id, w.url, w.format, w.secret,
+  ${toSend('claimed', 'webhook_events')}`;
+
+/**
+ * What a sender needs of the deliveries of `claimed` (a relation with id, attempts, event_id,
+ * endpoint_id), whose events are rows of `events`.
+ */
+function toSend(claimed: string, events: string): string {
+  return `select c.id, c.attempts as attempt, c.endpoint_id, w.url, w.format, w.secret,
     case when w.previous_secret_expires_at > now() then w.previous_secret end as previous_secret,
     e.id as event_id, e.type, to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as timestamp, e.data::text as data
-  from claimed c join webhook_endpoints w on w.id = c.endpoint_id join webhook_events e on e.id = c.event_id`;
+  from ${claimed} c join webhook_endpoints w on w.id = c.endpoint_id join ${events} e on e.id = c.event_id`;
+}
+
+/**
+ * A `webhook.test` event to endpoint $2 of project $1, with its one delivery, claimed at once by
+ * the request that sends it (the fan-out trigger leaves test events alone): what to send, or no row.
+ */
+export const TEST_DELIVERY = `with ev as (
+    insert into webhook_events (project_id, type, data)
+    select w.project_id, 'webhook.test', jsonb_build_object('webhook', jsonb_build_object('id', w.id), 'message', 'A test of this endpoint, sent on request')
+    from webhook_endpoints w where w.project_id = $1::uuid and w.id = $2::uuid
+    returning id, type, data, created_at
+  ), claimed as (
+    insert into webhook_deliveries (event_id, endpoint_id, attempts, claimed_until)
+    select ev.id, $2::uuid, 1, now() + interval '1 minute' from ev
+    returning id, attempts, event_id, endpoint_id
+  )
+  ${toSend('claimed', 'ev')}`;
 
 /** One attempt's record: $1 delivery, $2 status code or null, $3 latency ms, $4 error or null, $5 the answer's start or null. */
 export const RECORD_ATTEMPT = `insert into webhook_attempts (delivery_id, status_code, latency_ms, error, response) values ($1, $2, $3, $4, $5)`;

@@ -51,3 +51,48 @@ export const ROTATE_SECRET = `update webhook_endpoints w set
     secret = $3::text, updated_at = now()
   where w.project_id = $1::uuid and w.id = $2::uuid
   returning ${WEBHOOK_JSON} as body`;
+
+/** The contract's WebhookDelivery of the row `d` (its event `e`), with every attempt, as JSON. */
+const DELIVERY_JSON = `json_build_object(
+    'id', d.id, 'eventId', d.event_id, 'type', e.type, 'state', d.state, 'attempts', d.attempts,
+    'nextAttemptAt', case when d.state = 'pending' then ${iso('d.next_attempt_at')} end,
+    'lastStatus', d.last_status, 'lastError', d.last_error, 'createdAt', ${iso('d.created_at')},
+    'attemptLog', coalesce((
+      select json_agg(json_build_object('attemptedAt', ${iso('a.attempted_at')}, 'statusCode', a.status_code, 'latencyMs', a.latency_ms, 'error', a.error, 'response', a.response) order by a.id)
+      from webhook_attempts a where a.delivery_id = d.id
+    ), '[]'::json)
+  )`;
+
+/**
+ * $2 endpoint's deliveries, newest first: $3 state or null, $4 event id or null, $5 at most.
+ * `found` says whether the project has that endpoint (an empty list is not a 404).
+ */
+export const LIST_DELIVERIES = `select exists (select 1 from webhook_endpoints w where w.project_id = $1::uuid and w.id = $2::uuid) as found,
+  coalesce((
+    select json_agg(x.body order by x.created_at desc, x.id desc) from (
+      select d.id, d.created_at, ${DELIVERY_JSON} as body
+      from webhook_deliveries d join webhook_events e on e.id = d.event_id join webhook_endpoints w on w.id = d.endpoint_id
+      where w.project_id = $1::uuid and w.id = $2::uuid and ($3::text is null or d.state = $3::text) and ($4::uuid is null or d.event_id = $4::uuid)
+      order by d.created_at desc, d.id desc
+      limit $5::int
+    ) x
+  ), '[]')::text as body`;
+
+/** One delivery $2 of the project's endpoints, as JSON text. */
+export const GET_DELIVERY = `select ${DELIVERY_JSON}::text as body
+  from webhook_deliveries d join webhook_events e on e.id = d.event_id join webhook_endpoints w on w.id = d.endpoint_id
+  where w.project_id = $1::uuid and d.id = $2::uuid`;
+
+/**
+ * Queues delivery $2 of the project's endpoints again, now, as a new round of attempts (same
+ * delivery, so the same webhook-id): the id, or no row.
+ */
+export const REDELIVER = `update webhook_deliveries d set state = 'pending', attempts = 0, next_attempt_at = now(), claimed_until = null
+  from webhook_endpoints w where w.id = d.endpoint_id and w.project_id = $1::uuid and d.id = $2::uuid
+  returning d.id`;
+
+/** Queues again every failed delivery of endpoint $2 made since $3: one row per delivery requeued. */
+export const RECOVER = `update webhook_deliveries d set state = 'pending', attempts = 0, next_attempt_at = now(), claimed_until = null
+  from webhook_endpoints w
+  where w.id = d.endpoint_id and w.project_id = $1::uuid and w.id = $2::uuid and d.state = 'failed' and d.created_at >= $3::timestamptz
+  returning d.id`;

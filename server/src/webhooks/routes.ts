@@ -5,12 +5,30 @@ import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { webhookNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
-import { CREATE_ENDPOINT, DELETE_ENDPOINT, GET_ENDPOINT, LIST_ENDPOINTS, ROTATE_SECRET, UPDATE_ENDPOINT } from './endpoints.sql.js';
-import { checkWebhookUrl } from './safe-target.js';
+import { UUID } from '../db/uuid.js';
+import { deliveryNotFound } from '../http/item-ids.js';
+import type { Logger } from '../logger.js';
+import { TEST_DELIVERY, type ClaimedDelivery } from './deliveries.sql.js';
+import {
+  CREATE_ENDPOINT,
+  DELETE_ENDPOINT,
+  GET_DELIVERY,
+  GET_ENDPOINT,
+  LIST_DELIVERIES,
+  LIST_ENDPOINTS,
+  RECOVER,
+  REDELIVER,
+  ROTATE_SECRET,
+  UPDATE_ENDPOINT,
+} from './endpoints.sql.js';
+import { checkWebhookUrl, webhookDispatcher } from './safe-target.js';
+import { DEFAULT_TIMEOUT_MS, sendClaimed } from './sender.js';
 
 export interface WebhookRouteOptions {
   /** Allow endpoints on loopback and private networks (`serve --webhooks-allow-private`). */
   allowPrivate: boolean;
+  /** Where a test delivery's failure to record is told. */
+  logger: Logger;
 }
 
 /**
@@ -58,6 +76,43 @@ export function mountWebhookRoutes(router: Router<AppState>, options: MountOptio
     const [row] = await sql.query<{ body: string }>('', ROTATE_SECRET, [projectOf(ctx), params.webhookId, secret, grace]);
     if (!row) throw webhookNotFound();
     return jsonReply(routes.rotateWebhookSecret, 200, `{"webhook":${row.body},"secret":${JSON.stringify(secret)}}`);
+  });
+
+  // A test is sent by the request itself, through the same checked dispatcher and the same
+  // record of the attempt as every delivery (sender.ts), but never retried.
+  let dispatcher: ReturnType<typeof webhookDispatcher> | undefined;
+  mount(router, routes.testWebhook, options, async ({ params }, ctx) => {
+    // On the pool, never in a request's transaction: the attempt may take 15 s, which no
+    // transaction should be held open for (on the embedded database it would hold the session).
+    const sql = options.sql;
+    const [claimed] = await sql.query<ClaimedDelivery & Record<string, unknown>>('', TEST_DELIVERY, [projectOf(ctx), params.webhookId]);
+    if (!claimed) throw webhookNotFound();
+    dispatcher ??= webhookDispatcher({ allowPrivate: webhooks.allowPrivate });
+    await sendClaimed(sql, webhooks.logger, dispatcher, DEFAULT_TIMEOUT_MS, claimed, false);
+    const [row] = await sql.query<{ body: string }>('', GET_DELIVERY, [projectOf(ctx), claimed.id]);
+    return jsonReply(routes.testWebhook, 200, `{"delivery":${row!.body}}`);
+  });
+
+  mount(router, routes.listWebhookDeliveries, options, async ({ params, query }, ctx, sql) => {
+    // An event id that is not a uuid names no event: an empty page, never a failing cast.
+    if (query.eventId !== undefined && !UUID.test(query.eventId)) return jsonReply(routes.listWebhookDeliveries, 200, '{"items":[]}');
+    const [row] = await sql.query<{ found: boolean; body: string }>('', LIST_DELIVERIES, [projectOf(ctx), params.webhookId, query.state ?? null, query.eventId ?? null, query.limit]);
+    if (!row!.found) throw webhookNotFound();
+    return jsonReply(routes.listWebhookDeliveries, 200, `{"items":${row!.body}}`);
+  });
+
+  mount(router, routes.recoverWebhook, options, async ({ params, body }, ctx, sql) => {
+    const [found] = await sql.query<{ body: string }>('', GET_ENDPOINT, [projectOf(ctx), params.webhookId]);
+    if (!found) throw webhookNotFound();
+    const requeued = await sql.query<{ id: string }>('', RECOVER, [projectOf(ctx), params.webhookId, body.since]);
+    return reply(200, { requeued: requeued.length });
+  });
+
+  mount(router, routes.redeliverWebhookDelivery, options, async ({ params }, ctx, sql) => {
+    const [requeued] = await sql.query<{ id: string }>('', REDELIVER, [projectOf(ctx), params.deliveryId]);
+    if (!requeued) throw deliveryNotFound();
+    const [row] = await sql.query<{ body: string }>('', GET_DELIVERY, [projectOf(ctx), params.deliveryId]);
+    return jsonReply(routes.redeliverWebhookDelivery, 200, `{"delivery":${row!.body}}`);
   });
 }
 

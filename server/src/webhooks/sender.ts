@@ -53,18 +53,28 @@ export function webhookSender(options: SenderOptions): { sendDue(): Promise<numb
       for (;;) {
         const claimed = await options.sql.query<ClaimedDelivery & Record<string, unknown>>('', CLAIM_DUE, [CLAIM_BATCH, claimSeconds]);
         if (claimed.length === 0) return sent;
-        await Promise.all(claimed.map((delivery) => sendOne(options, dispatcher, timeoutMs, delivery)));
+        await Promise.all(claimed.map((delivery) => sendClaimed(options.sql, options.logger, dispatcher, timeoutMs, delivery)));
         sent += claimed.length;
       }
     },
   };
 }
 
-async function sendOne(options: SenderOptions, dispatcher: Dispatcher, timeoutMs: number, delivery: ClaimedDelivery): Promise<void> {
+/**
+ * Sends one claimed delivery, records the attempt and decides what follows. With `retries` false
+ * (a test sent on request) a failure is final at once.
+ */
+export async function sendClaimed(
+  sql: Pick<SqlPool, 'query'>,
+  logger: Logger,
+  dispatcher: Dispatcher,
+  timeoutMs: number,
+  delivery: ClaimedDelivery,
+  retries = true,
+): Promise<void> {
   const event = `{"id":${JSON.stringify(delivery.event_id)},"type":${JSON.stringify(delivery.type)},"timestamp":${JSON.stringify(delivery.timestamp)},"data":${delivery.data}}`;
   const body = formatBody(delivery.format, event, delivery.type, delivery.data);
   const outcome = await attempt(dispatcher, timeoutMs, delivery, body);
-  const { sql, logger } = options;
   await sql.query('', RECORD_ATTEMPT, [delivery.id, outcome.status, outcome.latencyMs, outcome.error, outcome.response]);
   if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
     await sql.query('', SUCCEEDED, [delivery.id, outcome.status]);
@@ -75,6 +85,10 @@ async function sendOne(options: SenderOptions, dispatcher: Dispatcher, timeoutMs
     await sql.query('', GIVEN_UP, [delivery.id, outcome.status, error]);
     await sql.query('', DISABLE_ENDPOINT, [delivery.endpoint_id, 'the endpoint answered 410 Gone', false, null]);
     logger.warn('webhook endpoint disabled: it answered 410 Gone', { endpoint: delivery.endpoint_id });
+    return;
+  }
+  if (!retries) {
+    await sql.query('', GIVEN_UP, [delivery.id, outcome.status, error]);
     return;
   }
   if (delivery.attempt >= MAX_ATTEMPTS) {

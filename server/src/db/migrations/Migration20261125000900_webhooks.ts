@@ -38,9 +38,16 @@ const WEBHOOKS_WANTED = `create function "webhooks_wanted"(p_project uuid, p_typ
   )
 $$;`;
 
-/** Each event becomes one pending delivery per enabled endpoint that subscribes to it, in the event's transaction. */
+/**
+ * Each event becomes one pending delivery per enabled endpoint that subscribes to it, in the
+ * event's transaction. A `webhook.test` goes only to the endpoint that asked for it, which makes
+ * its delivery itself.
+ */
 const FAN_OUT = `create function "webhook_fan_out"() returns trigger language plpgsql as $$
 begin
+  if new.type = 'webhook.test' then
+    return null;
+  end if;
   insert into webhook_deliveries (event_id, endpoint_id)
   select new.id, w.id from webhook_endpoints w
   where w.project_id = new.project_id and w.disabled_at is null and (w.events is null or new.type = any (w.events));
