@@ -16,3 +16,5 @@ export { voteBatches, type BatchedToggle, type ToggleRequest, type VoteBatches }
 export { SEED_EPOCH_MS, SEED_MARKERS, markerItemCount, type SeedMarker } from './db/seeders/index.js';
 export { buildOpenApiDocument } from './openapi.js';
 export { OPENAPI_PATH } from './http/keyless-routes.js';
+export { PRUNE_LOG, WEBHOOK_LOG_DAYS } from './webhooks/deliveries.sql.js';
+export { nextDelayMs, RETRY_DELAYS_MS } from './webhooks/sender.js';

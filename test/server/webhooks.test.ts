@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { FeedbackClient } from '@feedbackd/sdk';
 import { isKnownWebhookEvent, verifyWebhook, type WebhookEvent } from '@feedbackd/sdk/webhooks';
+import { nextDelayMs, PRUNE_LOG, RETRY_DELAYS_MS, WEBHOOK_LOG_DAYS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { request, withServer } from '../helpers/test-server.js';
 
@@ -133,8 +134,10 @@ for (const backend of backends()) {
         // One event, one delivery: every webhook-id differs, and each is what the log keeps.
         const ids = receiver.received.map((delivery) => String(delivery.headers['webhook-id']));
         expect(new Set(ids).size).to.equal(ids.length);
-        const logged = await server.sql<{ state: string }>('select d.state from webhook_deliveries d where d.endpoint_id = ?', [webhook.id]);
-        expect(logged.map((row) => row.state)).to.deep.equal(Array(ids.length).fill('succeeded'));
+        // The sender records each success once the answer is in, a moment after the receiver saw the request.
+        const states = async () => (await server.sql<{ state: string }>('select d.state from webhook_deliveries d where d.endpoint_id = ?', [webhook.id])).map((row) => row.state);
+        await until(async () => (await states()).every((state) => state === 'succeeded'), 5_000, 'every delivery recorded as succeeded');
+        expect(await states()).to.have.length(ids.length);
       } finally {
         await receiver.close();
       }
@@ -294,6 +297,34 @@ for (const backend of backends()) {
       } finally {
         await receiver.close();
       }
+    });
+
+    it(`when the log is pruned, then events older than ${WEBHOOK_LOG_DAYS} days go with their deliveries and attempts, unless one is still pending`, async () => {
+      const { webhook } = await client.webhooks.create({ url: 'http://127.0.0.1:9/never' });
+      const [project] = await server.sql<{ id: string }>('select project_id as id from webhook_endpoints where id = ?', [webhook.id]);
+      const event = async (days: number, state: string) => {
+        // A test event, which the fan-out trigger leaves alone: its one delivery is made here.
+        const [row] = await server.sql<{ id: string }>(`insert into webhook_events (project_id, type, data, created_at) values (?, 'webhook.test', '{}', now() - ? * interval '1 day') returning id`, [project!.id, days]);
+        await server.sql(`insert into webhook_deliveries (event_id, endpoint_id, state, next_attempt_at) values (?, ?, ?, now() + interval '1 day')`, [row!.id, webhook.id, state]);
+        return row!.id;
+      };
+      const old = await event(WEBHOOK_LOG_DAYS + 1, 'succeeded');
+      const oldPending = await event(WEBHOOK_LOG_DAYS + 1, 'pending');
+      const recent = await event(1, 'failed');
+      await server.sql(PRUNE_LOG);
+      const left = (await server.sql<{ id: string }>('select id from webhook_events where id in (?, ?, ?)', [old, oldPending, recent])).map((row) => row.id);
+      expect(left.sort()).to.deep.equal([oldPending, recent].sort());
+      expect(await server.sql('select 1 from webhook_deliveries where event_id = ?', [old])).to.deep.equal([]);
+    });
+
+    it('when the retries are scheduled, then they back off over about three days, with jitter, and a Retry-After longer than the schedule wins', () => {
+      const total = RETRY_DELAYS_MS.reduce((sum, ms) => sum + ms, 0);
+      expect(total / 86_400_000).to.be.within(2.9, 3.3);
+      expect(nextDelayMs(1, undefined, () => 0)).to.equal(4_500);
+      expect(nextDelayMs(1, undefined, () => 1)).to.equal(5_500);
+      expect(nextDelayMs(1, 120, () => 0.5)).to.equal(120_000);
+      expect(nextDelayMs(3, 1, () => 0.5)).to.equal(30 * 60_000);
+      expect(nextDelayMs(99, undefined, () => 0.5)).to.equal(24 * 3_600_000);
     });
 
     it('when an endpoint is managed, then list, update, disable, enable and delete answer as the contract says, and a public key is refused', async () => {

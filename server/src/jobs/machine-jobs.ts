@@ -1,6 +1,7 @@
 import type { SqlPool } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { deleteExpiredKeys } from '../db/idempotency-keys.js';
+import { PRUNE_LOG } from '../webhooks/deliveries.sql.js';
 import { webhookSender } from '../webhooks/sender.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
 
@@ -8,6 +9,8 @@ import { runPeriodically, type RunningJobs } from './periodic.js';
 export const IDEMPOTENCY_SWEEP_EVERY_MS = 10 * 60_000;
 /** How often the webhook sender looks for due deliveries: a new event leaves within about this long. */
 export const WEBHOOK_POLL_EVERY_MS = 500;
+/** How often the webhook log is pruned of what is older than its keeping period. */
+export const WEBHOOK_PRUNE_EVERY_MS = 60 * 60_000;
 
 export interface MachineJobOptions {
   /** Webhook targets may be on loopback and private networks. */
@@ -34,6 +37,11 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
         everyMs: WEBHOOK_POLL_EVERY_MS,
         quiet: true,
         run: async () => ({ attempts: await webhooks.sendDue() }),
+      },
+      {
+        name: 'webhook log pruning',
+        everyMs: WEBHOOK_PRUNE_EVERY_MS,
+        run: async () => ({ events: (await sql.query('', `${PRUNE_LOG} returning 1`, [])).length }),
       },
     ],
     logger,

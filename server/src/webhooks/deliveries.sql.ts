@@ -90,3 +90,11 @@ export const DISABLE_ENDPOINT = `update webhook_endpoints w set disabled_at = no
     and (not $3::boolean or not exists (
       select 1 from webhook_deliveries d where d.endpoint_id = w.id and d.state = 'succeeded' and d.created_at >= $4::timestamptz
     ))`;
+
+/** How long the log keeps an event, its deliveries and their attempts once none is pending. */
+export const WEBHOOK_LOG_DAYS = 30;
+
+/** Deletes events older than WEBHOOK_LOG_DAYS with no pending delivery; their deliveries and attempts go with them. */
+export const PRUNE_LOG = `delete from webhook_events e
+  where e.created_at < now() - ${WEBHOOK_LOG_DAYS} * interval '1 day'
+    and not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.state = 'pending')`;
