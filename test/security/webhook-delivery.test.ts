@@ -325,8 +325,10 @@ for (const backend of backends()) {
       // there the best that can be shown is that `--workers 2` still has one sender, which sends
       // each delivery once. The second starts once the first has minted the first key, so that the
       // two do not both create the default project.
-      const servers = backend.name === 'postgres' ? [await serve(['--workers', '1', '--log-level', 'debug'])] : [await serve(['--workers', '2', '--log-level', 'debug'])];
-      if (backend.name === 'postgres') servers.push(await serve(['--workers', '1', '--log-level', 'debug']));
+      // At debug level each sender logs what every run of it sent (attemptsByPid).
+      const debug = ['--log-level', 'debug'];
+      const servers = [await serve(['--workers', backend.name === 'postgres' ? '1' : '2', ...debug])];
+      if (backend.name === 'postgres') servers.push(await serve(['--workers', '1', ...debug]));
       const [apiKey, secretKey] = await Promise.all([mintKey(where, false), mintKey(where, true)]);
       const secret = await subscribe(servers[0]!, secretKey, receiver.url, ['feedback.created']);
 
