@@ -68,18 +68,18 @@ export const TEST_DELIVERY = `with ev as (
   )
   ${toSend('claimed', 'ev')}`;
 
-/** One attempt's record: $1 delivery, $2 status code or null, $3 latency ms, $4 error or null, $5 the answer's start or null. */
-export const RECORD_ATTEMPT = `insert into webhook_attempts (delivery_id, status_code, latency_ms, error, response) values ($1, $2, $3, $4, $5)`;
-
-/** A delivery answered 2xx: $1 delivery, $2 status. */
-export const SUCCEEDED = `update webhook_deliveries set state = 'succeeded', claimed_until = null, last_status = $2, last_error = null where id = $1`;
-
-/** A failed attempt with another to come after $4 ms: $1 delivery, $2 status or null, $3 error. */
-export const RETRY_LATER = `update webhook_deliveries set claimed_until = null, last_status = $2, last_error = $3,
-  next_attempt_at = now() + $4::int * interval '1 millisecond' where id = $1`;
-
-/** A delivery given up: $1 delivery, $2 status or null, $3 error. */
-export const GIVEN_UP = `update webhook_deliveries set state = 'failed', claimed_until = null, last_status = $2, last_error = $3 where id = $1`;
+/**
+ * One attempt's record and what follows it, in one statement, so a crash cannot keep the one
+ * without the other: $1 delivery, $2 status code or null, $3 latency ms, $4 the attempt's error
+ * or null, $5 the answer's start or null; then the delivery's new $6 state (`pending` for a retry
+ * due in $8 ms, `succeeded` or `failed`) and $7 its last error.
+ */
+export const RECORD_OUTCOME = `with attempt as (
+    insert into webhook_attempts (delivery_id, status_code, latency_ms, error, response) values ($1::uuid, $2::int, $3::int, $4::text, $5::text)
+  )
+  update webhook_deliveries set state = $6::text, claimed_until = null, last_status = $2::int, last_error = $7::text,
+    next_attempt_at = case when $6::text = 'pending' then now() + $8::int * interval '1 millisecond' else next_attempt_at end
+  where id = $1::uuid`;
 
 /**
  * Disables endpoint $1 with reason $2, unless it is disabled already; with $3 true only when no

@@ -3,7 +3,7 @@ import { signWebhook } from '@feedbackd/sdk/webhooks';
 import type { SqlPool } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { formatBody } from './chat-formats.js';
-import { CLAIM_DUE, DISABLE_ENDPOINT, GIVEN_UP, RECORD_ATTEMPT, RETRY_LATER, SUCCEEDED, type ClaimedDelivery } from './deliveries.sql.js';
+import { CLAIM_DUE, DISABLE_ENDPOINT, RECORD_OUTCOME, type ClaimedDelivery } from './deliveries.sql.js';
 import { webhookDispatcher } from './safe-target.js';
 
 /**
@@ -49,12 +49,23 @@ export function webhookSender(options: SenderOptions): { sendDue(): Promise<numb
   const claimSeconds = Math.ceil((timeoutMs * 2) / 1000) + 5;
   return {
     async sendDue() {
+      // A rolling window of CLAIM_BATCH attempts: a slot that frees claims the next due delivery,
+      // so one slow endpoint holds up only the slots it occupies, not a whole batch.
+      const inFlight = new Set<Promise<void>>();
       let sent = 0;
       for (;;) {
-        const claimed = await options.sql.query<ClaimedDelivery & Record<string, unknown>>('', CLAIM_DUE, [CLAIM_BATCH, claimSeconds]);
-        if (claimed.length === 0) return sent;
-        await Promise.all(claimed.map((delivery) => sendClaimed(options.sql, options.logger, dispatcher, timeoutMs, delivery)));
+        const free = CLAIM_BATCH - inFlight.size;
+        const claimed = free > 0 ? await options.sql.query<ClaimedDelivery & Record<string, unknown>>('', CLAIM_DUE, [free, claimSeconds]) : [];
+        for (const delivery of claimed) {
+          const sending = sendClaimed(options.sql, options.logger, dispatcher, timeoutMs, delivery)
+            .catch((error: unknown) => options.logger.warn('webhook attempt not recorded; its claim expires and it is sent again', { delivery: delivery.id, error: String(error) }))
+            .finally(() => inFlight.delete(sending));
+          inFlight.add(sending);
+        }
         sent += claimed.length;
+        if (inFlight.size === 0) return sent;
+        // Wait for a slot when the window is full or nothing more is due yet.
+        if (claimed.length === 0 || inFlight.size >= CLAIM_BATCH) await Promise.race(inFlight);
       }
     },
   };
@@ -75,30 +86,31 @@ export async function sendClaimed(
   const event = `{"id":${JSON.stringify(delivery.event_id)},"type":${JSON.stringify(delivery.type)},"timestamp":${JSON.stringify(delivery.timestamp)},"data":${delivery.data}}`;
   const body = formatBody(delivery.format, event, delivery.type, delivery.data);
   const outcome = await attempt(dispatcher, timeoutMs, delivery, body);
-  await sql.query('', RECORD_ATTEMPT, [delivery.id, outcome.status, outcome.latencyMs, outcome.error, outcome.response]);
+  const record = (state: 'pending' | 'succeeded' | 'failed', lastError: string | null, retryInMs: number | null = null) =>
+    sql.query('', RECORD_OUTCOME, [delivery.id, outcome.status, outcome.latencyMs, outcome.error, outcome.response, state, lastError, retryInMs]);
   if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
-    await sql.query('', SUCCEEDED, [delivery.id, outcome.status]);
+    await record('succeeded', null);
     return;
   }
   const error = outcome.error ?? `HTTP ${outcome.status}`;
   if (outcome.status === 410) {
-    await sql.query('', GIVEN_UP, [delivery.id, outcome.status, error]);
+    await record('failed', error);
     await sql.query('', DISABLE_ENDPOINT, [delivery.endpoint_id, 'the endpoint answered 410 Gone', false, null]);
     logger.warn('webhook endpoint disabled: it answered 410 Gone', { endpoint: delivery.endpoint_id });
     return;
   }
   if (!retries) {
-    await sql.query('', GIVEN_UP, [delivery.id, outcome.status, error]);
+    await record('failed', error);
     return;
   }
   if (delivery.attempt >= MAX_ATTEMPTS) {
-    await sql.query('', GIVEN_UP, [delivery.id, outcome.status, error]);
+    await record('failed', error);
     const reason = `every attempt failed since ${delivery.timestamp} (last: ${error})`;
     await sql.query('', DISABLE_ENDPOINT, [delivery.endpoint_id, reason, true, delivery.timestamp]);
     logger.warn('webhook delivery given up', { delivery: delivery.id, endpoint: delivery.endpoint_id, attempts: delivery.attempt, error });
     return;
   }
-  await sql.query('', RETRY_LATER, [delivery.id, outcome.status, error, nextDelayMs(delivery.attempt, outcome.retryAfterSeconds)]);
+  await record('pending', error, nextDelayMs(delivery.attempt, outcome.retryAfterSeconds));
 }
 
 /**

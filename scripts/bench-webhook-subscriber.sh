@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Measures what webhooks cost the hot path: a PERF_PREPARE step for ../shared/perf/compare.sh that
+# starts a local receiver (answering 204 to every delivery) and subscribes it to every event of the
+# benchmark's project, before the server starts. Run from a built checkout:
+#
+#   PERF_PREPARE="bash scripts/bench-webhook-subscriber.sh" \
+#     bash ../shared/perf/compare.sh "$PWD" OUT_DIR -- --webhooks-allow-private
+#
+# compare.sh sets DATABASE_URL (the benchmark's database) and PERF_KEY (its API key). The receiver
+# keeps running after this script: it writes its pid to $TMPDIR/feedback-bench-receiver.pid, and
+# stops by itself after BENCH_RECEIVER_SECONDS (default 900), so a finished run leaves nothing behind.
+set -euo pipefail
+: "${DATABASE_URL:?set by compare.sh}" "${PERF_KEY:?set by compare.sh}"
+port="${BENCH_RECEIVER_PORT:-5599}"
+seconds="${BENCH_RECEIVER_SECONDS:-900}"
+pidfile="${TMPDIR:-/tmp}/feedback-bench-receiver.pid"
+
+if [ -f "$pidfile" ]; then kill "$(cat "$pidfile")" 2>/dev/null || true; fi
+nohup node -e "
+  let n = 0;
+  const server = require('node:http').createServer((req, res) => { req.resume(); req.on('end', () => { n++; res.writeHead(204).end(); }); });
+  server.listen($port, '127.0.0.1');
+  setTimeout(() => { console.log('deliveries received:', n); process.exit(0); }, $seconds * 1000);
+  process.on('SIGTERM', () => { console.log('deliveries received:', n); process.exit(0); });
+" >"${TMPDIR:-/tmp}/feedback-bench-receiver.log" 2>&1 &
+echo $! >"$pidfile"
+
+# The endpoint, subscribed to every type, in the project of the benchmark's key.
+psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -q -v key="$PERF_KEY" -v url="http://127.0.0.1:$port/hooks" <<'SQL'
+insert into webhook_endpoints (project_id, url, secret)
+select k.project_id, :'url', 'whsec_' || encode(decode(md5(random()::text) || md5(random()::text), 'hex'), 'base64')
+from api_keys k where k.key_hash = encode(sha256(convert_to(:'key', 'UTF8')), 'hex');
+SQL
+echo "subscribed http://127.0.0.1:$port/hooks to every event"
