@@ -84,7 +84,7 @@ export async function sendClaimed(
   retries = true,
 ): Promise<void> {
   const event = `{"id":${JSON.stringify(delivery.event_id)},"type":${JSON.stringify(delivery.type)},"timestamp":${JSON.stringify(delivery.timestamp)},"data":${delivery.data}}`;
-  const body = formatBody(delivery.format, event, delivery.type, delivery.data);
+  const body = formatBody(delivery.format, event);
   const outcome = await attempt(dispatcher, timeoutMs, delivery, body);
   const record = (state: 'pending' | 'succeeded' | 'failed', lastError: string | null, retryInMs: number | null = null) =>
     sql.query('', RECORD_OUTCOME, [delivery.id, outcome.status, outcome.latencyMs, outcome.error, outcome.response, state, lastError, retryInMs]);
