@@ -8,7 +8,7 @@ import { FeedbackClient } from '@feedbackd/sdk';
 import { isKnownWebhookEvent, verifyWebhook, type WebhookEvent } from '@feedbackd/sdk/webhooks';
 import { nextDelayMs, PRUNE_LOG, RETRY_DELAYS_MS, WEBHOOK_LOG_DAYS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
-import { request, withServer } from '../helpers/test-server.js';
+import { request, startTestServer, withServer } from '../helpers/test-server.js';
 
 /** What a receiver got: the raw body and the headers, as they arrived. */
 interface Received {
@@ -345,6 +345,35 @@ for (const backend of backends()) {
     });
   });
 }
+
+describe('webhooks: a server that stops while an attempt hangs', () => {
+  it('when the server is closed while a receiver holds an attempt open, then it stops at once instead of waiting out the attempt (15 s)', async () => {
+    const [backend] = backends();
+    let holding = 0;
+    const hanging = createServer((req) => {
+      holding += 1;
+      req.resume();
+    });
+    hanging.listen(0, '127.0.0.1');
+    await once(hanging, 'listening');
+    const server = await startTestServer(backend!, { webhooksAllowPrivate: true });
+    try {
+      const key = await server.newKey(undefined, 'secret');
+      const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hooks`;
+      expect((await request({ url: server.url, apiKey: key }, 'POST', '/api/v1/webhooks', { body: { url, events: ['feedback.created'] } })).status).to.equal(201);
+      expect((await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Held' } })).status).to.equal(201);
+      await until(() => holding >= 1, 10_000, 'the attempt to reach the receiver');
+      const started = Date.now();
+      await server.close();
+      expect(Date.now() - started, 'the stop did not wait out the attempt').to.be.below(8_000);
+    } finally {
+      await new Promise<void>((resolve) => {
+        hanging.closeAllConnections();
+        hanging.close(() => resolve());
+      });
+    }
+  });
+});
 
 describe('webhooks: no door into the private network', () => {
   const [backend] = backends();

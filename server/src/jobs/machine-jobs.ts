@@ -36,7 +36,7 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
         name: 'webhook sender',
         everyMs: WEBHOOK_POLL_EVERY_MS,
         quiet: true,
-        run: async () => ({ attempts: await webhooks.sendDue() }),
+        run: async (stopping) => ({ attempts: await webhooks.sendDue(stopping) }),
       },
       {
         name: 'webhook log pruning',

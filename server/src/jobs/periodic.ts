@@ -13,8 +13,11 @@ export interface PeriodicJob {
    * warning a minute, not one per run.
    */
   quiet?: boolean;
-  /** Returns a few fields for the log line (what it did), or nothing. */
-  run(): Promise<Record<string, unknown> | void>;
+  /**
+   * Returns a few fields for the log line (what it did), or nothing. `stopping` is aborted when
+   * the jobs stop: a run that could go on for long (a backlog of deliveries) ends early on it.
+   */
+  run(stopping: AbortSignal): Promise<Record<string, unknown> | void>;
 }
 
 export interface RunningJobs {
@@ -29,6 +32,7 @@ export interface RunningJobs {
  */
 export function runPeriodically(jobs: readonly PeriodicJob[], logger: Logger, firstRunAfterMs = 1_000): RunningJobs {
   let stopped = false;
+  const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
   const timers = jobs.map((job) => {
     let running = false;
@@ -38,7 +42,7 @@ export function runPeriodically(jobs: readonly PeriodicJob[], logger: Logger, fi
       running = true;
       const started = performance.now();
       const run = job
-        .run()
+        .run(stopping.signal)
         .then((fields) => {
           lastWarning = 0;
           if (job.quiet && !Object.values(fields ?? {}).some((value) => value !== 0)) return;
@@ -65,6 +69,7 @@ export function runPeriodically(jobs: readonly PeriodicJob[], logger: Logger, fi
   return {
     async stop() {
       stopped = true;
+      stopping.abort();
       for (const [first, every] of timers) {
         clearTimeout(first);
         clearInterval(every);

@@ -43,21 +43,23 @@ export interface AttemptOutcome {
  * until nothing is due. Returns how many attempts it made. Run by the machine's periodic jobs
  * (jobs/machine-jobs.ts), so one sender per machine; several machines share the work by claims.
  */
-export function webhookSender(options: SenderOptions): { sendDue(): Promise<number> } {
+export function webhookSender(options: SenderOptions): { sendDue(stopping?: AbortSignal): Promise<number> } {
   const dispatcher = webhookDispatcher({ allowPrivate: options.allowPrivate });
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const claimSeconds = Math.ceil((timeoutMs * 2) / 1000) + 5;
   return {
-    async sendDue() {
+    async sendDue(stopping) {
       // A rolling window of CLAIM_BATCH attempts: a slot that frees claims the next due delivery,
       // so one slow endpoint holds up only the slots it occupies, not a whole batch.
       const inFlight = new Set<Promise<void>>();
       let sent = 0;
       for (;;) {
-        const free = CLAIM_BATCH - inFlight.size;
+        // Stopping: nothing new is claimed, and the attempts under way end at once (recorded as
+        // failed, so they are sent again after the restart), instead of holding the shutdown.
+        const free = stopping?.aborted ? 0 : CLAIM_BATCH - inFlight.size;
         const claimed = free > 0 ? await options.sql.query<ClaimedDelivery & Record<string, unknown>>('', CLAIM_DUE, [free, claimSeconds]) : [];
         for (const delivery of claimed) {
-          const sending = sendClaimed(options.sql, options.logger, dispatcher, timeoutMs, delivery)
+          const sending = sendClaimed(options.sql, options.logger, dispatcher, timeoutMs, delivery, true, stopping)
             .catch((error: unknown) => options.logger.warn('webhook attempt not recorded; its claim expires and it is sent again', { delivery: delivery.id, error: String(error) }))
             .finally(() => inFlight.delete(sending));
           inFlight.add(sending);
@@ -82,10 +84,11 @@ export async function sendClaimed(
   timeoutMs: number,
   delivery: ClaimedDelivery,
   retries = true,
+  stopping?: AbortSignal,
 ): Promise<void> {
   const event = `{"id":${JSON.stringify(delivery.event_id)},"type":${JSON.stringify(delivery.type)},"timestamp":${JSON.stringify(delivery.timestamp)},"data":${delivery.data}}`;
   const body = formatBody(delivery.format, event);
-  const outcome = await attempt(dispatcher, timeoutMs, delivery, body);
+  const outcome = await attempt(dispatcher, timeoutMs, delivery, body, stopping);
   const record = (state: 'pending' | 'succeeded' | 'failed', lastError: string | null, retryInMs: number | null = null) =>
     sql.query('', RECORD_OUTCOME, [delivery.id, outcome.status, outcome.latencyMs, outcome.error, outcome.response, state, lastError, retryInMs]);
   if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
@@ -126,7 +129,7 @@ export function nextDelayMs(failed: number, retryAfterSeconds?: number, random: 
 }
 
 /** One POST: only a 2xx is success; redirects are not followed; `timeoutMs` bounds it all. */
-async function attempt(dispatcher: Dispatcher, timeoutMs: number, delivery: ClaimedDelivery, body: string): Promise<AttemptOutcome> {
+async function attempt(dispatcher: Dispatcher, timeoutMs: number, delivery: ClaimedDelivery, body: string, stopping?: AbortSignal): Promise<AttemptOutcome> {
   const started = performance.now();
   const secrets = delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret];
   const headers = signWebhook({ id: `msg_${delivery.id}`, timestamp: new Date(), body, secrets });
@@ -136,7 +139,7 @@ async function attempt(dispatcher: Dispatcher, timeoutMs: number, delivery: Clai
       dispatcher,
       headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'feedback-webhooks' },
       body,
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: stopping ? AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping]) : AbortSignal.timeout(timeoutMs),
     });
     const text = await excerpt(response.body);
     const retryAfter = Number(response.headers['retry-after']);
@@ -149,7 +152,13 @@ async function attempt(dispatcher: Dispatcher, timeoutMs: number, delivery: Clai
     };
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    const message = timedOut ? `no answer within ${timeoutMs / 1000} s` : error instanceof Error ? error.message : String(error);
+    const message = stopping?.aborted
+      ? 'the server stopped before an answer'
+      : timedOut
+        ? `no answer within ${timeoutMs / 1000} s`
+        : error instanceof Error
+          ? error.message
+          : String(error);
     return { status: null, latencyMs: Math.round(performance.now() - started), error: message, response: null };
   }
 }
