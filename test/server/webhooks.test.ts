@@ -143,6 +143,24 @@ for (const backend of backends()) {
       }
     });
 
+    it('when many votes arrive at once (batched toggles), then each writes its event, with the count after it and its voter', async () => {
+      const receiver = await startReceiver();
+      try {
+        await client.webhooks.create({ url: receiver.url, events: ['vote.added'] });
+        const item = await publicClient.feedback.create({ title: 'Popular' });
+        const voters = Array.from({ length: 24 }, (_, i) => `crowd-${i}`);
+        for (const externalId of voters) await publicClient.users.identify({ externalId });
+        await Promise.all(voters.map((externalId) => publicClient.votes.toggle(item.id, { endUser: { externalId } })));
+        await until(() => receiver.received.length >= voters.length, 10_000, 'an event per vote');
+        const events = eventsOf(receiver).filter((event) => event.type === 'vote.added') as Extract<WebhookEvent, { type: 'vote.added' }>[];
+        expect(events.map((event) => event.data.endUser?.externalId).sort()).to.deep.equal([...voters].sort());
+        // The submitter's own vote is 1: the crowd's counts are 2 to 25, each once.
+        expect(events.map((event) => event.data.feedback.voteCount).sort((a, b) => a - b)).to.deep.equal(voters.map((_, i) => i + 2));
+      } finally {
+        await receiver.close();
+      }
+    });
+
     it('when an endpoint subscribes to some types, then only those are written and delivered', async () => {
       const receiver = await startReceiver();
       try {

@@ -39,7 +39,7 @@ end $$;`;
  * hold the counters of one item while it waits for another that a merge holds, and the merge
  * wait for those counters. Then each toggle, in item order, as 000700 did.
  */
-const TOGGLE_VOTES_IN_LOCK_ORDER = `create or replace function "toggle_votes"(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])
+export const TOGGLE_VOTES_IN_LOCK_ORDER = `create or replace function "toggle_votes"(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])
 returns table (idx int, user_known boolean, item_found boolean, now_voted boolean, new_count int) language plpgsql as $$
 declare
   r record;

@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { TOGGLE_VOTE_IN_LOCK_ORDER } from './Migration20261125000800_exactly_once.js';
+import { TOGGLE_VOTE_IN_LOCK_ORDER, TOGGLE_VOTES_IN_LOCK_ORDER } from './Migration20261125000800_exactly_once.js';
 
 /**
  * Webhooks (docs/webhooks.md): endpoints, the outbox of events, one delivery per event and
@@ -64,12 +64,18 @@ const FEEDBACK_REF = `create function "webhook_feedback"(f feedback, p_votes int
   )
 $$;`;
 
+/** A vote event's data: the item's id and count after the toggle, and the voter's externalId (null when anonymous). */
+function VOTE_EVENT_DATA(item: string, count: string, endUser: string): string {
+  return `jsonb_build_object('feedback', jsonb_build_object('id', ${item}, 'voteCount', ${count}),
+      'endUser', (select jsonb_build_object('externalId', e.external_id) from end_users e where e.id = ${endUser}))`;
+}
+
 /**
- * 000800's toggle, which now also writes `vote.added` or `vote.removed` when the project wants
- * it: the voter's externalId, never an anonymous voter's key. The batch (`toggle_votes`) calls it
- * for each toggle, so batched votes write their events in their batch's transaction.
+ * 000800's toggle, which now also writes `vote.added` or `vote.removed`: the voter's externalId,
+ * never an anonymous voter's key. `p_events` says whether to: null (a toggle alone) asks
+ * `webhooks_wanted`; a batch passes false and writes its toggles' events in one insert itself.
  */
-const TOGGLE_VOTE_WITH_EVENTS = `create or replace function "toggle_vote"(p_item uuid, p_project uuid, p_voter text, p_end_user uuid)
+const TOGGLE_VOTE_WITH_EVENTS = `create function "toggle_vote"(p_item uuid, p_project uuid, p_voter text, p_end_user uuid, p_events boolean default null)
 returns table (item_found boolean, now_voted boolean, new_count int) language plpgsql as $$
 declare
   v_count int;
@@ -96,14 +102,58 @@ begin
       exit;
     end if;
   end loop;
-  if webhooks_wanted(p_project, v_type) then
-    insert into webhook_events (project_id, type, data)
-    select p_project, v_type, jsonb_build_object(
-      'feedback', jsonb_build_object('id', p_item, 'voteCount', v_count),
-      'endUser', (select jsonb_build_object('externalId', e.external_id) from end_users e where e.id = p_end_user)
-    );
+  if coalesce(p_events, webhooks_wanted(p_project, v_type)) then
+    insert into webhook_events (project_id, type, data) values (p_project, v_type, ${VOTE_EVENT_DATA('p_item', 'v_count', 'p_end_user')});
   end if;
   return query select true, v_type = 'vote.added', v_count;
+end $$;`;
+
+/**
+ * 000800's batch, which asks `webhooks_wanted` once per batch instead of once per toggle, and
+ * writes the events of all its toggles in one insert after them.
+ */
+const TOGGLE_VOTES_WITH_EVENTS = `create or replace function "toggle_votes"(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])
+returns table (idx int, user_known boolean, item_found boolean, now_voted boolean, new_count int) language plpgsql as $$
+declare
+  r record;
+  v_user uuid;
+  v_added boolean := webhooks_wanted(p_project, 'vote.added');
+  v_removed boolean := webhooks_wanted(p_project, 'vote.removed');
+  e_items uuid[] := '{}';
+  e_added boolean[] := '{}';
+  e_counts int[] := '{}';
+  e_users uuid[] := '{}';
+begin
+  perform 1 from feedback f where f.id = any(p_items) and f.project_id = p_project order by f.id for key share;
+  for r in
+    select b.i, b.item, b.external_id, b.voter_key
+    from unnest(p_items, p_external_ids, p_voter_keys) with ordinality as b(item, external_id, voter_key, i)
+    order by b.item, b.i
+  loop
+    idx := r.i;
+    item_found := null; now_voted := null; new_count := null; v_user := null;
+    if r.external_id is null then
+      user_known := true;
+      select t.item_found, t.now_voted, t.new_count into item_found, now_voted, new_count
+        from toggle_vote(r.item, p_project, r.voter_key, null, false) t;
+    else
+      select e.id into v_user from end_users e where e.project_id = p_project and e.external_id = r.external_id;
+      user_known := found;
+      if user_known then
+        select t.item_found, t.now_voted, t.new_count into item_found, now_voted, new_count
+          from toggle_vote(r.item, p_project, v_user::text, v_user, false) t;
+      end if;
+    end if;
+    if item_found and ((now_voted and v_added) or (not now_voted and v_removed)) then
+      e_items := e_items || r.item; e_added := e_added || now_voted; e_counts := e_counts || new_count; e_users := e_users || v_user;
+    end if;
+    return next;
+  end loop;
+  if cardinality(e_items) > 0 then
+    insert into webhook_events (project_id, type, data)
+    select p_project, case when t.added then 'vote.added' else 'vote.removed' end, ${VOTE_EVENT_DATA('t.item', 't.count', 't.end_user')}
+    from unnest(e_items, e_added, e_counts, e_users) as t(item, added, count, end_user);
+  end if;
 end $$;`;
 
 export class Migration20261125000900Webhooks extends Migration {
@@ -113,11 +163,16 @@ export class Migration20261125000900Webhooks extends Migration {
     this.addSql(FAN_OUT);
     this.addSql(`create trigger "webhook_events_fan_out" after insert on "webhook_events" for each row execute function "webhook_fan_out"();`);
     this.addSql(FEEDBACK_REF);
+    // A new argument makes a new function: the old one goes, or calls with four would be ambiguous.
+    this.addSql(`drop function "toggle_vote"(uuid, uuid, text, uuid);`);
     this.addSql(TOGGLE_VOTE_WITH_EVENTS);
+    this.addSql(TOGGLE_VOTES_WITH_EVENTS);
   }
 
   override async down(): Promise<void> {
+    this.addSql(`drop function "toggle_vote"(uuid, uuid, text, uuid, boolean);`);
     this.addSql(TOGGLE_VOTE_IN_LOCK_ORDER);
+    this.addSql(TOGGLE_VOTES_IN_LOCK_ORDER);
     this.addSql(`drop function if exists "webhook_feedback"(feedback, int, int, text);`);
     for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhook_events', 'webhook_endpoints']) this.addSql(`drop table if exists "${table}" cascade;`);
     this.addSql(`drop function if exists "webhook_fan_out"();`);
