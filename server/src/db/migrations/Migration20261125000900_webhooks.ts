@@ -65,7 +65,7 @@ const FEEDBACK_REF = `create function "webhook_feedback"(f feedback, p_votes int
 $$;`;
 
 /** A vote event's data: the item's id and count after the toggle, and the voter's externalId (null when anonymous). */
-function VOTE_EVENT_DATA(item: string, count: string, endUser: string): string {
+function voteEventData(item: string, count: string, endUser: string): string {
   return `jsonb_build_object('feedback', jsonb_build_object('id', ${item}, 'voteCount', ${count}),
       'endUser', (select jsonb_build_object('externalId', e.external_id) from end_users e where e.id = ${endUser}))`;
 }
@@ -103,7 +103,7 @@ begin
     end if;
   end loop;
   if coalesce(p_events, webhooks_wanted(p_project, v_type)) then
-    insert into webhook_events (project_id, type, data) values (p_project, v_type, ${VOTE_EVENT_DATA('p_item', 'v_count', 'p_end_user')});
+    insert into webhook_events (project_id, type, data) values (p_project, v_type, ${voteEventData('p_item', 'v_count', 'p_end_user')});
   end if;
   return query select true, v_type = 'vote.added', v_count;
 end $$;`;
@@ -151,7 +151,7 @@ begin
   end loop;
   if cardinality(e_items) > 0 then
     insert into webhook_events (project_id, type, data)
-    select p_project, case when t.added then 'vote.added' else 'vote.removed' end, ${VOTE_EVENT_DATA('t.item', 't.count', 't.end_user')}
+    select p_project, case when t.added then 'vote.added' else 'vote.removed' end, ${voteEventData('t.item', 't.count', 't.end_user')}
     from unnest(e_items, e_added, e_counts, e_users) as t(item, added, count, end_user);
   end if;
 end $$;`;
