@@ -1,3 +1,5 @@
+import { isoTimestamp } from '../public/json.sql.js';
+
 /**
  * The sender's statements on `webhook_deliveries`, `webhook_attempts` and `webhook_endpoints`
  * (Migration20261125000900_webhooks). Each is its own transaction: a claim commits before the
@@ -48,7 +50,7 @@ export const CLAIM_DUE = `with due as (
 function toSend(claimed: string, events: string): string {
   return `select c.id, c.attempts as attempt, c.endpoint_id, w.url, w.format, w.secret,
     case when w.previous_secret_expires_at > now() then w.previous_secret end as previous_secret,
-    e.id as event_id, e.type, to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as timestamp, e.data::text as data
+    e.id as event_id, e.type, ${isoTimestamp('e.created_at')} as timestamp, e.data::text as data
   from ${claimed} c join webhook_endpoints w on w.id = c.endpoint_id join ${events} e on e.id = c.event_id`;
 }
 

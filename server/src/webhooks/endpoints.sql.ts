@@ -1,17 +1,18 @@
+import { isoTimestamp } from '../public/json.sql.js';
+
 /**
  * Statements of the webhook endpoints' API (webhooks/routes.ts), each scoped to the caller's
  * project ($1). An endpoint is shown as the contract's Webhook (WEBHOOK_JSON): never its secret,
  * which only the statements that make or rotate one return, once.
  */
 
-const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** The contract's Webhook of the row `w`, as JSON text. */
 const WEBHOOK_JSON = `json_build_object(
     'id', w.id, 'url', w.url, 'description', w.description, 'events', w.events, 'format', w.format,
     'enabled', w.disabled_at is null, 'disabledReason', w.disabled_reason,
-    'previousSecretExpiresAt', case when w.previous_secret_expires_at > now() then ${iso('w.previous_secret_expires_at')} end,
-    'createdAt', ${iso('w.created_at')}
+    'previousSecretExpiresAt', case when w.previous_secret_expires_at > now() then ${isoTimestamp('w.previous_secret_expires_at')} end,
+    'createdAt', ${isoTimestamp('w.created_at')}
   )::text`;
 
 /** $1 project, $2 url, $3 events (text[] or null), $4 description, $5 format, $6 secret. */
@@ -55,10 +56,10 @@ export const ROTATE_SECRET = `update webhook_endpoints w set
 /** The contract's WebhookDelivery of the row `d` (its event `e`), with every attempt, as JSON. */
 const DELIVERY_JSON = `json_build_object(
     'id', d.id, 'eventId', d.event_id, 'type', e.type, 'state', d.state, 'attempts', d.attempts,
-    'nextAttemptAt', case when d.state = 'pending' then ${iso('d.next_attempt_at')} end,
-    'lastStatus', d.last_status, 'lastError', d.last_error, 'createdAt', ${iso('d.created_at')},
+    'nextAttemptAt', case when d.state = 'pending' then ${isoTimestamp('d.next_attempt_at')} end,
+    'lastStatus', d.last_status, 'lastError', d.last_error, 'createdAt', ${isoTimestamp('d.created_at')},
     'attemptLog', coalesce((
-      select json_agg(json_build_object('attemptedAt', ${iso('a.attempted_at')}, 'statusCode', a.status_code, 'latencyMs', a.latency_ms, 'error', a.error, 'response', a.response) order by a.id)
+      select json_agg(json_build_object('attemptedAt', ${isoTimestamp('a.attempted_at')}, 'statusCode', a.status_code, 'latencyMs', a.latency_ms, 'error', a.error, 'response', a.response) order by a.id)
       from webhook_attempts a where a.delivery_id = d.id
     ), '[]'::json)
   )`;

@@ -1,3 +1,5 @@
+import { isoTimestamp } from '../public/json.sql.js';
+
 /**
  * The outbox: events are rows of `webhook_events`, written in the transaction (or the very
  * statement) of the change they report, and only while an enabled endpoint of the project
@@ -39,7 +41,7 @@ export const COMMENT_CREATED_EVENT = `insert into webhook_events (project_id, ty
     'feedback', jsonb_build_object('id', f.id, 'commentCount', c.comment_count),
     'comment', jsonb_build_object(
       'id', cm.id, 'content', cm.content,
-      'createdAt', to_char(cm.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'createdAt', ${isoTimestamp('cm.created_at')},
       'author', jsonb_build_object('isTeam', cm.is_team, 'name', coalesce(cm.author_name, e.name), 'externalId', e.external_id)))
   from comments cm join feedback f on f.id = cm.feedback_id join feedback_counters c on c.feedback_id = f.id
   left join end_users e on e.id = cm.author_end_user_id
