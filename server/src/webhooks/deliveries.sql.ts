@@ -26,9 +26,35 @@ export interface ClaimedDelivery {
 }
 
 /**
+ * Fans out up to $1 events that wait in the outbox (oldest first) and claims their deliveries for
+ * $2 seconds, counting the first attempt: one delivery per enabled endpoint of the event's project
+ * that subscribes to its type and existed when the event was written. `skip locked`: two senders
+ * fan out different events, so no event gets its deliveries twice. The deliveries are made already
+ * claimed, so a fresh event costs no second statement before its first attempt; a sender that dies
+ * before sending leaves claims that expire, and CLAIM_DUE sends them then. The first column,
+ * `events_fanned`, counts the events fanned out (some may have had no endpoint left): with no
+ * delivery made there is one row, whose other columns are null.
+ */
+export const FAN_OUT_AND_CLAIM = `with waiting as (
+    select e.id from webhook_events e where not e.fanned_out order by e.id limit $1 for update skip locked
+  ), fanned as (
+    update webhook_events e set fanned_out = true from waiting where e.id = waiting.id
+    returning e.id, e.project_id, e.type, e.data, e.created_at
+  ), claimed as (
+    insert into webhook_deliveries (event_id, endpoint_id, created_at, attempts, claimed_until)
+    select f.id, w.id, f.created_at, 1, now() + $2::int * interval '1 second'
+    from fanned f join webhook_endpoints w on w.project_id = f.project_id
+    where w.disabled_at is null and (w.events is null or f.type = any (w.events)) and w.created_at <= f.created_at
+    returning id, attempts, event_id, endpoint_id
+  ), deliveries as (
+    ${toSend('claimed', 'fanned')}
+  )
+  select (select count(*) from fanned)::int as events_fanned, d.* from (select) as one left join deliveries d on true`;
+
+/**
  * Claims up to $1 due deliveries for $2 seconds and counts the attempt: pending, due, not claimed
- * by a live claim, to an enabled endpoint. `skip locked`: two senders (workers, instances) take
- * different rows, never one attempt twice.
+ * by a live claim, to an enabled endpoint (retries, redeliveries, and claims that expired).
+ * `skip locked`: two senders (workers, instances) take different rows, never one attempt twice.
  */
 export const CLAIM_DUE = `with due as (
     select d.id from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
@@ -56,11 +82,12 @@ function toSend(claimed: string, events: string): string {
 
 /**
  * A `webhook.test` event to endpoint $2 of project $1, with its one delivery, claimed at once by
- * the request that sends it (the fan-out trigger leaves test events alone): what to send, or no row.
+ * the request that sends it (the event is born fanned out: no other endpoint gets it): what to
+ * send, or no row.
  */
 export const TEST_DELIVERY = `with ev as (
-    insert into webhook_events (project_id, type, data)
-    select w.project_id, 'webhook.test', jsonb_build_object('webhook', jsonb_build_object('id', w.id), 'message', 'A test of this endpoint, sent on request')
+    insert into webhook_events (project_id, type, fanned_out, data)
+    select w.project_id, 'webhook.test', true, jsonb_build_object('webhook', jsonb_build_object('id', w.id), 'message', 'A test of this endpoint, sent on request')
     from webhook_endpoints w where w.project_id = $1::uuid and w.id = $2::uuid
     returning id, type, data, created_at
   ), claimed as (
@@ -71,17 +98,26 @@ export const TEST_DELIVERY = `with ev as (
   ${toSend('claimed', 'ev')}`;
 
 /**
- * One attempt's record and what follows it, in one statement, so a crash cannot keep the one
- * without the other: $1 delivery, $2 status code or null, $3 latency ms, $4 the attempt's error
- * or null, $5 the answer's start or null; then the delivery's new $6 state (`pending` for a retry
- * due in $8 ms, `succeeded` or `failed`) and $7 its last error.
+ * Attempts' records and what follows each, for a batch of deliveries in one statement, so a crash
+ * cannot keep an attempt without its delivery's next state or the other way round. Per delivery,
+ * in parallel arrays: $1 delivery, $2 when the attempt began, $3 status code or null, $4 latency
+ * ms, $5 the attempt's error or null, $6 the answer's start or null; then the delivery's new $7
+ * state (`pending` for a retry due in $9 ms, `succeeded` or `failed`) and $8 its last error. A
+ * delivery deleted meanwhile (its endpoint was) is passed over: the lock finds it gone.
  */
-export const RECORD_OUTCOME = `with attempt as (
-    insert into webhook_attempts (delivery_id, status_code, latency_ms, error, response) values ($1::uuid, $2::int, $3::int, $4::text, $5::text)
+export const RECORD_OUTCOMES = `with outcome as (
+    select * from unnest($1::uuid[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[])
+      as o(delivery_id, attempted_at, status_code, latency_ms, error, response, state, last_error, retry_ms)
+  ), live as (
+    select d.id from webhook_deliveries d join outcome o on o.delivery_id = d.id order by d.id for update of d
+  ), logged as (
+    insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error, response)
+    select o.delivery_id, o.attempted_at, o.status_code, o.latency_ms, o.error, o.response from outcome o join live on live.id = o.delivery_id
   )
-  update webhook_deliveries set state = $6::text, claimed_until = null, last_status = $2::int, last_error = $7::text,
-    next_attempt_at = case when $6::text = 'pending' then now() + $8::int * interval '1 millisecond' else next_attempt_at end
-  where id = $1::uuid`;
+  update webhook_deliveries d set state = o.state, claimed_until = null, last_status = o.status_code, last_error = o.last_error,
+    next_attempt_at = case when o.state = 'pending' then now() + o.retry_ms * interval '1 millisecond' else d.next_attempt_at end
+  from outcome o join live on live.id = o.delivery_id
+  where d.id = o.delivery_id`;
 
 /**
  * Disables endpoint $1 with reason $2, unless it is disabled already; with $3 true only when no

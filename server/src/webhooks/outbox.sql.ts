@@ -3,9 +3,9 @@ import { isoTimestamp } from '../public/json.sql.js';
 /**
  * The outbox: events are rows of `webhook_events`, written in the transaction (or the very
  * statement) of the change they report, and only while an enabled endpoint of the project
- * subscribes to the type (`webhooks_wanted`, Migration20261125000900_webhooks). A trigger there
- * fans each event out into its deliveries. Votes write theirs inside `toggle_vote`; the statements
- * here are for everything else.
+ * subscribes to the type (`webhooks_wanted`, Migration20261125000900_webhooks). The writer inserts
+ * the event alone; the sender fans it out into deliveries later (deliveries.sql.ts). Votes write
+ * theirs inside `toggle_vote`; the statements here are for everything else.
  */
 
 /**

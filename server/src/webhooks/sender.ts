@@ -1,9 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import { signWebhook } from '@feedbackd/sdk/webhooks';
 import type { SqlPool } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { formatBody } from './chat-formats.js';
-import { CLAIM_DUE, DISABLE_ENDPOINT, RECORD_OUTCOME, type ClaimedDelivery } from './deliveries.sql.js';
+import { CLAIM_DUE, DISABLE_ENDPOINT, FAN_OUT_AND_CLAIM, RECORD_OUTCOMES, type ClaimedDelivery } from './deliveries.sql.js';
 import { webhookDispatcher } from './safe-target.js';
 
 /**
@@ -17,8 +18,15 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** How much of an answer the log keeps. */
 const RESPONSE_EXCERPT_CHARS = 2_048;
-/** Deliveries claimed per round; a claim outlives the slowest attempt. */
-const CLAIM_BATCH = 16;
+/**
+ * Attempts under way at once. A slot that frees is filled again, so one slow endpoint holds up only
+ * the slots it occupies; claims are made for several free slots at a time (REFILL_AT), so that a
+ * busy sender runs one claim statement per batch of attempts, not per attempt.
+ */
+const WINDOW = 64;
+const REFILL_AT = 16;
+/** How long a free slot waits for others before a claim fills what is free (a slow endpoint holds the rest). */
+const REFILL_WAIT_MS = 20;
 
 export interface SenderOptions {
   sql: Pick<SqlPool, 'query'>;
@@ -30,6 +38,8 @@ export interface SenderOptions {
 
 /** What one attempt came to. */
 export interface AttemptOutcome {
+  /** When the attempt began. */
+  at: Date;
   status: number | null;
   latencyMs: number;
   error: string | null;
@@ -38,44 +48,93 @@ export interface AttemptOutcome {
   retryAfterSeconds?: number;
 }
 
+/** What follows an attempt: the delivery's next state, and whether its endpoint is disabled for it. */
+export interface Decision {
+  state: 'pending' | 'succeeded' | 'failed';
+  lastError: string | null;
+  /** With `pending`: when the next attempt is due. */
+  retryInMs: number | null;
+  /** The endpoint is disabled with this reason; with `since`, only if nothing succeeded since then. */
+  disable?: { reason: string; since?: string };
+}
+
+/** One attempt, ready to be recorded. */
+export interface AttemptRecord {
+  delivery: ClaimedDelivery;
+  outcome: AttemptOutcome;
+  decision: Decision;
+}
+
 /**
- * Sends what is due: claims a batch, sends each attempt, records it and decides what follows,
- * until nothing is due. Returns how many attempts it made. Run by the machine's periodic jobs
+ * Sends what is due: fans out the events waiting in the outbox and claims their deliveries, claims
+ * the retries that are due, sends each attempt, and records the attempts in batches, until nothing
+ * is due. Returns how many attempts it made. Run by the machine's periodic jobs
  * (jobs/machine-jobs.ts), so one sender per machine; several machines share the work by claims.
  */
 export function webhookSender(options: SenderOptions): { sendDue(stopping?: AbortSignal): Promise<number> } {
   const dispatcher = webhookDispatcher({ allowPrivate: options.allowPrivate });
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const claimSeconds = Math.ceil((timeoutMs * 2) / 1000) + 5;
+  const { sql, logger } = options;
+  const claim = async (statement: string, limit: number) => (limit > 0 ? await sql.query<ClaimedDelivery & Record<string, unknown>>('', statement, [limit, claimSeconds]) : []);
+  type FannedOut = { events_fanned: number; id: string | null } & Record<string, unknown>;
   return {
     async sendDue(stopping) {
-      // A rolling window of CLAIM_BATCH attempts: a slot that frees claims the next due delivery,
-      // so one slow endpoint holds up only the slots it occupies, not a whole batch.
       const inFlight = new Set<Promise<void>>();
+      // Attempts that ended and wait to be recorded, in one statement per turn of the loop.
+      let ended: AttemptRecord[] = [];
       let sent = 0;
+      let moreDue = true;
       for (;;) {
         // Stopping: nothing new is claimed, and the attempts under way end at once (recorded as
         // failed, so they are sent again after the restart), instead of holding the shutdown.
-        const free = stopping?.aborted ? 0 : CLAIM_BATCH - inFlight.size;
-        const claimed = free > 0 ? await options.sql.query<ClaimedDelivery & Record<string, unknown>>('', CLAIM_DUE, [free, claimSeconds]) : [];
+        if (stopping?.aborted) moreDue = false;
+        const free = WINDOW - inFlight.size;
+        let claimed: ClaimedDelivery[] = [];
+        if (free > 0 && moreDue) {
+          const fresh = await sql.query<FannedOut>('', FAN_OUT_AND_CLAIM, [free, claimSeconds]);
+          claimed = fresh.filter((row): row is FannedOut & ClaimedDelivery => row.id !== null);
+          if (claimed.length < free) claimed = claimed.concat(await claim(CLAIM_DUE, free - claimed.length));
+          // Nothing was due: what is under way finishes, and the next run looks again.
+          moreDue = claimed.length > 0 || (fresh[0]?.events_fanned ?? 0) > 0;
+        }
         for (const delivery of claimed) {
-          const sending = sendClaimed(options.sql, options.logger, dispatcher, timeoutMs, delivery, true, stopping)
-            .catch((error: unknown) => options.logger.warn('webhook attempt not recorded; its claim expires and it is sent again', { delivery: delivery.id, error: String(error) }))
+          const sending = attempt(dispatcher, timeoutMs, delivery, stopping)
+            .then((outcome) => {
+              ended.push({ delivery, outcome, decision: decide(delivery, outcome, true) });
+            })
             .finally(() => inFlight.delete(sending));
           inFlight.add(sending);
         }
         sent += claimed.length;
-        if (inFlight.size === 0) return sent;
-        // Wait for a slot when the window is full or nothing more is due yet.
-        if (claimed.length === 0 || inFlight.size >= CLAIM_BATCH) await Promise.race(inFlight);
+        if (ended.length > 0) {
+          const batch = ended;
+          ended = [];
+          await recordAttempts(sql, logger, batch).catch((error: unknown) =>
+            logger.warn('webhook attempts not recorded; their claims expire and they are sent again', { deliveries: batch.length, error: String(error) }),
+          );
+        }
+        if (inFlight.size === 0) {
+          if (ended.length === 0 && !moreDue) return sent;
+          continue;
+        }
+        await Promise.race(inFlight);
+        // More is due: wait a moment for several slots, so that one claim fills them together.
+        if (moreDue) {
+          let waited = false;
+          const timer = sleep(REFILL_WAIT_MS).then(() => {
+            waited = true;
+          });
+          while (!waited && inFlight.size > 0 && WINDOW - inFlight.size < REFILL_AT) await Promise.race([...inFlight, timer]);
+        }
       }
     },
   };
 }
 
 /**
- * Sends one claimed delivery, records the attempt and decides what follows. With `retries` false
- * (a test sent on request) a failure is final at once.
+ * Sends one claimed delivery and records the attempt and what follows. With `retries` false (a
+ * test sent on request) a failure is final at once.
  */
 export async function sendClaimed(
   sql: Pick<SqlPool, 'query'>,
@@ -86,34 +145,47 @@ export async function sendClaimed(
   retries = true,
   stopping?: AbortSignal,
 ): Promise<void> {
-  const event = `{"id":${JSON.stringify(delivery.event_id)},"type":${JSON.stringify(delivery.type)},"timestamp":${JSON.stringify(delivery.timestamp)},"data":${delivery.data}}`;
-  const body = formatBody(delivery.format, event);
-  const outcome = await attempt(dispatcher, timeoutMs, delivery, body, stopping);
-  const record = (state: 'pending' | 'succeeded' | 'failed', lastError: string | null, retryInMs: number | null = null) =>
-    sql.query('', RECORD_OUTCOME, [delivery.id, outcome.status, outcome.latencyMs, outcome.error, outcome.response, state, lastError, retryInMs]);
-  if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
-    await record('succeeded', null);
-    return;
-  }
+  const outcome = await attempt(dispatcher, timeoutMs, delivery, stopping);
+  await recordAttempts(sql, logger, [{ delivery, outcome, decision: decide(delivery, outcome, retries) }]);
+}
+
+/**
+ * What follows an attempt: only a 2xx is success; `410 Gone` fails the delivery and disables its
+ * endpoint; otherwise a retry on the schedule (or when the receiver asked), until the last attempt,
+ * after which the endpoint is disabled if nothing succeeded since this delivery began.
+ */
+export function decide(delivery: ClaimedDelivery, outcome: AttemptOutcome, retries: boolean): Decision {
+  if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) return { state: 'succeeded', lastError: null, retryInMs: null };
   const error = outcome.error ?? `HTTP ${outcome.status}`;
-  if (outcome.status === 410) {
-    await record('failed', error);
-    await sql.query('', DISABLE_ENDPOINT, [delivery.endpoint_id, 'the endpoint answered 410 Gone', false, null]);
-    logger.warn('webhook endpoint disabled: it answered 410 Gone', { endpoint: delivery.endpoint_id });
-    return;
-  }
-  if (!retries) {
-    await record('failed', error);
-    return;
-  }
+  if (outcome.status === 410) return { state: 'failed', lastError: error, retryInMs: null, disable: { reason: 'the endpoint answered 410 Gone' } };
+  if (!retries) return { state: 'failed', lastError: error, retryInMs: null };
   if (delivery.attempt >= MAX_ATTEMPTS) {
-    await record('failed', error);
-    const reason = `every attempt failed since ${delivery.timestamp} (last: ${error})`;
-    await sql.query('', DISABLE_ENDPOINT, [delivery.endpoint_id, reason, true, delivery.timestamp]);
-    logger.warn('webhook delivery given up', { delivery: delivery.id, endpoint: delivery.endpoint_id, attempts: delivery.attempt, error });
-    return;
+    return { state: 'failed', lastError: error, retryInMs: null, disable: { reason: `every attempt failed since ${delivery.timestamp} (last: ${error})`, since: delivery.timestamp } };
   }
-  await record('pending', error, nextDelayMs(delivery.attempt, outcome.retryAfterSeconds));
+  return { state: 'pending', lastError: error, retryInMs: nextDelayMs(delivery.attempt, outcome.retryAfterSeconds) };
+}
+
+/** Records attempts and their deliveries' next states in one statement, then disables the endpoints that a decision says to. */
+export async function recordAttempts(sql: Pick<SqlPool, 'query'>, logger: Logger, records: readonly AttemptRecord[]): Promise<void> {
+  const column = <T>(value: (record: AttemptRecord) => T) => records.map(value);
+  await sql.query('', RECORD_OUTCOMES, [
+    column((r) => r.delivery.id),
+    column((r) => r.outcome.at.toISOString()),
+    column((r) => r.outcome.status),
+    column((r) => r.outcome.latencyMs),
+    column((r) => r.outcome.error),
+    column((r) => r.outcome.response),
+    column((r) => r.decision.state),
+    column((r) => r.decision.lastError),
+    column((r) => r.decision.retryInMs),
+  ]);
+  for (const { delivery, decision } of records) {
+    if (!decision.disable) continue;
+    const { reason, since } = decision.disable;
+    await sql.query('', DISABLE_ENDPOINT, [delivery.endpoint_id, reason, since !== undefined, since ?? null]);
+    if (since === undefined) logger.warn(`webhook endpoint disabled: ${reason}`, { endpoint: delivery.endpoint_id });
+    else logger.warn('webhook delivery given up', { delivery: delivery.id, endpoint: delivery.endpoint_id, attempts: delivery.attempt, error: decision.lastError });
+  }
 }
 
 /**
@@ -128,11 +200,14 @@ export function nextDelayMs(failed: number, retryAfterSeconds?: number, random: 
   return Math.max(jittered, asked);
 }
 
-/** One POST: only a 2xx is success; redirects are not followed; `timeoutMs` bounds it all. */
-async function attempt(dispatcher: Dispatcher, timeoutMs: number, delivery: ClaimedDelivery, body: string, stopping?: AbortSignal): Promise<AttemptOutcome> {
+/** One POST of the delivery's event: redirects are not followed; `timeoutMs` bounds it all. */
+async function attempt(dispatcher: Dispatcher, timeoutMs: number, delivery: ClaimedDelivery, stopping?: AbortSignal): Promise<AttemptOutcome> {
+  const at = new Date();
   const started = performance.now();
+  const event = `{"id":${JSON.stringify(delivery.event_id)},"type":${JSON.stringify(delivery.type)},"timestamp":${JSON.stringify(delivery.timestamp)},"data":${delivery.data}}`;
+  const body = formatBody(delivery.format, event);
   const secrets = delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret];
-  const headers = signWebhook({ id: `msg_${delivery.id}`, timestamp: new Date(), body, secrets });
+  const headers = signWebhook({ id: `msg_${delivery.id}`, timestamp: at, body, secrets });
   try {
     const response = await request(delivery.url, {
       method: 'POST',
@@ -144,6 +219,7 @@ async function attempt(dispatcher: Dispatcher, timeoutMs: number, delivery: Clai
     const text = await excerpt(response.body);
     const retryAfter = Number(response.headers['retry-after']);
     return {
+      at,
       status: response.statusCode,
       latencyMs: Math.round(performance.now() - started),
       error: null,
@@ -159,7 +235,7 @@ async function attempt(dispatcher: Dispatcher, timeoutMs: number, delivery: Clai
         : error instanceof Error
           ? error.message
           : String(error);
-    return { status: null, latencyMs: Math.round(performance.now() - started), error: message, response: null };
+    return { at, status: null, latencyMs: Math.round(performance.now() - started), error: message, response: null };
   }
 }
 

@@ -36,18 +36,23 @@ export const WebhookEndpoint = defineEntity({
 /**
  * One thing that happened, written in the transaction of the change it reports (the outbox), and
  * only while an enabled endpoint of its project subscribes to its type. `data` is the body's
- * `data` (sdk/src/contract/webhook-events.ts).
+ * `data` (sdk/src/contract/webhook-events.ts). The sender fans it out into deliveries later.
  */
 export const WebhookEvent = defineEntity({
   name: 'WebhookEvent',
   tableName: 'webhook_events',
-  indexes: [{ name: 'webhook_events_created_at_index', properties: ['createdAt'] }],
+  indexes: [
+    { name: 'webhook_events_created_at_index', properties: ['createdAt'] },
+    { name: 'webhook_events_waiting_index', expression: `create index "webhook_events_waiting_index" on "webhook_events" ("id") where not "fanned_out"` },
+  ],
   properties: {
     id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
     project: p.manyToOne(Project).deleteRule('cascade').updateRule('cascade'),
     type: p.text(),
     data: p.json(),
     createdAt: p.datetime(3).defaultRaw('clock_timestamp()'),
+    /** Whether a sender has made its deliveries (webhooks/deliveries.sql.ts); until then it waits in the outbox. */
+    fannedOut: p.boolean().default(false),
   },
 });
 

@@ -1,0 +1,45 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * The outbox's fan-out moves from the writer to the sender (docs/webhooks.md, "What a subscription
+ * costs"). Before, a row trigger on `webhook_events` inserted one delivery per subscribed endpoint
+ * inside the writing transaction: a vote with a subscription wrote two rows into six indexes and
+ * ran a plpgsql trigger per event, on the request's own time. Now the writer inserts only the event
+ * (marked `fanned_out = false`, so it enters a small partial index), and the sender turns waiting
+ * events into deliveries in batches, outside requests (webhooks/deliveries.sql.ts, FAN_OUT_AND_CLAIM).
+ *
+ * An event is still written in its change's own transaction, so a change that rolls back emits
+ * nothing, and one that commits waits in the outbox until a sender fans it out, even across a crash.
+ * Events written before this migration were fanned out by the trigger: the column's first default
+ * (true) marks them so, at no cost of a table rewrite, and new rows then default to false.
+ */
+export class Migration20261126001100OutboxFanOut extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`drop trigger "webhook_events_fan_out" on "webhook_events";`);
+    this.addSql(`drop function "webhook_fan_out"();`);
+    this.addSql(`alter table "webhook_events" add column "fanned_out" boolean not null default true;`);
+    this.addSql(`alter table "webhook_events" alter column "fanned_out" set default false;`);
+    // The sender's question, "which events wait for their deliveries?", in id (time) order.
+    this.addSql(`create index "webhook_events_waiting_index" on "webhook_events" ("id") where not "fanned_out";`);
+  }
+
+  override async down(): Promise<void> {
+    // Waiting events get their deliveries now, as the trigger would have given them.
+    this.addSql(`insert into webhook_deliveries (event_id, endpoint_id, created_at)
+      select e.id, w.id, e.created_at from webhook_events e join webhook_endpoints w on w.project_id = e.project_id
+      where not e.fanned_out and e.type <> 'webhook.test' and w.disabled_at is null and (w.events is null or e.type = any (w.events));`);
+    this.addSql(`drop index "webhook_events_waiting_index";`);
+    this.addSql(`alter table "webhook_events" drop column "fanned_out";`);
+    this.addSql(`create function "webhook_fan_out"() returns trigger language plpgsql as $$
+begin
+  if new.type = 'webhook.test' then
+    return null;
+  end if;
+  insert into webhook_deliveries (event_id, endpoint_id)
+  select new.id, w.id from webhook_endpoints w
+  where w.project_id = new.project_id and w.disabled_at is null and (w.events is null or new.type = any (w.events));
+  return null;
+end $$;`);
+    this.addSql(`create trigger "webhook_events_fan_out" after insert on "webhook_events" for each row execute function "webhook_fan_out"();`);
+  }
+}
