@@ -1,7 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
-import { openSqlPool } from '../db/pool.js';
-import { startMachineJobs } from '../jobs/machine-jobs.js';
+import { startBackgroundJobs } from '../jobs/background-jobs.js';
 import { PrimaryLimits } from '../limits/cluster-link.js';
 import { createLogger, type LogLevel } from '../logger.js';
 import { clusterScrape } from '../metrics/cluster.js';
@@ -100,9 +99,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     throw error;
   }
   const url = baseUrl(options.host, port);
-  // The machine's periodic jobs run here, once, on one connection of the primary's own.
-  const jobsSql = openSqlPool(database, 1);
-  const jobs = startMachineJobs(jobsSql, logger, { webhooksAllowPrivate: config.webhooksAllowPrivate });
+  // The machine's periodic jobs run here, once, in a thread of the primary's own.
+  const jobs = startBackgroundJobs(database, logger, { webhooksAllowPrivate: config.webhooksAllowPrivate });
   logListening(logger, config, { url, metricsUrl: metrics?.url, workers: options.workers });
 
   return {
@@ -116,7 +114,6 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       await metrics?.close();
       await stopWorkers(config.drainTimeoutMs + 1_000);
       await jobs.stop();
-      await jobsSql.close();
       await database.close();
       logger.info('stopped');
       logger.flush?.();

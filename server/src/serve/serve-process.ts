@@ -1,6 +1,6 @@
 import { createApp, type AppDependencies } from '../app.js';
 import { openSqlPool, type SqlPool } from '../db/pool.js';
-import { startMachineJobs } from '../jobs/machine-jobs.js';
+import { startBackgroundJobs } from '../jobs/background-jobs.js';
 import type { RateLimiter } from '../limits/lease-client.js';
 import { redisLimiter } from '../limits/redis-limiter.js';
 import type { Logger } from '../logger.js';
@@ -34,8 +34,8 @@ export interface ServingRole {
    */
   metrics?: { port: number } | 'to the primary';
   /**
-   * Run the machine's periodic jobs (jobs/machine-jobs.ts) on this process's pool: only in a
-   * process that serves the machine alone. A cluster's primary runs them, once for all its workers.
+   * Run the machine's periodic jobs (jobs/machine-jobs.ts) in this process, in their own thread
+   * (jobs/background-jobs.ts): only in a process that serves the machine alone. A cluster's primary runs them, once for all its workers.
    */
   machineJobs: boolean;
   /** Check every reply against the contract (tests). */
@@ -92,7 +92,7 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
     if (typeof role.metrics === 'object') metrics = await startMetricsListener({ port: role.metrics.port, host: settings.host, scrape: () => registry.metrics(), logger });
     const server = createHttpServer(app.callback(), settings.connectionLimits);
     const port = await listen(server, settings.port, settings.host);
-    const jobs = role.machineJobs ? startMachineJobs(sql, logger, { webhooksAllowPrivate: settings.webhooksAllowPrivate }) : undefined;
+    const jobs = role.machineJobs ? startBackgroundJobs(settings.database, logger, { webhooksAllowPrivate: settings.webhooksAllowPrivate }) : undefined;
     return {
       url: baseUrl(settings.host, port),
       port,

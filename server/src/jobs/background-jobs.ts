@@ -1,0 +1,73 @@
+import { Worker } from 'node:worker_threads';
+import type { Database } from '../db/database.js';
+import type { Logger, LogFields, LogLevel } from '../logger.js';
+import type { RunningJobs } from './periodic.js';
+
+/**
+ * The CPU priority of the jobs' thread: 10 on Linux's scale of -20 to 19, so under a full load a
+ * request thread gets about nine times the jobs' share of a core, and with cores to spare the
+ * jobs run at full speed. Webhook deliveries then lag behind a peak instead of slowing it
+ * (docs/webhooks.md, "What a subscription costs").
+ */
+export const JOBS_NICE = 10;
+
+/** How soon a jobs' thread that died is started again. */
+const RESPAWN_AFTER_MS = 5_000;
+/** How long a stop waits for the jobs' thread to finish its runs before it is ended. */
+const STOP_TIMEOUT_MS = 10_000;
+
+/** What the jobs' thread is given (plain data: it crosses to the thread). */
+export interface JobsThreadData {
+  database: Pick<Database, 'kind' | 'connection'>;
+  webhooksAllowPrivate: boolean;
+  nice: number;
+}
+
+/** What the jobs' thread tells the process: a log line, or that it stopped. */
+export type JobsThreadMessage = { log: { level: LogLevel; message: string; fields?: Record<string, unknown> } } | { stopped: true };
+
+/**
+ * Runs the machine's periodic jobs (machine-jobs.ts: the idempotency sweep, the webhook sender and
+ * the log pruning) in a thread of their own at a lower CPU priority, on their own connection to
+ * the database. Used once per machine: by `feedback serve`'s one process, or a cluster's primary.
+ */
+export function startBackgroundJobs(database: Pick<Database, 'kind' | 'connection'>, logger: Logger, options: { webhooksAllowPrivate: boolean }): RunningJobs {
+  const data: JobsThreadData = { database: { kind: database.kind, connection: database.connection }, webhooksAllowPrivate: options.webhooksAllowPrivate, nice: JOBS_NICE };
+  let stopping = false;
+  let respawn: NodeJS.Timeout | undefined;
+  let stopped: (() => void) | undefined;
+  const spawn = (): Worker => {
+    const thread = new Worker(new URL('./jobs-thread.js', import.meta.url), { workerData: data });
+    // The thread never keeps the process alive: a server that closes stops it first.
+    thread.unref();
+    thread.on('message', (message: JobsThreadMessage) => {
+      if ('log' in message) logger[message.log.level](message.log.message, message.log.fields as LogFields | undefined);
+      else stopped?.();
+    });
+    thread.on('error', (error) => logger.error('the background jobs failed; they start again in 5 s', { error: String(error) }));
+    thread.on('exit', () => {
+      if (stopping) return;
+      // A thread that died (a bug, or out of memory) comes back: deliveries wait in the outbox meanwhile.
+      respawn = setTimeout(() => (current = spawn()), RESPAWN_AFTER_MS);
+      respawn.unref();
+    });
+    return thread;
+  };
+  let current = spawn();
+  return {
+    async stop() {
+      stopping = true;
+      clearTimeout(respawn);
+      const thread = current;
+      const done = new Promise<void>((resolve) => {
+        stopped = resolve;
+        thread.once('exit', () => resolve());
+      });
+      thread.postMessage('stop');
+      const timer = setTimeout(() => void thread.terminate(), STOP_TIMEOUT_MS);
+      await done;
+      clearTimeout(timer);
+      await thread.terminate();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { openSqlPool } from '../db/pool.js';
+import type { Logger, LogLevel } from '../logger.js';
+import type { JobsThreadData, JobsThreadMessage } from './background-jobs.js';
+import { startMachineJobs } from './machine-jobs.js';
+
+/**
+ * The thread that runs the machine's jobs (background-jobs.ts): its own connection, its log lines
+ * sent to the process's logger, and a lower CPU priority than the requests' thread. On Linux a
+ * thread's priority is its own: only this thread yields, so when the machine is busy the requests
+ * go first and deliveries wait, and when it is not, the jobs take the time that is free.
+ */
+const port = parentPort!;
+const data = workerData as JobsThreadData;
+const post = (message: JobsThreadMessage) => port.postMessage(message);
+
+const log = (level: LogLevel) => (message: string, fields?: Record<string, unknown>) => post({ log: { level, message, fields } });
+const logger: Logger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+
+try {
+  setPriority(0, data.nice);
+} catch (error) {
+  // Some containers forbid it; the jobs then run at the requests' priority, as they did in-process.
+  logger.debug('background jobs keep the normal CPU priority', { error: String(error) });
+}
+
+const sql = openSqlPool(data.database, 1);
+const jobs = startMachineJobs(sql, logger, { webhooksAllowPrivate: data.webhooksAllowPrivate });
+
+port.on('message', (message: unknown) => {
+  if (message !== 'stop') return;
+  void jobs
+    .stop()
+    .then(() => sql.close())
+    .finally(() => post({ stopped: true }));
+});
