@@ -32,7 +32,7 @@ export interface ClaimedDelivery {
  */
 export const CLAIM_DUE = `with due as (
     select d.id from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
-    where d.state = 'pending' and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until < now()) and w.disabled_at is null
+    where d.state = 'pending' and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until < now()) and w.disabled_at is null and w.mode = 'push'
     order by d.next_attempt_at
     limit $1
     for update of d skip locked
@@ -47,7 +47,7 @@ export const CLAIM_DUE = `with due as (
  * What a sender needs of the deliveries of `claimed` (a relation with id, attempts, event_id,
  * endpoint_id), whose events are rows of `events`.
  */
-function toSend(claimed: string, events: string): string {
+export function toSend(claimed: string, events: string): string {
   return `select c.id, c.attempts as attempt, c.endpoint_id, w.url, w.format, w.secret,
     case when w.previous_secret_expires_at > now() then w.previous_secret end as previous_secret,
     e.id as event_id, e.type, ${isoTimestamp('e.created_at')} as timestamp, e.data::text as data
