@@ -1,5 +1,5 @@
 import { request, type Dispatcher } from 'undici';
-import { signWebhook } from '@feedbackd/sdk/webhooks';
+import { signWebhook, type WebhookHeaders } from '@feedbackd/sdk/webhooks';
 import type { SqlPool } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { formatBody } from './chat-formats.js';
@@ -16,7 +16,7 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** The longest an attempt may take (connect, answer, body) before it counts as failed. */
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** How much of an answer the log keeps. */
-const RESPONSE_EXCERPT_CHARS = 2_048;
+export const RESPONSE_EXCERPT_CHARS = 2_048;
 /** Deliveries claimed per round; a claim outlives the slowest attempt. */
 const CLAIM_BATCH = 16;
 
@@ -86,9 +86,35 @@ export async function sendClaimed(
   retries = true,
   stopping?: AbortSignal,
 ): Promise<void> {
+  const outcome = await attempt(dispatcher, timeoutMs, delivery, deliveryBody(delivery), stopping);
+  await recordOutcome(sql, logger, delivery, outcome, retries);
+}
+
+/** A claimed delivery's body: its event, in its endpoint's format. */
+export function deliveryBody(delivery: ClaimedDelivery): string {
   const event = `{"id":${JSON.stringify(delivery.event_id)},"type":${JSON.stringify(delivery.type)},"timestamp":${JSON.stringify(delivery.timestamp)},"data":${delivery.data}}`;
-  const body = formatBody(delivery.format, event);
-  const outcome = await attempt(dispatcher, timeoutMs, delivery, body, stopping);
+  return formatBody(delivery.format, event);
+}
+
+/** The Standard Webhooks headers of an attempt of `delivery` with `body`, signed now (by both secrets during a rotation). */
+export function signDelivery(delivery: ClaimedDelivery, body: string): WebhookHeaders {
+  const secrets = delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret];
+  return signWebhook({ id: `msg_${delivery.id}`, timestamp: new Date(), body, secrets });
+}
+
+/**
+ * Records what an attempt of a claimed delivery came to and decides what follows: success, a
+ * retry on the schedule, or the end (a `410` disables the endpoint; after the last attempt the
+ * delivery fails and the endpoint may be disabled). The sender's attempts and those a listener
+ * reports (`feedback webhooks listen`, listener-routes.ts) both come here.
+ */
+export async function recordOutcome(
+  sql: Pick<SqlPool, 'query'>,
+  logger: Logger,
+  delivery: Pick<ClaimedDelivery, 'id' | 'attempt' | 'endpoint_id' | 'timestamp'>,
+  outcome: AttemptOutcome,
+  retries = true,
+): Promise<void> {
   const record = (state: 'pending' | 'succeeded' | 'failed', lastError: string | null, retryInMs: number | null = null) =>
     sql.query('', RECORD_OUTCOME, [delivery.id, outcome.status, outcome.latencyMs, outcome.error, outcome.response, state, lastError, retryInMs]);
   if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
@@ -131,8 +157,7 @@ export function nextDelayMs(failed: number, retryAfterSeconds?: number, random: 
 /** One POST: only a 2xx is success; redirects are not followed; `timeoutMs` bounds it all. */
 async function attempt(dispatcher: Dispatcher, timeoutMs: number, delivery: ClaimedDelivery, body: string, stopping?: AbortSignal): Promise<AttemptOutcome> {
   const started = performance.now();
-  const secrets = delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret];
-  const headers = signWebhook({ id: `msg_${delivery.id}`, timestamp: new Date(), body, secrets });
+  const headers = signDelivery(delivery, body);
   try {
     const response = await request(delivery.url, {
       method: 'POST',
