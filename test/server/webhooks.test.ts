@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
@@ -9,52 +9,7 @@ import { isKnownWebhookEvent, verifyWebhook, type WebhookEvent } from '@feedback
 import { nextDelayMs, PRUNE_LOG, RETRY_DELAYS_MS, WEBHOOK_LOG_DAYS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { request, startTestServer, withServer } from '../helpers/test-server.js';
-
-/** What a receiver got: the raw body and the headers, as they arrived. */
-interface Received {
-  body: string;
-  headers: IncomingHttpHeaders;
-}
-
-/**
- * A webhook receiver on 127.0.0.1: it records every POST and answers with the next status of
- * `answers` (the last one repeats), 200 by default.
- */
-async function startReceiver(answers: number[] = [200]): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  let answered = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
-      const status = answers[Math.min(answered, answers.length - 1)]!;
-      answered += 1;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : 'not now');
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** The signature headers of a delivery, as standardwebhooks reads them. */
-function signatureHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-  return { 'webhook-id': String(headers['webhook-id']), 'webhook-timestamp': String(headers['webhook-timestamp']), 'webhook-signature': String(headers['webhook-signature']) };
-}
-
-/** Waits until `check` holds, up to `ms`. */
-async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what = 'the condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+import { signatureHeaders, startReceiver, until, type Received } from '../helpers/webhook-receiver.js';
 
 for (const backend of backends()) {
   describe(`webhooks (${backend.name})`, () => {
@@ -90,7 +45,7 @@ for (const backend of backends()) {
       try {
         const { webhook, secret } = await client.webhooks.create({ url: receiver.url, description: 'all of them' });
         expect(secret).to.match(/^whsec_[A-Za-z0-9+/]+=*$/);
-        expect(webhook).to.include({ url: receiver.url, events: null, enabled: true, format: 'standard' });
+        expect(webhook).to.include({ url: receiver.url, events: null, enabled: true, format: 'standard', mode: 'push' });
 
         const item = await publicClient.feedback.create({ title: 'Dark mode', type: 'idea', endUser: { externalId: 'ada' } });
         const other = await publicClient.feedback.create({ title: 'Night theme' });
