@@ -5,11 +5,18 @@ import { newWebhookSecret } from '@feedbackd/sdk/webhooks';
 import type { AppContext, AppState } from '../http/context.js';
 import { deliveryNotFound, webhookNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
+import type { Logger } from '../logger.js';
 import type { ClaimedDelivery } from './deliveries.sql.js';
 import { GET_DELIVERY } from './endpoints.sql.js';
 import { CLAIM_PULLED, CREATE_LISTENER, TAKE_REPORTED, TOUCH_LISTENER } from './listeners.sql.js';
-import type { WebhookRouteOptions } from './routes.js';
 import { deliveryBody, recordOutcome, RESPONSE_EXCERPT_CHARS, signDelivery } from './sender.js';
+
+export interface ListenerRouteOptions {
+  /** Where a reported outcome that disables an endpoint is told. */
+  logger: Logger;
+  /** Aborted when the server stops: a pull waiting for deliveries answers at once. */
+  stopping?: AbortSignal;
+}
 
 /** How often a waiting pull looks for a due delivery again. */
 export const PULL_POLL_MS = 250;
@@ -21,7 +28,7 @@ export const PULL_POLL_MS = 250;
  * the private network. The bodies and signatures are the sender's own (sender.ts), and so is what
  * follows an outcome.
  */
-export function mountListenerRoutes(router: Router<AppState>, options: MountOptions, webhooks: WebhookRouteOptions): void {
+export function mountListenerRoutes(router: Router<AppState>, options: MountOptions, webhooks: ListenerRouteOptions): void {
   mount(router, routes.listenWebhook, options, async ({ body }, ctx, sql) => {
     const secret = newWebhookSecret();
     const values = [projectOf(ctx), new URL(body.forwardTo).toString(), body.events ?? null, body.format ?? 'standard', secret];
