@@ -76,7 +76,7 @@ interface ListenerContext {
 
 /** One run's loop: pull, forward a few at a time, report, print. */
 class Listener {
-  /** Aborted once the stop's grace is over: the forwards still under way are cut, and not reported. */
+  /** Aborted once the stop's grace is over: the forwards and reports still under way are cut. */
   readonly #cut = new AbortController();
   /** Set when the receiver answered 410 Gone, which disables the endpoint: nothing more will come. */
   #gone = false;
@@ -138,8 +138,9 @@ class Listener {
     this.print(delivery, outcome);
     if (outcome.statusCode === 410) this.#gone = true;
     try {
-      await this.client.webhooks.reportOutcome(this.webhook.id, delivery.deliveryId, outcome);
+      await this.client.webhooks.reportOutcome(this.webhook.id, delivery.deliveryId, outcome, { signal: this.#cut.signal });
     } catch (error) {
+      if (this.#cut.signal.aborted) return;
       // Not recorded: the claim expires and the server hands the delivery out again (same webhook-id).
       const why = error instanceof NotFoundError && error.message === ERROR_MESSAGES.deliveryNotFound ? 'its claim had expired' : sentence(error, this.server);
       this.output.err(`feedback: the outcome of ${delivery.headers['webhook-id']} was not recorded (${why}); it comes again`);

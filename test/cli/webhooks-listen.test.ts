@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { FeedbackClient } from '@feedbackd/sdk';
 import type { Webhook as WebhookObject } from '@feedbackd/sdk/contract';
@@ -100,6 +102,32 @@ describe('feedback CLI: webhooks listen (embedded)', () => {
     } finally {
       if (listening.child.exitCode === null) listening.child.kill('SIGKILL');
       await receiver.close();
+    }
+  });
+
+  it('when SIGTERM comes while its receiver holds a forward open, then it waits a few seconds at most, deletes its endpoint and exits 0', async () => {
+    let held = 0;
+    const hanging = createServer((req) => {
+      held += 1;
+      req.resume();
+    });
+    hanging.listen(0, '127.0.0.1');
+    await once(hanging, 'listening');
+    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hooks`;
+    const listening = startListen(['--url', server.url, 'webhooks', 'listen', '--forward-to', url, '--events', 'feedback.created'], { FEEDBACK_API_KEY: secretKey });
+    try {
+      await until(() => listening.stderr().includes('Ctrl-C to stop.'), 20_000, 'the listener to start');
+      await publicClient.feedback.create({ title: 'Held open' });
+      await until(() => held >= 1, 15_000, 'the forward to reach the receiver');
+      const started = Date.now();
+      listening.child.kill('SIGTERM');
+      expect(await listening.exited, listening.stderr()).to.equal(0);
+      expect(Date.now() - started, 'bounded by the stop\'s grace (5 s), not the forward\'s 15 s').to.be.within(4_000, 9_000);
+      expect((await client.webhooks.list()).filter((endpoint) => endpoint.mode === 'pull')).to.deep.equal([]);
+    } finally {
+      if (listening.child.exitCode === null) listening.child.kill('SIGKILL');
+      hanging.closeAllConnections();
+      await new Promise<void>((resolve) => hanging.close(() => resolve()));
     }
   });
 

@@ -19,7 +19,7 @@ export interface ListenerRouteOptions {
 }
 
 /** How often a waiting pull looks for a due delivery again. */
-export const PULL_POLL_MS = 250;
+const PULL_POLL_MS = 250;
 
 /**
  * Pull endpoints' API (docs/webhooks.md, "Receiving on your own machine"): `feedback webhooks
