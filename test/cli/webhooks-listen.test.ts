@@ -1,15 +1,13 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { FeedbackClient } from '@feedbackd/sdk';
 import type { Webhook as WebhookObject } from '@feedbackd/sdk/contract';
 import { embeddedBackend } from '../helpers/backends.js';
 import { BIN, cleanEnv, inProcess } from '../helpers/cli-process.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { signatureHeaders, startReceiver, until } from '../helpers/webhook-receiver.js';
+import { signatureHeaders, startHangingReceiver, startReceiver, until } from '../helpers/webhook-receiver.js';
 
 /** A `feedback webhooks listen` process of a test, with what it printed so far. */
 interface Listening {
@@ -106,19 +104,12 @@ describe('feedback CLI: webhooks listen (embedded)', () => {
   });
 
   it('when SIGTERM comes while its receiver holds a forward open, then it waits a few seconds at most, deletes its endpoint and exits 0', async () => {
-    let held = 0;
-    const hanging = createServer((req) => {
-      held += 1;
-      req.resume();
-    });
-    hanging.listen(0, '127.0.0.1');
-    await once(hanging, 'listening');
-    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hooks`;
-    const listening = startListen(['--url', server.url, 'webhooks', 'listen', '--forward-to', url, '--events', 'feedback.created'], { FEEDBACK_API_KEY: secretKey });
+    const hanging = await startHangingReceiver();
+    const listening = startListen(['--url', server.url, 'webhooks', 'listen', '--forward-to', hanging.url, '--events', 'feedback.created'], { FEEDBACK_API_KEY: secretKey });
     try {
       await until(() => listening.stderr().includes('Ctrl-C to stop.'), 20_000, 'the listener to start');
       await publicClient.feedback.create({ title: 'Held open' });
-      await until(() => held >= 1, 15_000, 'the forward to reach the receiver');
+      await until(() => hanging.held() >= 1, 15_000, 'the forward to reach the receiver');
       const started = Date.now();
       listening.child.kill('SIGTERM');
       expect(await listening.exited, listening.stderr()).to.equal(0);
@@ -126,8 +117,7 @@ describe('feedback CLI: webhooks listen (embedded)', () => {
       expect((await client.webhooks.list()).filter((endpoint) => endpoint.mode === 'pull')).to.deep.equal([]);
     } finally {
       if (listening.child.exitCode === null) listening.child.kill('SIGKILL');
-      hanging.closeAllConnections();
-      await new Promise<void>((resolve) => hanging.close(() => resolve()));
+      await hanging.close();
     }
   });
 

@@ -28,12 +28,30 @@ export async function startReceiver(answers: number[] = [200]): Promise<{ url: s
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : 'not now');
     });
   });
+  return { ...(await listening(server)), received };
+}
+
+/** A receiver that reads each request and never answers it (`held` counts them); close() cuts them. */
+export async function startHangingReceiver(): Promise<{ url: string; held(): number; close(): Promise<void> }> {
+  let held = 0;
+  const server = createServer((req) => {
+    held += 1;
+    req.resume();
+  });
+  return { ...(await listening(server)), held: () => held };
+}
+
+/** `server` listening on a free port of 127.0.0.1: its /hooks URL, and a close that ends its connections. */
+async function listening(server: Server): Promise<{ url: string; close(): Promise<void> }> {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -1,7 +1,4 @@
 import { expect } from 'chai';
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { FeedbackClient } from '@feedbackd/sdk';
@@ -9,7 +6,7 @@ import { isKnownWebhookEvent, verifyWebhook, type WebhookEvent } from '@feedback
 import { nextDelayMs, PRUNE_LOG, RETRY_DELAYS_MS, WEBHOOK_LOG_DAYS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { request, startTestServer, withServer } from '../helpers/test-server.js';
-import { signatureHeaders, startReceiver, until, type Received } from '../helpers/webhook-receiver.js';
+import { signatureHeaders, startHangingReceiver, startReceiver, until, type Received } from '../helpers/webhook-receiver.js';
 
 for (const backend of backends()) {
   describe(`webhooks (${backend.name})`, () => {
@@ -322,28 +319,18 @@ for (const backend of backends()) {
 describe('webhooks: a server that stops while an attempt hangs', () => {
   it('when the server is closed while a receiver holds an attempt open, then it stops at once instead of waiting out the attempt (15 s)', async () => {
     const [backend] = backends();
-    let holding = 0;
-    const hanging = createServer((req) => {
-      holding += 1;
-      req.resume();
-    });
-    hanging.listen(0, '127.0.0.1');
-    await once(hanging, 'listening');
+    const hanging = await startHangingReceiver();
     const server = await startTestServer(backend!, { webhooksAllowPrivate: true });
     try {
       const key = await server.newKey(undefined, 'secret');
-      const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hooks`;
-      expect((await request({ url: server.url, apiKey: key }, 'POST', '/api/v1/webhooks', { body: { url, events: ['feedback.created'] } })).status).to.equal(201);
+      expect((await request({ url: server.url, apiKey: key }, 'POST', '/api/v1/webhooks', { body: { url: hanging.url, events: ['feedback.created'] } })).status).to.equal(201);
       expect((await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Held' } })).status).to.equal(201);
-      await until(() => holding >= 1, 10_000, 'the attempt to reach the receiver');
+      await until(() => hanging.held() >= 1, 10_000, 'the attempt to reach the receiver');
       const started = Date.now();
       await server.close();
       expect(Date.now() - started, 'the stop did not wait out the attempt').to.be.below(8_000);
     } finally {
-      await new Promise<void>((resolve) => {
-        hanging.closeAllConnections();
-        hanging.close(() => resolve());
-      });
+      await hanging.close();
     }
   });
 });
