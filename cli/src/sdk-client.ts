@@ -92,7 +92,7 @@ function withDetails(error: FeedbackApiError): string {
 }
 
 /** "feedback.list (GET /api/v1/feedback), attempt 3 of 3: connection failed: …" without the part before "connection failed". */
-function withoutOperation(message: string): string {
+export function withoutOperation(message: string): string {
   return message.replace(/^[\w.]+ \([A-Z]+ [^)]*\)(, attempt \d+ of \d+)?: /, '');
 }
 

@@ -24,7 +24,8 @@ export interface RequestOptions {
    * 0, the default) carries one: a fresh `crypto.randomUUID()` per call unless you give one, reused
    * by all its retries, so the server carries the call out at most once. With `maxRetries: 0` none
    * is sent unless you give one (nothing will repeat the call). Give your own to make a call safe to
-   * repeat across processes, e.g. after a crash. Ignored on GET requests, which are safe to repeat.
+   * repeat across processes, e.g. after a crash. Ignored on GET requests, which are safe to repeat,
+   * and on the POSTs whose route takes none (`webhooks.pull`, which may wait for long).
    */
   idempotencyKey?: string;
   /** Aborts the call (the attempt in flight and any wait before a retry); the call rejects with a FeedbackError. */
@@ -88,6 +89,9 @@ const METHOD_NAMES: Record<OperationName, string> = {
   listWebhookDeliveries: 'webhooks.deliveries',
   recoverWebhook: 'webhooks.recover',
   redeliverWebhookDelivery: 'webhooks.redeliver',
+  listenWebhook: 'webhooks.listen',
+  pullWebhookDeliveries: 'webhooks.pull',
+  reportWebhookDelivery: 'webhooks.reportOutcome',
 };
 
 /**
@@ -142,7 +146,7 @@ export class Transport {
     // that will not be retried gets none unless the caller gives one: a key costs the server a
     // transaction and two more round trips (claim and store), which protect only a repeat.
     const idempotencyKey = options.idempotencyKey ?? (maxRetries > 0 ? randomUUID() : undefined);
-    if (route.method !== 'GET' && idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    if (route.method !== 'GET' && route.idempotencyKey !== false && idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     const path = this.#pathPrefix + fillPath(route.path, input.params ?? {}) + queryString(input.query ?? {});
 
     for (let attempt = 0; ; attempt++) {

@@ -44,8 +44,11 @@ export interface AppDependencies {
    * (limits/failed-auth.ts; default 30), or 'off' when something in front limits guessing.
    */
   failedAuthLimit?: number | 'off';
-  /** Webhook endpoints may be on loopback and private networks (`serve --webhooks-allow-private`); default false. */
-  webhooks?: { allowPrivate: boolean };
+  /**
+   * Webhook endpoints may be on loopback and private networks (`serve --webhooks-allow-private`);
+   * default false. `stopping` is aborted when the server stops, which ends the pulls that wait.
+   */
+  webhooks?: { allowPrivate: boolean; stopping?: AbortSignal };
 }
 
 /**
@@ -72,7 +75,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   };
   mountPublicRoutes(router, mountOptions);
   mountAdminRoutes(router, { orm }, mountOptions);
-  mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger });
+  mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger, stopping: deps.webhooks?.stopping });
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
 
   // A request's way through, a layer per job (docs/architecture.md, "A request's way"): the edge

@@ -141,7 +141,7 @@ function operation(collector: SchemaCollector, usedErrors: Set<string>, operatio
     security: route.auth === 'secret' ? [{ secretKey: [] }] : [{ publicKey: [] }, { secretKey: [] }],
   };
   const params = [...parameters(collector, route.params, 'path'), ...parameters(collector, route.query, 'query')];
-  if (route.method !== 'GET') {
+  if (route.method !== 'GET' && route.idempotencyKey !== false) {
     params.push({
       name: 'Idempotency-Key',
       in: 'header',

@@ -17,4 +17,5 @@ export { SEED_EPOCH_MS, SEED_MARKERS, markerItemCount, type SeedMarker } from '.
 export { buildOpenApiDocument } from './openapi.js';
 export { OPENAPI_PATH } from './http/keyless-routes.js';
 export { PRUNE_LOG, WEBHOOK_LOG_DAYS } from './webhooks/deliveries.sql.js';
+export { LISTENER_IDLE_HOURS, PRUNE_LISTENERS } from './webhooks/listeners.sql.js';
 export { nextDelayMs, RETRY_DELAYS_MS } from './webhooks/sender.js';

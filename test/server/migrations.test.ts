@@ -13,6 +13,8 @@ const ALL = [
   'Migration20261123000700_vote_batches',
   'Migration20261125000800_exactly_once',
   'Migration20261125000900_webhooks',
+  'Migration20261126001000_webhook_listeners',
+  'Migration20261126001100_outbox_fan_out',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */

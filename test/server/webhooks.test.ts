@@ -1,7 +1,4 @@
 import { expect } from 'chai';
-import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { FeedbackClient } from '@feedbackd/sdk';
@@ -9,52 +6,7 @@ import { isKnownWebhookEvent, verifyWebhook, type WebhookEvent } from '@feedback
 import { nextDelayMs, PRUNE_LOG, RETRY_DELAYS_MS, WEBHOOK_LOG_DAYS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { request, startTestServer, withServer } from '../helpers/test-server.js';
-
-/** What a receiver got: the raw body and the headers, as they arrived. */
-interface Received {
-  body: string;
-  headers: IncomingHttpHeaders;
-}
-
-/**
- * A webhook receiver on 127.0.0.1: it records every POST and answers with the next status of
- * `answers` (the last one repeats), 200 by default.
- */
-async function startReceiver(answers: number[] = [200]): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  let answered = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
-      const status = answers[Math.min(answered, answers.length - 1)]!;
-      answered += 1;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : 'not now');
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** The signature headers of a delivery, as standardwebhooks reads them. */
-function signatureHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-  return { 'webhook-id': String(headers['webhook-id']), 'webhook-timestamp': String(headers['webhook-timestamp']), 'webhook-signature': String(headers['webhook-signature']) };
-}
-
-/** Waits until `check` holds, up to `ms`. */
-async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what = 'the condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+import { signatureHeaders, startHangingReceiver, startReceiver, until, type Received } from '../helpers/webhook-receiver.js';
 
 for (const backend of backends()) {
   describe(`webhooks (${backend.name})`, () => {
@@ -90,7 +42,7 @@ for (const backend of backends()) {
       try {
         const { webhook, secret } = await client.webhooks.create({ url: receiver.url, description: 'all of them' });
         expect(secret).to.match(/^whsec_[A-Za-z0-9+/]+=*$/);
-        expect(webhook).to.include({ url: receiver.url, events: null, enabled: true, format: 'standard' });
+        expect(webhook).to.include({ url: receiver.url, events: null, enabled: true, format: 'standard', mode: 'push' });
 
         const item = await publicClient.feedback.create({ title: 'Dark mode', type: 'idea', endUser: { externalId: 'ada' } });
         const other = await publicClient.feedback.create({ title: 'Night theme' });
@@ -367,28 +319,18 @@ for (const backend of backends()) {
 describe('webhooks: a server that stops while an attempt hangs', () => {
   it('when the server is closed while a receiver holds an attempt open, then it stops at once instead of waiting out the attempt (15 s)', async () => {
     const [backend] = backends();
-    let holding = 0;
-    const hanging = createServer((req) => {
-      holding += 1;
-      req.resume();
-    });
-    hanging.listen(0, '127.0.0.1');
-    await once(hanging, 'listening');
+    const hanging = await startHangingReceiver();
     const server = await startTestServer(backend!, { webhooksAllowPrivate: true });
     try {
       const key = await server.newKey(undefined, 'secret');
-      const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hooks`;
-      expect((await request({ url: server.url, apiKey: key }, 'POST', '/api/v1/webhooks', { body: { url, events: ['feedback.created'] } })).status).to.equal(201);
+      expect((await request({ url: server.url, apiKey: key }, 'POST', '/api/v1/webhooks', { body: { url: hanging.url, events: ['feedback.created'] } })).status).to.equal(201);
       expect((await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Held' } })).status).to.equal(201);
-      await until(() => holding >= 1, 10_000, 'the attempt to reach the receiver');
+      await until(() => hanging.held() >= 1, 10_000, 'the attempt to reach the receiver');
       const started = Date.now();
       await server.close();
       expect(Date.now() - started, 'the stop did not wait out the attempt').to.be.below(8_000);
     } finally {
-      await new Promise<void>((resolve) => {
-        hanging.closeAllConnections();
-        hanging.close(() => resolve());
-      });
+      await hanging.close();
     }
   });
 });

@@ -5,6 +5,7 @@ import { withClient } from '../api-call.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { enumList, wholeNumber } from '../flag-values.js';
 import { formatTime, oneLine, printFields, printJson, printLine, printTable, truncate, type Output } from '../output.js';
+import { webhooksListenCommand } from './webhooks-listen.js';
 
 const FORMATS = ['standard', 'slack', 'discord'] as const;
 
@@ -192,6 +193,7 @@ export function webhooksCommand(output: Output): Command {
       output.out(`${requeued} failed deliver${requeued === 1 ? 'y is' : 'ies are'} queued again.`);
     }),
   );
+  webhooks.addCommand(webhooksListenCommand(output));
   return webhooks;
 }
 

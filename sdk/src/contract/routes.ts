@@ -24,6 +24,10 @@ import { ToggleVoteRequestSchema, VoteResultSchema } from './votes.js';
 import {
   CreateWebhookRequestSchema,
   DeleteWebhookResponseSchema,
+  ListenWebhookRequestSchema,
+  PullWebhookDeliveriesRequestSchema,
+  PullWebhookDeliveriesResponseSchema,
+  ReportWebhookDeliveryRequestSchema,
   RotateWebhookSecretRequestSchema,
   ListWebhookDeliveriesQuerySchema,
   RecoverWebhookRequestSchema,
@@ -32,6 +36,7 @@ import {
   UpdateWebhookRequestSchema,
   WebhookDeliveryIdParamsSchema,
   WebhookDeliveryListResponseSchema,
+  WebhookDeliveryParamsSchema,
   WebhookDeliveryResponseSchema,
   WebhookIdParamsSchema,
   WebhookListResponseSchema,
@@ -54,6 +59,12 @@ export interface RouteDefinition {
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
   readonly responses: Readonly<Record<number, z.ZodType>>;
+  /**
+   * `false` for a POST that takes no Idempotency-Key (the server ignores one, the SDK sends none,
+   * the OpenAPI document lists none): one that may wait for long, which must not hold the key's
+   * transaction open meanwhile, and whose repeat is harmless.
+   */
+  readonly idempotencyKey?: false;
 }
 
 /**
@@ -240,6 +251,35 @@ export const routes = {
     auth: 'secret',
     summary: 'Send one delivery again, with the same webhook-id',
     params: WebhookDeliveryIdParamsSchema,
+    responses: { 200: WebhookDeliveryResponseSchema },
+  },
+  // Pull endpoints (`feedback webhooks listen`): the server never connects to the developer's machine.
+  listenWebhook: {
+    method: 'POST',
+    path: '/api/v1/webhooks/listen',
+    auth: 'secret',
+    summary: 'Make a pull endpoint, whose deliveries a listener pulls instead of the server sending them; the answer shows its signing secret, once',
+    body: ListenWebhookRequestSchema,
+    responses: { 201: WebhookWithSecretResponseSchema },
+  },
+  pullWebhookDeliveries: {
+    method: 'POST',
+    path: '/api/v1/webhooks/:webhookId/pull',
+    auth: 'secret',
+    summary: "Claim a pull endpoint's due deliveries, signed, waiting up to waitSeconds for one",
+    params: WebhookIdParamsSchema,
+    body: PullWebhookDeliveriesRequestSchema,
+    responses: { 200: PullWebhookDeliveriesResponseSchema },
+    // A repeat after a lost answer is harmless: what the lost answer held is handed out again once its claim expires.
+    idempotencyKey: false,
+  },
+  reportWebhookDelivery: {
+    method: 'POST',
+    path: '/api/v1/webhooks/:webhookId/deliveries/:deliveryId/outcome',
+    auth: 'secret',
+    summary: 'Record what a pulled delivery came to; a retry, a success or a failure follows as for a sent one',
+    params: WebhookDeliveryParamsSchema,
+    body: ReportWebhookDeliveryRequestSchema,
     responses: { 200: WebhookDeliveryResponseSchema },
   },
 } as const satisfies Record<string, RouteDefinition>;

@@ -15,6 +15,13 @@ export const WEBHOOK_ROTATION_GRACE_MAX_SECONDS = 7 * 86_400;
 /** What an endpoint's bodies look like: Standard Webhooks JSON events, or a chat's incoming-webhook message. */
 export const WebhookFormatSchema = z.enum(['standard', 'slack', 'discord'], { error: 'format must be one of: standard, slack, discord' });
 
+/**
+ * Who moves an endpoint's deliveries: `push`, the server POSTs each one to its URL; `pull`,
+ * `feedback webhooks listen` pulls them and forwards them on the developer's machine (the server
+ * never connects to a pull endpoint's URL).
+ */
+export const WebhookModeSchema = z.enum(['push', 'pull']);
+
 const WebhookUrlSchema = labelledString('url')
   .trim()
   .min(1, { error: 'url is required' })
@@ -38,6 +45,7 @@ export const WebhookSchema = z.object({
   /** null: every event type. */
   events: z.array(z.string()).nullable(),
   format: WebhookFormatSchema,
+  mode: WebhookModeSchema,
   enabled: z.boolean(),
   /** Why it is disabled (an operator, a `410 Gone`, days of failed attempts), or null. */
   disabledReason: z.string().nullable(),
@@ -128,9 +136,105 @@ export const RecoverWebhookResponseSchema = z.object({ requeued: z.number().int(
 /** What a test delivery came to: the attempt as the log keeps it. */
 export const TestWebhookResponseSchema = z.object({ delivery: WebhookDeliverySchema });
 
+// Pull endpoints (`feedback webhooks listen`, docs/webhooks.md "Receiving on your own machine").
+
+/** The longest a pull waits for a due delivery (below the 30 s proxies and the SDK commonly allow). */
+export const WEBHOOK_PULL_WAIT_MAX_SECONDS = 25;
+/** Deliveries one pull hands out at most, and by default. */
+export const WEBHOOK_PULL_LIMIT_MAX = 100;
+export const WEBHOOK_PULL_LIMIT_DEFAULT = 20;
+/**
+ * How long a pulled delivery stays the listener's: reported within this, its outcome is recorded;
+ * after it the delivery is handed out again (at least once, same webhook-id). It outlasts a batch
+ * of the CLI's forwards, a few at a time, each of at most 15 s.
+ */
+export const WEBHOOK_PULL_CLAIM_SECONDS = 120;
+
+/** Body of POST /api/v1/webhooks/listen. */
+export const ListenWebhookRequestSchema = z.object({
+  // Shown as the endpoint's url, never connected to by the server: any http(s) URL, the developer's localhost included.
+  forwardTo: labelledString('forwardTo')
+    .trim()
+    .min(1, { error: 'forwardTo is required' })
+    .max(WEBHOOK_URL_MAX_LENGTH, { error: `forwardTo must be at most ${WEBHOOK_URL_MAX_LENGTH} characters` })
+    .refine(isHttpUrl, { error: 'forwardTo must be an http:// or https:// URL' }),
+  events: EventListSchema.nullish(),
+  format: WebhookFormatSchema.optional(),
+});
+
+/** Body of POST /api/v1/webhooks/:webhookId/pull. */
+export const PullWebhookDeliveriesRequestSchema = z.object({
+  waitSeconds: wholeNumber('waitSeconds', 0, WEBHOOK_PULL_WAIT_MAX_SECONDS).default(0),
+  limit: wholeNumber('limit', 1, WEBHOOK_PULL_LIMIT_MAX).default(WEBHOOK_PULL_LIMIT_DEFAULT),
+});
+
+/**
+ * One delivery handed to a listener: the body and the headers to POST it with, signed exactly as
+ * the server's sender signs its own attempts. Report what came of it within
+ * WEBHOOK_PULL_CLAIM_SECONDS, or it is handed out again.
+ */
+export const PulledWebhookDeliverySchema = z.object({
+  deliveryId: z.string(),
+  /** This attempt's number, from 1. */
+  attempt: z.number().int(),
+  eventType: z.string(),
+  headers: z.object({
+    'webhook-id': z.string(),
+    'webhook-timestamp': z.string(),
+    'webhook-signature': z.string(),
+    'content-type': z.literal('application/json'),
+  }),
+  /** The body exactly as signed: send these bytes, never a re-serialised copy. */
+  body: z.string(),
+});
+
+/** The deliveries a pull claimed, oldest due first; empty when none came due while it waited. */
+export const PullWebhookDeliveriesResponseSchema = z.object({ items: z.array(PulledWebhookDeliverySchema) });
+
+/** Body of POST /api/v1/webhooks/:webhookId/deliveries/:deliveryId/outcome: what the listener's forward came to. */
+export const ReportWebhookDeliveryRequestSchema = z
+  .object({
+    /** The receiver's status, or null when the forward failed before an answer. */
+    statusCode: z
+      .number({ error: 'statusCode must be an HTTP status code (100 to 599) or null' })
+      .int({ error: 'statusCode must be an HTTP status code (100 to 599) or null' })
+      .min(100, { error: 'statusCode must be an HTTP status code (100 to 599) or null' })
+      .max(599, { error: 'statusCode must be an HTTP status code (100 to 599) or null' })
+      .nullable(),
+    latencyMs: wholeNumber('latencyMs', 0, 86_400_000),
+    /** Why the forward failed before an answer; cut to 2 KB. */
+    error: labelledString('error').nullish(),
+    /** The start of the receiver's answer; the log keeps its first 2 KB. */
+    response: labelledString('response').nullish(),
+  })
+  .refine((body) => body.statusCode !== null || (body.error ?? '') !== '', { error: 'error is required when statusCode is null (the forward failed before an answer)', path: ['error'] });
+
+/** A delivery of one endpoint, as the path of its outcome names it. */
+export const WebhookDeliveryParamsSchema = z.object({ webhookId: z.string(), deliveryId: z.string() });
+
+/** A whole number from `min` to `max`, with a message that names the field and its range. */
+function wholeNumber(label: string, min: number, max: number) {
+  const error = `${label} must be a whole number from ${min} to ${max}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 export type Webhook = z.infer<typeof WebhookSchema>;
 export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
 export type WebhookAttempt = z.infer<typeof WebhookAttemptSchema>;
 export type WebhookFormat = z.infer<typeof WebhookFormatSchema>;
 export type CreateWebhookRequest = z.input<typeof CreateWebhookRequestSchema>;
 export type UpdateWebhookRequest = z.input<typeof UpdateWebhookRequestSchema>;
+export type WebhookMode = z.infer<typeof WebhookModeSchema>;
+export type ListenWebhookRequest = z.input<typeof ListenWebhookRequestSchema>;
+export type PullWebhookDeliveriesRequest = z.input<typeof PullWebhookDeliveriesRequestSchema>;
+export type PulledWebhookDelivery = z.infer<typeof PulledWebhookDeliverySchema>;
+export type ReportWebhookDeliveryRequest = z.input<typeof ReportWebhookDeliveryRequestSchema>;

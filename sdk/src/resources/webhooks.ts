@@ -1,4 +1,14 @@
-import type { CreateWebhookRequest, UpdateWebhookRequest, Webhook, WebhookDelivery } from '../contract/webhooks.js';
+import { DEFAULT_TIMEOUT_MS } from '../contract/constants.js';
+import type {
+  CreateWebhookRequest,
+  ListenWebhookRequest,
+  PulledWebhookDelivery,
+  PullWebhookDeliveriesRequest,
+  ReportWebhookDeliveryRequest,
+  UpdateWebhookRequest,
+  Webhook,
+  WebhookDelivery,
+} from '../contract/webhooks.js';
 import type { RequestOptions, Transport } from '../transport.js';
 
 /** An endpoint and its signing secret (`whsec_...`), shown only when it is made or rotated. */
@@ -91,5 +101,44 @@ export class WebhooksResource {
   async recover(id: string, since: Date | string, options?: RequestOptions): Promise<number> {
     const body = { since: since instanceof Date ? since.toISOString() : since };
     return (await this.#transport.call('recoverWebhook', { params: { webhookId: id }, body }, options)).requeued;
+  }
+
+  /**
+   * Makes a pull endpoint, as `feedback webhooks listen` does: its deliveries are made like any
+   * endpoint's, but the server never sends them (it never connects to `forwardTo`, which is shown
+   * as the endpoint's url); you pull them with {@link pull}, forward them yourself and report each
+   * outcome with {@link reportOutcome}. Deleted by the server when not pulled for an hour.
+   * `POST /api/v1/webhooks/listen`. Keep the returned secret: it signs what you pull.
+   *
+   * @example
+   * const { webhook, secret } = await client.webhooks.listen({ forwardTo: 'http://localhost:4000/hooks' });
+   */
+  async listen(input: ListenWebhookRequest, options?: RequestOptions): Promise<WebhookWithSecret> {
+    return this.#transport.call('listenWebhook', { body: input }, options);
+  }
+
+  /**
+   * Claims the pull endpoint's due deliveries (at most `limit`, default 20), each with the body
+   * and the signed headers to POST it with; with `waitSeconds` (up to 25) waits that long for one
+   * when none is due. Report each outcome within two minutes, or it is handed out again.
+   * `POST /api/v1/webhooks/:webhookId/pull`. Unless `options.timeoutMs` says otherwise, the call's
+   * time limit is the wait plus the client's default (10 s).
+   * @throws NotFoundError for an id that is not a pull endpoint of the project.
+   */
+  async pull(id: string, input: PullWebhookDeliveriesRequest = {}, options: RequestOptions = {}): Promise<PulledWebhookDelivery[]> {
+    const timeoutMs = options.timeoutMs ?? (input.waitSeconds ? input.waitSeconds * 1000 + DEFAULT_TIMEOUT_MS : undefined);
+    return (await this.#transport.call('pullWebhookDeliveries', { params: { webhookId: id }, body: input }, { ...options, timeoutMs })).items;
+  }
+
+  /**
+   * Records what forwarding a pulled delivery came to (the receiver's status, or `statusCode: null`
+   * with the `error`), and the server decides what follows as for a delivery it sent: a 2xx
+   * succeeds, anything else is retried on the schedule, `410` disables the endpoint.
+   * `POST /api/v1/webhooks/:webhookId/deliveries/:deliveryId/outcome`.
+   * @returns the delivery with its attempts, as the log shows it.
+   * @throws NotFoundError when the delivery is not under a pull's claim now (reported already, or the claim expired).
+   */
+  async reportOutcome(id: string, deliveryId: string, outcome: ReportWebhookDeliveryRequest, options?: RequestOptions): Promise<WebhookDelivery> {
+    return (await this.#transport.call('reportWebhookDelivery', { params: { webhookId: id, deliveryId }, body: outcome }, options)).delivery;
   }
 }

@@ -73,8 +73,9 @@ export function mount<R extends RouteDefinition>(
 ): void {
   const method = ({ GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as const)[route.method];
   const secretOnly = route.auth === 'secret';
-  // Only a write can be repeated by a retry: a read's Idempotency-Key is ignored.
-  const isWrite = route.method !== 'GET';
+  // Only a write can be repeated by a retry: a read's Idempotency-Key is ignored, and so is that of
+  // a write whose route takes none (a pull that waits must not hold the key's transaction open).
+  const isWrite = route.method !== 'GET' && route.idempotencyKey !== false;
   const pathIds = Object.keys(PATH_IDS).filter((name) => route.path.includes(`:${name}`));
   router[method](route.path, async (ctx) => {
     if (secretOnly && ctx.state.caller.kind !== 'secret') throw new AppError(403, ERROR_MESSAGES.secretKeyRequired);

@@ -2,6 +2,7 @@ import type { SqlPool } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { deleteExpiredKeys } from '../db/idempotency-keys.js';
 import { PRUNE_LOG } from '../webhooks/deliveries.sql.js';
+import { PRUNE_LISTENERS } from '../webhooks/listeners.sql.js';
 import { webhookSender } from '../webhooks/sender.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
 
@@ -9,7 +10,7 @@ import { runPeriodically, type RunningJobs } from './periodic.js';
 export const IDEMPOTENCY_SWEEP_EVERY_MS = 10 * 60_000;
 /** How often the webhook sender looks for due deliveries: a new event leaves within about this long. */
 export const WEBHOOK_POLL_EVERY_MS = 500;
-/** How often the webhook log is pruned of what is older than its keeping period. */
+/** How often the webhook log is pruned of what is older than its keeping period, and of listeners gone for an hour. */
 export const WEBHOOK_PRUNE_EVERY_MS = 60 * 60_000;
 
 export interface MachineJobOptions {
@@ -41,7 +42,11 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
       {
         name: 'webhook log pruning',
         everyMs: WEBHOOK_PRUNE_EVERY_MS,
-        run: async () => ({ events: (await sql.query('', `${PRUNE_LOG} returning 1`, [])).length }),
+        run: async () => {
+          // Listeners first: the pending deliveries of one gone for an hour no longer keep their events.
+          const listeners = (await sql.query('', `${PRUNE_LISTENERS} returning 1`, [])).length;
+          return { listeners, events: (await sql.query('', `${PRUNE_LOG} returning 1`, [])).length };
+        },
       },
     ],
     logger,

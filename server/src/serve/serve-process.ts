@@ -77,6 +77,8 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
       ? redisLimiter({ url: settings.redisUrl, points, durationSeconds: RATE_LIMIT_WINDOW_SECONDS, fallback: machine, logger })
       : undefined;
   let metrics: MetricsListener | undefined;
+  // Aborted as the drain begins: a pull that waits for deliveries answers then instead of holding it.
+  const stopping = new AbortController();
   try {
     const app = createApp({
       sql,
@@ -86,7 +88,7 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
       rateLimit: points === 'off' ? 'off' : { points, limiter: redis ?? machine },
       trustProxy: settings.trustProxy,
       failedAuthLimit: settings.failedAuthLimit,
-      webhooks: { allowPrivate: settings.webhooksAllowPrivate },
+      webhooks: { allowPrivate: settings.webhooksAllowPrivate, stopping: stopping.signal },
     });
     await redis?.connected();
     if (typeof role.metrics === 'object') metrics = await startMetricsListener({ port: role.metrics.port, host: settings.host, scrape: () => registry.metrics(), logger });
@@ -100,6 +102,7 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
       metricsUrl: metrics?.url,
       close: async () => {
         await metrics?.close();
+        stopping.abort();
         await drain(server, settings.drainTimeoutMs, logger);
         await jobs?.stop();
         unwatchPool();

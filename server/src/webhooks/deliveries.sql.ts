@@ -26,30 +26,47 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Fans out up to $1 events that wait in the outbox (oldest first) and claims their deliveries for
- * $2 seconds, counting the first attempt: one delivery per enabled endpoint of the event's project
- * that subscribes to its type and existed when the event was written. `skip locked`: two senders
- * fan out different events, so no event gets its deliveries twice. The deliveries are made already
- * claimed, so a fresh event costs no second statement before its first attempt; a sender that dies
- * before sending leaves claims that expire, and CLAIM_DUE sends them then. The first column,
- * `events_fanned`, counts the events fanned out (some may have had no endpoint left): with no
- * delivery made there is one row, whose other columns are null.
+ * The fan-out: events that wait in the outbox (`waiting`: a relation of their ids, locked) get one
+ * delivery per enabled endpoint of their project that subscribes to their type and existed when
+ * the event was written, and are marked fanned out. With `claimSeconds` (a parameter's text) the
+ * push endpoints' deliveries are made already claimed for their first attempt; a pull endpoint's
+ * are always left unclaimed, for its listener (listeners.sql.ts).
  */
-export const FAN_OUT_AND_CLAIM = `with waiting as (
-    select e.id from webhook_events e where not e.fanned_out order by e.id limit $1 for update skip locked
-  ), fanned as (
+function fanOut(waiting: string, claimSeconds: string | null): string {
+  const claims = claimSeconds === null ? '0, null' : `push::int, case when push then now() + ${claimSeconds}::int * interval '1 second' end`;
+  return `waiting as (${waiting}), fanned as (
     update webhook_events e set fanned_out = true from waiting where e.id = waiting.id
     returning e.id, e.project_id, e.type, e.data, e.created_at
-  ), claimed as (
+  ), made as (
     insert into webhook_deliveries (event_id, endpoint_id, created_at, attempts, claimed_until)
-    select f.id, w.id, f.created_at, 1, now() + $2::int * interval '1 second'
-    from fanned f join webhook_endpoints w on w.project_id = f.project_id
+    select f.id, w.id, f.created_at, ${claims}
+    from fanned f join webhook_endpoints w on w.project_id = f.project_id, lateral (select w.mode = 'push' as push) m
     where w.disabled_at is null and (w.events is null or f.type = any (w.events)) and w.created_at <= f.created_at
     returning id, attempts, event_id, endpoint_id
-  ), deliveries as (
-    ${toSend('claimed', 'fanned')}
+  )`;
+}
+
+/**
+ * The sender's fan-out: up to $1 waiting events, oldest first, with their push deliveries claimed
+ * for $2 seconds, so a fresh event costs no second statement before its first attempt (a sender
+ * that dies before sending leaves claims that expire, and CLAIM_DUE sends them then). `skip
+ * locked`: two senders fan out different events, so no event gets its deliveries twice. The first
+ * column, `events_fanned`, counts the events fanned out (some may have had no endpoint left): with
+ * no delivery claimed there is one row, whose other columns are null.
+ */
+export const FAN_OUT_AND_CLAIM = `with ${fanOut('select e.id from webhook_events e where not e.fanned_out order by e.id limit $1 for update skip locked', '$2')},
+  deliveries as (
+    ${toSend('(select * from made where attempts > 0)', 'fanned')}
   )
   select (select count(*) from fanned)::int as events_fanned, d.* from (select) as one left join deliveries d on true`;
+
+/**
+ * A listener's fan-out: the events of project $1 that wait (a thousand at most), so that a pull sees an event as soon
+ * as it is written, not at the sender's next turn; every delivery is left unclaimed (the sender
+ * claims the push ones as due). One row: how many events were fanned out.
+ */
+export const FAN_OUT_PROJECT = `with ${fanOut('select e.id from webhook_events e where not e.fanned_out and e.project_id = $1::uuid order by e.id limit 1000 for update skip locked', null)}
+  select count(*)::int as events_fanned from fanned`;
 
 /**
  * Claims up to $1 due deliveries for $2 seconds and counts the attempt: pending, due, not claimed
@@ -58,7 +75,7 @@ export const FAN_OUT_AND_CLAIM = `with waiting as (
  */
 export const CLAIM_DUE = `with due as (
     select d.id from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
-    where d.state = 'pending' and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until < now()) and w.disabled_at is null
+    where d.state = 'pending' and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until < now()) and w.disabled_at is null and w.mode = 'push'
     order by d.next_attempt_at
     limit $1
     for update of d skip locked
@@ -73,7 +90,7 @@ export const CLAIM_DUE = `with due as (
  * What a sender needs of the deliveries of `claimed` (a relation with id, attempts, event_id,
  * endpoint_id), whose events are rows of `events`.
  */
-function toSend(claimed: string, events: string): string {
+export function toSend(claimed: string, events: string): string {
   return `select c.id, c.attempts as attempt, c.endpoint_id, w.url, w.format, w.secret,
     case when w.previous_secret_expires_at > now() then w.previous_secret end as previous_secret,
     e.id as event_id, e.type, ${isoTimestamp('e.created_at')} as timestamp, e.data::text as data

@@ -8,8 +8,8 @@ import { isoTimestamp } from '../public/json.sql.js';
 
 
 /** The contract's Webhook of the row `w`, as JSON text. */
-const WEBHOOK_JSON = `json_build_object(
-    'id', w.id, 'url', w.url, 'description', w.description, 'events', w.events, 'format', w.format,
+export const WEBHOOK_JSON = `json_build_object(
+    'id', w.id, 'url', w.url, 'description', w.description, 'events', w.events, 'format', w.format, 'mode', w.mode,
     'enabled', w.disabled_at is null, 'disabledReason', w.disabled_reason,
     'previousSecretExpiresAt', case when w.previous_secret_expires_at > now() then ${isoTimestamp('w.previous_secret_expires_at')} end,
     'createdAt', ${isoTimestamp('w.created_at')}

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { routes, WEBHOOK_ROTATION_GRACE_DEFAULT_SECONDS } from '@feedbackd/sdk/contract';
+import { routes, WEBHOOK_ROTATION_GRACE_DEFAULT_SECONDS, type Webhook } from '@feedbackd/sdk/contract';
 import { newWebhookSecret } from '@feedbackd/sdk/webhooks';
 import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
@@ -21,6 +21,7 @@ import {
   ROTATE_SECRET,
   UPDATE_ENDPOINT,
 } from './endpoints.sql.js';
+import { mountListenerRoutes } from './listener-routes.js';
 import { checkWebhookUrl, webhookDispatcher } from './safe-target.js';
 import { DEFAULT_TIMEOUT_MS, sendClaimed } from './sender.js';
 
@@ -29,6 +30,8 @@ export interface WebhookRouteOptions {
   allowPrivate: boolean;
   /** Where a test delivery's failure to record is told. */
   logger: Logger;
+  /** Aborted when the server stops: a pull waiting for deliveries answers at once. */
+  stopping?: AbortSignal;
 }
 
 /**
@@ -85,6 +88,10 @@ export function mountWebhookRoutes(router: Router<AppState>, options: MountOptio
     // On the pool, never in a request's transaction: the attempt may take 15 s, which no
     // transaction should be held open for (on the embedded database it would hold the session).
     const sql = options.sql;
+    const [endpoint] = await sql.query<{ body: string }>('', GET_ENDPOINT, [projectOf(ctx), params.webhookId]);
+    if (!endpoint) throw webhookNotFound();
+    // The server never connects to a pull endpoint's URL (the developer's machine), not even for a test.
+    if ((JSON.parse(endpoint.body) as Webhook).mode === 'pull') throw AppError.invalidInputMessage(PULL_ENDPOINT_NOT_SENT);
     const [claimed] = await sql.query<ClaimedDelivery & Record<string, unknown>>('', TEST_DELIVERY, [projectOf(ctx), params.webhookId]);
     if (!claimed) throw webhookNotFound();
     dispatcher ??= webhookDispatcher({ allowPrivate: webhooks.allowPrivate });
@@ -114,7 +121,11 @@ export function mountWebhookRoutes(router: Router<AppState>, options: MountOptio
     const [row] = await sql.query<{ body: string }>('', GET_DELIVERY, [projectOf(ctx), params.deliveryId]);
     return jsonReply(routes.redeliverWebhookDelivery, 200, `{"delivery":${row!.body}}`);
   });
+
+  mountListenerRoutes(router, options, webhooks);
 }
+
+const PULL_ENDPOINT_NOT_SENT = 'This is a pull endpoint (feedback webhooks listen): the server never sends to it. Make an event, and its listener pulls it';
 
 /** The URL as stored, or the 400 that says what is wrong with it. */
 function checkedUrl(text: string, webhooks: WebhookRouteOptions): string {

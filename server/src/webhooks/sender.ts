@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
-import { signWebhook } from '@feedbackd/sdk/webhooks';
+import { signWebhook, type WebhookHeaders } from '@feedbackd/sdk/webhooks';
 import type { SqlPool } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { formatBody } from './chat-formats.js';
@@ -17,7 +17,7 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** The longest an attempt may take (connect, answer, body) before it counts as failed. */
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** How much of an answer the log keeps. */
-const RESPONSE_EXCERPT_CHARS = 2_048;
+export const RESPONSE_EXCERPT_CHARS = 2_048;
 /**
  * Attempts under way at once. A slot that frees is filled again, so one slow endpoint holds up only
  * the slots it occupies; claims are made for several free slots at a time (REFILL_AT), so that a
@@ -58,9 +58,12 @@ export interface Decision {
   disable?: { reason: string; since?: string };
 }
 
+/** What recording an attempt needs of its delivery. */
+type AttemptedDelivery = Pick<ClaimedDelivery, 'id' | 'attempt' | 'endpoint_id' | 'timestamp'>;
+
 /** One attempt, ready to be recorded. */
 export interface AttemptRecord {
-  delivery: ClaimedDelivery;
+  delivery: AttemptedDelivery;
   outcome: AttemptOutcome;
   decision: Decision;
 }
@@ -146,7 +149,27 @@ export async function sendClaimed(
   stopping?: AbortSignal,
 ): Promise<void> {
   const outcome = await attempt(dispatcher, timeoutMs, delivery, stopping);
+  await recordOutcome(sql, logger, delivery, outcome, retries);
+}
+
+/**
+ * Records what one attempt came to and what follows it. The sender's own attempts and those a
+ * listener reports (`feedback webhooks listen`, listener-routes.ts) both come here.
+ */
+export async function recordOutcome(sql: Pick<SqlPool, 'query'>, logger: Logger, delivery: AttemptedDelivery, outcome: AttemptOutcome, retries = true): Promise<void> {
   await recordAttempts(sql, logger, [{ delivery, outcome, decision: decide(delivery, outcome, retries) }]);
+}
+
+/** A claimed delivery's body: its event, in its endpoint's format. */
+export function deliveryBody(delivery: ClaimedDelivery): string {
+  const event = `{"id":${JSON.stringify(delivery.event_id)},"type":${JSON.stringify(delivery.type)},"timestamp":${JSON.stringify(delivery.timestamp)},"data":${delivery.data}}`;
+  return formatBody(delivery.format, event);
+}
+
+/** The Standard Webhooks headers of an attempt of `delivery` with `body`, signed at `at` (by both secrets during a rotation). */
+export function signDelivery(delivery: ClaimedDelivery, body: string, at: Date = new Date()): WebhookHeaders {
+  const secrets = delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret];
+  return signWebhook({ id: `msg_${delivery.id}`, timestamp: at, body, secrets });
 }
 
 /**
@@ -154,7 +177,7 @@ export async function sendClaimed(
  * endpoint; otherwise a retry on the schedule (or when the receiver asked), until the last attempt,
  * after which the endpoint is disabled if nothing succeeded since this delivery began.
  */
-export function decide(delivery: ClaimedDelivery, outcome: AttemptOutcome, retries: boolean): Decision {
+export function decide(delivery: AttemptedDelivery, outcome: AttemptOutcome, retries: boolean): Decision {
   if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) return { state: 'succeeded', lastError: null, retryInMs: null };
   const error = outcome.error ?? `HTTP ${outcome.status}`;
   if (outcome.status === 410) return { state: 'failed', lastError: error, retryInMs: null, disable: { reason: 'the endpoint answered 410 Gone' } };
@@ -204,10 +227,8 @@ export function nextDelayMs(failed: number, retryAfterSeconds?: number, random: 
 async function attempt(dispatcher: Dispatcher, timeoutMs: number, delivery: ClaimedDelivery, stopping?: AbortSignal): Promise<AttemptOutcome> {
   const at = new Date();
   const started = performance.now();
-  const event = `{"id":${JSON.stringify(delivery.event_id)},"type":${JSON.stringify(delivery.type)},"timestamp":${JSON.stringify(delivery.timestamp)},"data":${delivery.data}}`;
-  const body = formatBody(delivery.format, event);
-  const secrets = delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret];
-  const headers = signWebhook({ id: `msg_${delivery.id}`, timestamp: at, body, secrets });
+  const body = deliveryBody(delivery);
+  const headers = signDelivery(delivery, body, at);
   try {
     const response = await request(delivery.url, {
       method: 'POST',

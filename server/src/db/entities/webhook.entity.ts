@@ -6,11 +6,16 @@ const p = defineEntity.properties;
 /** How an endpoint's bodies are shaped: the Standard Webhooks JSON event, or a chat's incoming-webhook message. */
 export const WEBHOOK_FORMATS = ['standard', 'slack', 'discord'] as const;
 
+/** Who moves a delivery: the server's sender POSTs it (`push`), or `feedback webhooks listen` pulls it (`pull`). */
+export const WEBHOOK_MODES = ['push', 'pull'] as const;
+
 /**
  * A project's webhook subscription: where its events go, which of them (`events` null: every
  * type), and the secret that signs them. During a rotation the previous secret signs too, until
  * `previousSecretExpiresAt`. A disabled endpoint gets no new deliveries; `disabledReason` says why
- * (an operator, a `410 Gone`, or days of failed attempts).
+ * (an operator, a `410 Gone`, or days of failed attempts). A `pull` endpoint's deliveries are
+ * never sent by the server: `feedback webhooks listen` pulls them (`lastPulledAt`), and one not
+ * pulled for an hour is deleted.
  */
 export const WebhookEndpoint = defineEntity({
   name: 'WebhookEndpoint',
@@ -30,6 +35,8 @@ export const WebhookEndpoint = defineEntity({
     disabledReason: p.text().nullable(),
     createdAt: p.datetime(3).defaultRaw('now()'),
     updatedAt: p.datetime(3).defaultRaw('now()'),
+    mode: p.enum([...WEBHOOK_MODES]).default('push'),
+    lastPulledAt: p.datetime(3).nullable(),
   },
 });
 

@@ -9,6 +9,7 @@ import { Migration20261123000600TimeOrderedIds } from './Migration20261123000600
 import { Migration20261123000700VoteBatches } from './Migration20261123000700_vote_batches.js';
 import { Migration20261125000800ExactlyOnce } from './Migration20261125000800_exactly_once.js';
 import { Migration20261125000900Webhooks } from './Migration20261125000900_webhooks.js';
+import { Migration20261126001000WebhookListeners } from './Migration20261126001000_webhook_listeners.js';
 import { Migration20261126001100OutboxFanOut } from './Migration20261126001100_outbox_fan_out.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
@@ -23,5 +24,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123000700_vote_batches', class: Migration20261123000700VoteBatches },
   { name: 'Migration20261125000800_exactly_once', class: Migration20261125000800ExactlyOnce },
   { name: 'Migration20261125000900_webhooks', class: Migration20261125000900Webhooks },
+  { name: 'Migration20261126001000_webhook_listeners', class: Migration20261126001000WebhookListeners },
   { name: 'Migration20261126001100_outbox_fan_out', class: Migration20261126001100OutboxFanOut },
 ];

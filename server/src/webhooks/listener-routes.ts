@@ -1,0 +1,105 @@
+import type Router from '@koa/router';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { routes, WEBHOOK_PULL_CLAIM_SECONDS, type PulledWebhookDelivery } from '@feedbackd/sdk/contract';
+import { newWebhookSecret } from '@feedbackd/sdk/webhooks';
+import type { AppContext, AppState } from '../http/context.js';
+import { deliveryNotFound, webhookNotFound } from '../http/item-ids.js';
+import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
+import type { Logger } from '../logger.js';
+import { FAN_OUT_PROJECT, type ClaimedDelivery } from './deliveries.sql.js';
+import { GET_DELIVERY } from './endpoints.sql.js';
+import { CLAIM_PULLED, CREATE_LISTENER, TAKE_REPORTED, TOUCH_LISTENER } from './listeners.sql.js';
+import { deliveryBody, recordOutcome, RESPONSE_EXCERPT_CHARS, signDelivery } from './sender.js';
+
+export interface ListenerRouteOptions {
+  /** Where a reported outcome that disables an endpoint is told. */
+  logger: Logger;
+  /** Aborted when the server stops: a pull waiting for deliveries answers at once. */
+  stopping?: AbortSignal;
+}
+
+/** How often a waiting pull looks for a due delivery again. */
+const PULL_POLL_MS = 250;
+
+/**
+ * Pull endpoints' API (docs/webhooks.md, "Receiving on your own machine"): `feedback webhooks
+ * listen` makes one, pulls its deliveries, forwards them on the developer's machine and reports
+ * each outcome. The server never connects to a pull endpoint's URL, so it is not checked against
+ * the private network. The bodies and signatures are the sender's own (sender.ts), and so is what
+ * follows an outcome.
+ */
+export function mountListenerRoutes(router: Router<AppState>, options: MountOptions, webhooks: ListenerRouteOptions): void {
+  mount(router, routes.listenWebhook, options, async ({ body }, ctx, sql) => {
+    const secret = newWebhookSecret();
+    const values = [projectOf(ctx), new URL(body.forwardTo).toString(), body.events ?? null, body.format ?? 'standard', secret];
+    const [row] = await sql.query<{ body: string }>('', CREATE_LISTENER, values);
+    return jsonReply(routes.listenWebhook, 201, `{"webhook":${row!.body},"secret":${JSON.stringify(secret)}}`);
+  });
+
+  // Its route takes no Idempotency-Key, so `sql` is the pool, never a transaction held open while it waits.
+  mount(router, routes.pullWebhookDeliveries, options, async ({ params, body }, ctx, sql) => {
+    const [endpoint] = await sql.query<{ enabled: boolean }>('', TOUCH_LISTENER, [projectOf(ctx), params.webhookId]);
+    if (!endpoint) throw webhookNotFound();
+    if (!endpoint.enabled) return reply(200, { items: [] });
+    const ended = waitEnds(ctx, webhooks.stopping);
+    const deadline = performance.now() + body.waitSeconds * 1000;
+    try {
+      for (;;) {
+        // A caller gone claims nothing: what it would have got stays due for the next pull.
+        if (ended.signal.aborted) return reply(200, { items: [] });
+        await sql.query('', FAN_OUT_PROJECT, [projectOf(ctx)]);
+        const claimed = await sql.query<ClaimedDelivery & Record<string, unknown>>('', CLAIM_PULLED, [params.webhookId, body.limit, WEBHOOK_PULL_CLAIM_SECONDS]);
+        const left = deadline - performance.now();
+        if (claimed.length > 0 || left <= 0) return reply(200, { items: claimed.map(handedOut) });
+        await sleep(Math.min(PULL_POLL_MS, left), undefined, { signal: ended.signal }).catch(() => {});
+      }
+    } finally {
+      ended.dispose();
+    }
+  });
+
+  mount(router, routes.reportWebhookDelivery, options, async ({ params, body }, ctx, sql) => {
+    const project = projectOf(ctx);
+    if ((await sql.query('', TOUCH_LISTENER, [project, params.webhookId])).length === 0) throw webhookNotFound();
+    const [delivery] = await sql.query<ClaimedDelivery & Record<string, unknown>>('', TAKE_REPORTED, [project, params.webhookId, params.deliveryId]);
+    // Not this endpoint's, or not under a pull's claim now: never claimed, reported already, or its claim expired.
+    if (!delivery) throw deliveryNotFound();
+    const outcome = { at: new Date(Date.now() - body.latencyMs), status: body.statusCode, latencyMs: body.latencyMs, error: excerpt(body.error), response: excerpt(body.response) };
+    await recordOutcome(sql, webhooks.logger, delivery, outcome);
+    const [row] = await sql.query<{ body: string }>('', GET_DELIVERY, [project, delivery.id]);
+    return jsonReply(routes.reportWebhookDelivery, 200, `{"delivery":${row!.body}}`);
+  });
+}
+
+/** A claimed delivery as a listener gets it: the body and headers the sender would have sent. */
+function handedOut(delivery: ClaimedDelivery): PulledWebhookDelivery {
+  const body = deliveryBody(delivery);
+  return { deliveryId: delivery.id, attempt: delivery.attempt, eventType: delivery.type, headers: { ...signDelivery(delivery, body), 'content-type': 'application/json' }, body };
+}
+
+/** Aborted when the caller goes away or the server stops, so that a waiting pull ends at once. */
+function waitEnds(ctx: AppContext, stopping: AbortSignal | undefined): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const end = () => controller.abort();
+  // The response closes before it is written only when the connection went.
+  ctx.res.once('close', end);
+  stopping?.addEventListener('abort', end, { once: true });
+  // Not `req.destroyed`: a request whose body has been read is destroyed too, with its connection open.
+  if (stopping?.aborted || ctx.req.socket.destroyed) end();
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      ctx.res.off('close', end);
+      stopping?.removeEventListener('abort', end);
+    },
+  };
+}
+
+/** Text as the log keeps it: its first 2 KB. */
+function excerpt(text: string | null | undefined): string | null {
+  return text == null ? null : text.slice(0, RESPONSE_EXCERPT_CHARS);
+}
+
+function projectOf(ctx: AppContext): string {
+  return ctx.state.caller.projectId;
+}

@@ -1,0 +1,70 @@
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+// A webhook receiver for the tests of deliveries, sent by the server or forwarded by a listener.
+
+/** What a receiver got: the raw body and the headers, as they arrived. */
+export interface Received {
+  body: string;
+  headers: IncomingHttpHeaders;
+}
+
+/**
+ * A webhook receiver on 127.0.0.1: it records every POST and answers with the next status of
+ * `answers` (the last one repeats), 200 by default.
+ */
+export async function startReceiver(answers: number[] = [200]): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+  const received: Received[] = [];
+  let answered = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+      const status = answers[Math.min(answered, answers.length - 1)]!;
+      answered += 1;
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : 'not now');
+    });
+  });
+  return { ...(await listening(server)), received };
+}
+
+/** A receiver that reads each request and never answers it (`held` counts them); close() cuts them. */
+export async function startHangingReceiver(): Promise<{ url: string; held(): number; close(): Promise<void> }> {
+  let held = 0;
+  const server = createServer((req) => {
+    held += 1;
+    req.resume();
+  });
+  return { ...(await listening(server)), held: () => held };
+}
+
+/** `server` listening on a free port of 127.0.0.1: its /hooks URL, and a close that ends its connections. */
+async function listening(server: Server): Promise<{ url: string; close(): Promise<void> }> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The signature headers of a delivery, as standardwebhooks reads them. */
+export function signatureHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  return { 'webhook-id': String(headers['webhook-id']), 'webhook-timestamp': String(headers['webhook-timestamp']), 'webhook-signature': String(headers['webhook-signature']) };
+}
+
+/** Waits until `check` holds, up to `ms`. */
+export async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what = 'the condition'): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
