@@ -243,6 +243,21 @@ for (const backend of backends()) {
       }
     });
 
+    it('when a test is asked for with an Idempotency-Key (the CLI sends one), then it answers at once instead of waiting on its own key (a 503 on the embedded database)', async () => {
+      const receiver = await startReceiver();
+      try {
+        const { webhook } = await client.webhooks.create({ url: receiver.url });
+        const answer = await request({ url: server.url, apiKey: await server.newKey(undefined, 'secret') }, 'POST', `/api/v1/webhooks/${webhook.id}/test`, {
+          headers: { 'idempotency-key': 'test-with-a-key' },
+        });
+        expect(answer.status).to.equal(200);
+        expect(answer.body.delivery).to.include({ type: 'webhook.test', state: 'succeeded', lastStatus: 200 });
+        expect(receiver.received).to.have.length(1);
+      } finally {
+        await receiver.close();
+      }
+    });
+
     it('when deliveries are listed, redelivered and recovered, then the log shows every attempt and a delivery sent again keeps its webhook-id', async () => {
       const receiver = await startReceiver([500, 200]);
       try {
