@@ -27,5 +27,13 @@ export const DEFAULT_CONNECTION_LIMITS = {
   maxConnectionsPerIp: 256,
 } as const;
 
+/**
+ * Webhook attempts a second at most, from one machine (webhooks/sender.ts). A burst of activity (a
+ * flood of votes, a bulk change) leaves as a steady stream instead of a burst of outgoing requests:
+ * receivers are not flooded, and sending never takes the API's time at its peak, while the rest
+ * waits in the outbox (docs/webhooks.md, "Pace"). 100 a second is 8.6 million a day.
+ */
+export const DEFAULT_WEBHOOKS_PER_SECOND = 100;
+
 /** How long a stopping server lets requests in flight finish before it cuts their connections. */
 export const DRAIN_TIMEOUT_MS = 8_000;

@@ -34,6 +34,8 @@ export interface TestServerOptions {
   existingKey?: string;
   /** Webhook endpoints may be on loopback (the tests' receivers). */
   webhooksAllowPrivate?: boolean;
+  /** The webhook sender's pace (the server's default when absent). */
+  webhooksPerSecond?: number;
 }
 
 export async function startTestServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
@@ -51,6 +53,7 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     redisUrl: options.redisUrl,
     connectionLimits: options.connectionLimits,
     webhooksAllowPrivate: options.webhooksAllowPrivate,
+    webhooksPerSecond: options.webhooksPerSecond,
     logger: {
       debug: () => {},
       info: (message, fields) => logs.push(`INFO ${message} ${JSON.stringify(fields ?? {})}`),

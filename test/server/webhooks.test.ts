@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { FeedbackClient } from '@feedbackd/sdk';
 import { isKnownWebhookEvent, verifyWebhook, type WebhookEvent } from '@feedbackd/sdk/webhooks';
-import { nextDelayMs, PRUNE_LOG, RETRY_DELAYS_MS, WEBHOOK_LOG_DAYS } from '@feedbackd/server/testing';
+import { nextDelayMs, pace, PRUNE_LOG, RETRY_DELAYS_MS, WEBHOOK_LOG_DAYS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { request, startTestServer, withServer } from '../helpers/test-server.js';
 import { signatureHeaders, startHangingReceiver, startReceiver, until, type Received } from '../helpers/webhook-receiver.js';
@@ -312,6 +312,23 @@ for (const backend of backends()) {
       expect(nextDelayMs(99, undefined, () => 0.5)).to.equal(24 * 3_600_000);
     });
 
+    it('when the sender keeps its pace, then a second of attempts can be spent at once, and then one more each 1/perSecond of a second', () => {
+      let now = 0;
+      const paced = pace(100, () => now);
+      expect(paced.available()).to.equal(100);
+      paced.take(100);
+      expect(paced.available()).to.equal(0);
+      expect(paced.msUntil(16)).to.equal(160);
+      now += 50;
+      expect(paced.available()).to.equal(5);
+      // An event fanned out to more endpoints than were free overdraws it: the debt is paid first.
+      paced.take(25);
+      expect(paced.msUntil(1)).to.equal(210);
+      now += 10_000;
+      expect(paced.available(), 'never more than a second saved up').to.equal(100);
+      expect(pace(0.5, () => now).available(), 'a pace under one a second still sends one').to.equal(1);
+    });
+
     it('when an endpoint is managed, then list, update, disable, enable and delete answer as the contract says, and a public key is refused', async () => {
       const { webhook } = await client.webhooks.create({ url: 'http://127.0.0.1:9/never', events: ['vote.added'], description: 'to be changed' });
       expect(await client.webhooks.list()).to.have.length(1);
@@ -365,3 +382,35 @@ describe('webhooks: no door into the private network', () => {
     expect(scheme.body.details.fieldErrors.url).to.deep.equal(['url must use http or https']);
   });
 });
+
+for (const backend of backends()) {
+  describe(`webhooks: the sender's pace (${backend.name})`, () => {
+    const perSecond = 4;
+    const server = withServer(backend, { webhooksAllowPrivate: true, webhooksPerSecond: perSecond });
+
+    it('when a burst of events is written, then they leave as a steady stream at the pace, every one of them', async () => {
+      const client = new FeedbackClient({ baseUrl: server.url, apiKey: await server.newKey(undefined, 'secret'), maxRetries: 0 });
+      const receiver = await startReceiver();
+      try {
+        const { webhook } = await client.webhooks.create({ url: receiver.url, events: ['feedback.created'] });
+        const burst = 12;
+        await Promise.all(Array.from({ length: burst }, (_, i) => client.feedback.create({ title: `Burst ${i}` })));
+        await until(() => receiver.received.length >= burst, 15_000, 'every event of the burst');
+        await until(async () => (await server.sql('select 1 from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.endpoint_id = ?', [webhook.id])).length >= burst);
+        const times = (
+          await server.sql<{ ms: number }>(
+            'select (extract(epoch from a.attempted_at) * 1000)::float8 as ms from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.endpoint_id = ? order by a.attempted_at',
+            [webhook.id],
+          )
+        ).map((row) => Number(row.ms));
+        // A second's worth may leave at once; the other eight wait their turn, a quarter of a second each.
+        const spread = times[times.length - 1]! - times[0]!;
+        expect(spread, 'the burst was spread out, not sent at once').to.be.at.least(((burst - perSecond) / perSecond) * 1000 * 0.9);
+        expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).to.equal(burst);
+      } finally {
+        await receiver.close();
+        await client.close();
+      }
+    });
+  });
+}

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import type { LogLevel } from '@feedbackd/server';
 import { DEFAULT_PORT } from '@feedbackd/sdk/constants';
-import { DEFAULT_CONNECTION_LIMITS, DEFAULT_RATE_LIMIT, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '@feedbackd/server/serve-defaults';
+import { DEFAULT_CONNECTION_LIMITS, DEFAULT_RATE_LIMIT, DEFAULT_WEBHOOKS_PER_SECOND, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '@feedbackd/server/serve-defaults';
 import { wholeNumber } from '../flag-values.js';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -32,6 +32,7 @@ interface ServeFlags extends DatabaseFlags {
   maxConnectionsPerIp: string;
   metricsPort?: string;
   webhooksAllowPrivate?: boolean;
+  webhooksPerSecond?: string;
 }
 
 export function serveCommand(output: Output): Command {
@@ -104,6 +105,14 @@ export function serveCommand(output: Output): Command {
         'let webhook endpoints be on loopback and private networks (refused by default: a key that may create webhooks could otherwise reach inside your network)',
       ).env('FEEDBACK_WEBHOOKS_ALLOW_PRIVATE'),
     )
+    .addOption(
+      new Option(
+        '--webhooks-per-second <n>',
+        'webhook attempts a second at most from this machine: a burst of events leaves as a steady stream, and the rest waits in the outbox',
+      )
+        .env('FEEDBACK_WEBHOOKS_PER_SECOND')
+        .default(String(DEFAULT_WEBHOOKS_PER_SECOND)),
+    )
     .action(async (flags: ServeFlags) => serve(flags, output));
   return command;
 }
@@ -116,6 +125,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const trustProxy = trustedProxies(flags.trustProxy);
   const location = databaseLocation(flags);
   const workers = flags.workers === undefined ? defaultWorkers(location.databaseUrl) : wholeNumber(flags.workers, '--workers', { min: 1 });
+  const webhooksPerSecond = wholeNumber(flags.webhooksPerSecond ?? String(DEFAULT_WEBHOOKS_PER_SECOND), '--webhooks-per-second', { min: 1, max: 100_000 });
   const connectionLimits = connectionLimitFlags(flags);
   const metricsPort = metricsPortFlag(flags.metricsPort, port);
   const startedAt = performance.now();
@@ -143,6 +153,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     connectionLimits,
     metricsPort,
     webhooksAllowPrivate: flags.webhooksAllowPrivate === true,
+    webhooksPerSecond,
     onFirstKey: (key: string) => {
       firstKey = key;
     },

@@ -100,7 +100,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   }
   const url = baseUrl(options.host, port);
   // The machine's periodic jobs run here, once, in a thread of the primary's own.
-  const jobs = startBackgroundJobs(database, logger, { webhooksAllowPrivate: config.webhooksAllowPrivate });
+  const jobs = startBackgroundJobs(database, logger, { webhooksAllowPrivate: config.webhooksAllowPrivate, webhooksPerSecond: config.webhooksPerSecond });
   logListening(logger, config, { url, metricsUrl: metrics?.url, workers: options.workers });
 
   return {

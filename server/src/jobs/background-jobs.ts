@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Database } from '../db/database.js';
 import type { Logger, LogFields, LogLevel } from '../logger.js';
+import type { MachineJobOptions } from './machine-jobs.js';
 import type { RunningJobs } from './periodic.js';
 
 /**
@@ -17,9 +18,8 @@ const RESPAWN_AFTER_MS = 5_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /** What the jobs' thread is given (plain data: it crosses to the thread). */
-export interface JobsThreadData {
+export interface JobsThreadData extends MachineJobOptions {
   database: Pick<Database, 'kind' | 'connection'>;
-  webhooksAllowPrivate: boolean;
   nice: number;
 }
 
@@ -31,8 +31,8 @@ export type JobsThreadMessage = { log: { level: LogLevel; message: string; field
  * the log pruning) in a thread of their own at a lower CPU priority, on their own connection to
  * the database. Used once per machine: by `feedback serve`'s one process, or a cluster's primary.
  */
-export function startBackgroundJobs(database: Pick<Database, 'kind' | 'connection'>, logger: Logger, options: { webhooksAllowPrivate: boolean }): RunningJobs {
-  const data: JobsThreadData = { database: { kind: database.kind, connection: database.connection }, webhooksAllowPrivate: options.webhooksAllowPrivate, nice: JOBS_NICE };
+export function startBackgroundJobs(database: Pick<Database, 'kind' | 'connection'>, logger: Logger, options: MachineJobOptions): RunningJobs {
+  const data: JobsThreadData = { ...options, database: { kind: database.kind, connection: database.connection }, nice: JOBS_NICE };
   let stopping = false;
   let respawn: NodeJS.Timeout | undefined;
   let stopped: (() => void) | undefined;

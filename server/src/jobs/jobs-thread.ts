@@ -26,7 +26,7 @@ try {
 }
 
 const sql = openSqlPool(data.database, 1);
-const jobs = startMachineJobs(sql, logger, { webhooksAllowPrivate: data.webhooksAllowPrivate });
+const jobs = startMachineJobs(sql, logger, data);
 
 port.on('message', (message: unknown) => {
   if (message !== 'stop') return;

@@ -16,6 +16,8 @@ export const WEBHOOK_PRUNE_EVERY_MS = 60 * 60_000;
 export interface MachineJobOptions {
   /** Webhook targets may be on loopback and private networks. */
   webhooksAllowPrivate: boolean;
+  /** The webhook sender's pace: attempts a second at most (`serve --webhooks-per-second`). */
+  webhooksPerSecond?: number;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface MachineJobOptions {
  * sending one attempt twice.
  */
 export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, options: MachineJobOptions): RunningJobs {
-  const webhooks = webhookSender({ sql, logger, allowPrivate: options.webhooksAllowPrivate });
+  const webhooks = webhookSender({ sql, logger, allowPrivate: options.webhooksAllowPrivate, perSecond: options.webhooksPerSecond });
   return runPeriodically(
     [
       {

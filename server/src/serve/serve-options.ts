@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { redactUrl, type ConnectionOptions, type Database, type DatabaseLocation } from '../db/database.js';
 import type { Logger } from '../logger.js';
-import { DEFAULT_RATE_LIMIT, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '../serve-defaults.js';
+import { DEFAULT_RATE_LIMIT, DEFAULT_WEBHOOKS_PER_SECOND, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '../serve-defaults.js';
 import { connectionLimits, type ConnectionLimits } from './http-server.js';
 
 export interface ServeOptions extends DatabaseLocation {
@@ -36,6 +36,8 @@ export interface ServeOptions extends DatabaseLocation {
   onFirstKey?: (key: string) => void;
   /** Allow webhook endpoints on loopback and private networks (`--webhooks-allow-private`; default false). */
   webhooksAllowPrivate?: boolean;
+  /** The webhook sender's pace, attempts a second at most from this machine (`--webhooks-per-second`; default 100). */
+  webhooksPerSecond?: number;
 }
 
 /** Pipelined hot connections to PostgreSQL per core of this machine, for all serving processes together. */
@@ -74,6 +76,7 @@ export interface ProcessSettings {
   drainTimeoutMs: number;
   connectionLimits: ConnectionLimits;
   webhooksAllowPrivate: boolean;
+  webhooksPerSecond: number;
 }
 
 /** The settings of each of the `processes` that serve `options` on `database`. */
@@ -90,6 +93,7 @@ export function processSettings(options: ServeOptions, database: Pick<Database, 
     drainTimeoutMs: options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS,
     connectionLimits: connectionLimits(options.connectionLimits),
     webhooksAllowPrivate: options.webhooksAllowPrivate ?? false,
+    webhooksPerSecond: options.webhooksPerSecond ?? DEFAULT_WEBHOOKS_PER_SECOND,
   };
 }
 
@@ -104,6 +108,7 @@ export function logListening(logger: Logger, settings: ProcessSettings, serving:
     failedAuthLimit: settings.failedAuthLimit,
     // Said at every start: it opens the private network to whoever may create a webhook.
     ...(settings.webhooksAllowPrivate ? { webhooksAllowPrivate: true } : {}),
+    webhooksPerSecond: settings.webhooksPerSecond,
     workers: serving.workers,
   });
 }

@@ -94,7 +94,7 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
     if (typeof role.metrics === 'object') metrics = await startMetricsListener({ port: role.metrics.port, host: settings.host, scrape: () => registry.metrics(), logger });
     const server = createHttpServer(app.callback(), settings.connectionLimits);
     const port = await listen(server, settings.port, settings.host);
-    const jobs = role.machineJobs ? startBackgroundJobs(settings.database, logger, { webhooksAllowPrivate: settings.webhooksAllowPrivate }) : undefined;
+    const jobs = role.machineJobs ? startBackgroundJobs(settings.database, logger, { webhooksAllowPrivate: settings.webhooksAllowPrivate, webhooksPerSecond: settings.webhooksPerSecond }) : undefined;
     return {
       url: baseUrl(settings.host, port),
       port,

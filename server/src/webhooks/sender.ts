@@ -5,6 +5,8 @@ import type { SqlPool } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { formatBody } from './chat-formats.js';
 import { CLAIM_DUE, DISABLE_ENDPOINT, FAN_OUT_AND_CLAIM, RECORD_OUTCOMES, type ClaimedDelivery } from './deliveries.sql.js';
+import { DEFAULT_WEBHOOKS_PER_SECOND } from '../serve-defaults.js';
+import { pace } from './pace.js';
 import { webhookDispatcher } from './safe-target.js';
 
 /**
@@ -34,6 +36,8 @@ export interface SenderOptions {
   /** Allow targets on loopback and private networks (`serve --webhooks-allow-private`). */
   allowPrivate: boolean;
   timeoutMs?: number;
+  /** Attempts a second at most, from this machine (`serve --webhooks-per-second`; DEFAULT_WEBHOOKS_PER_SECOND). */
+  perSecond?: number;
 }
 
 /** What one attempt came to. */
@@ -81,6 +85,10 @@ export function webhookSender(options: SenderOptions): { sendDue(stopping?: Abor
   const { sql, logger } = options;
   const claim = async (statement: string, limit: number) => (limit > 0 ? await sql.query<ClaimedDelivery & Record<string, unknown>>('', statement, [limit, claimSeconds]) : []);
   type FannedOut = { events_fanned: number; id: string | null } & Record<string, unknown>;
+  const perSecond = options.perSecond ?? DEFAULT_WEBHOOKS_PER_SECOND;
+  // Shared by every run, so the pace holds across them.
+  const paced = pace(perSecond);
+  const claimTogether = Math.min(REFILL_AT, Math.max(1, Math.floor(perSecond)));
   return {
     async sendDue(stopping) {
       const inFlight = new Set<Promise<void>>();
@@ -92,12 +100,14 @@ export function webhookSender(options: SenderOptions): { sendDue(stopping?: Abor
         // Stopping: nothing new is claimed, and the attempts under way end at once (recorded as
         // failed, so they are sent again after the restart), instead of holding the shutdown.
         if (stopping?.aborted) moreDue = false;
-        const free = WINDOW - inFlight.size;
+        const free = Math.min(WINDOW - inFlight.size, paced.available());
         let claimed: ClaimedDelivery[] = [];
         if (free > 0 && moreDue) {
           const fresh = await sql.query<FannedOut>('', FAN_OUT_AND_CLAIM, [free, claimSeconds]);
           claimed = fresh.filter((row): row is FannedOut & ClaimedDelivery => row.id !== null);
           if (claimed.length < free) claimed = claimed.concat(await claim(CLAIM_DUE, free - claimed.length));
+          // An event fanned out to several endpoints may claim more than was free: the pace is paid back.
+          paced.take(claimed.length);
           // Nothing was due: what is under way finishes, and the next run looks again.
           moreDue = claimed.length > 0 || (fresh[0]?.events_fanned ?? 0) > 0;
         }
@@ -117,18 +127,22 @@ export function webhookSender(options: SenderOptions): { sendDue(stopping?: Abor
             logger.warn('webhook attempts not recorded; their claims expire and they are sent again', { deliveries: batch.length, error: String(error) }),
           );
         }
-        if (inFlight.size === 0) {
-          if (ended.length === 0 && !moreDue) return sent;
+        if (inFlight.size === 0 && ended.length === 0 && !moreDue) return sent;
+        // Attempts that ended while the last ones were recorded are recorded first.
+        if (ended.length > 0) continue;
+        if (!moreDue) {
+          await Promise.race(inFlight);
           continue;
         }
-        await Promise.race(inFlight);
-        // More is due: wait a moment for several slots, so that one claim fills them together.
-        if (moreDue) {
-          let waited = false;
-          const timer = sleep(REFILL_WAIT_MS).then(() => {
-            waited = true;
-          });
-          while (!waited && inFlight.size > 0 && WINDOW - inFlight.size < REFILL_AT) await Promise.race([...inFlight, timer]);
+        // More is due: wait until one claim can fill several slots within the pace, or, with some
+        // room, a moment (a slow endpoint may hold the other slots for long).
+        const deadline = performance.now() + Math.max(REFILL_WAIT_MS, paced.msUntil(claimTogether));
+        while (!stopping?.aborted) {
+          const room = WINDOW - inFlight.size;
+          if (room >= claimTogether && paced.msUntil(claimTogether) === 0) break;
+          const left = deadline - performance.now();
+          if (left <= 0 && room > 0) break;
+          await (left > 0 ? Promise.race([...inFlight, sleep(left, undefined, { signal: stopping }).catch(() => {})]) : Promise.race(inFlight));
         }
       }
     },
