@@ -44,14 +44,18 @@ export const CONNECT_TIMEOUT_MS = 1_500;
 /**
  * The hot side's connections, `connections` of them: on PostgreSQL, pipelined lanes
  * (pipelined-pool.ts); on the embedded database, a small pool of ordinary connections, since all
- * its connections share its one session and it runs one statement at a time anyway.
+ * its connections share its one session and it runs one statement at a time anyway. With
+ * `genericPlans: false` (the machine's jobs) each statement is planned for the data as it is:
+ * the outbox grows from nothing to a backlog of thousands within seconds, and a generic plan made
+ * while it was empty kept scanning all of it (a seq scan of 30 million rows in one benchmark run).
  */
-export function openSqlPool(database: Pick<Database, 'kind' | 'connection'>, connections: number): HotPool {
+export function openSqlPool(database: Pick<Database, 'kind' | 'connection'>, connections: number, options: { genericPlans?: boolean } = {}): HotPool {
   const connection: pg.ClientConfig = 'clientUrl' in database.connection
     ? { connectionString: database.connection.clientUrl }
     : { host: database.connection.host, port: database.connection.port, user: database.connection.user, database: database.connection.dbName };
   if (database.kind === 'embedded') return embeddedPool(connection, connections);
-  const lanes = openPipelines({ connection: { ...connection, options: SESSION_OPTIONS }, lanes: connections, connectTimeoutMs: CONNECT_TIMEOUT_MS });
+  const sessionOptions = options.genericPlans === false ? SESSION_OPTIONS.replace('force_generic_plan', 'auto') : SESSION_OPTIONS;
+  const lanes = openPipelines({ connection: { ...connection, options: sessionOptions }, lanes: connections, connectTimeoutMs: CONNECT_TIMEOUT_MS });
   let closing: Promise<void> | undefined;
   return {
     // The lanes' own method, not a wrapper: a request's statement runs no code of this file.

@@ -25,7 +25,8 @@ try {
   logger.debug('background jobs keep the normal CPU priority', { error: String(error) });
 }
 
-const sql = openSqlPool(data.database, 1);
+// Planned for the data at each run, never once for good: see openSqlPool.
+const sql = openSqlPool(data.database, 1, { genericPlans: false });
 const jobs = startMachineJobs(sql, logger, data);
 
 port.on('message', (message: unknown) => {

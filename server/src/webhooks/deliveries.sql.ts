@@ -70,15 +70,23 @@ export const FAN_OUT_PROJECT = `with ${fanOut('select e.id from webhook_events e
 
 /**
  * Claims up to $1 due deliveries for $2 seconds and counts the attempt: pending, due, not claimed
- * by a live claim, to an enabled endpoint (retries, redeliveries, and claims that expired).
+ * by a live claim, to an enabled push endpoint (retries, redeliveries, and claims that expired).
+ * Read endpoint by endpoint (the due index starts with the endpoint), so that the due deliveries of
+ * a pull endpoint, or of a disabled one, are never scanned past: a listener that was killed may
+ * leave an hour of them until the pruning.
  * `skip locked`: two senders (workers, instances) take different rows, never one attempt twice.
  */
 export const CLAIM_DUE = `with due as (
-    select d.id from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
-    where d.state = 'pending' and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until < now()) and w.disabled_at is null and w.mode = 'push'
-    order by d.next_attempt_at
+    select x.id from webhook_endpoints w cross join lateral (
+      select d.id, d.next_attempt_at from webhook_deliveries d
+      where d.endpoint_id = w.id and d.state = 'pending' and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until < now())
+      order by d.next_attempt_at
+      limit $1
+      for update of d skip locked
+    ) x
+    where w.disabled_at is null and w.mode = 'push'
+    order by x.next_attempt_at
     limit $1
-    for update of d skip locked
   ), claimed as (
     update webhook_deliveries d set claimed_until = now() + $2::int * interval '1 second', attempts = d.attempts + 1
     from due where d.id = due.id

@@ -74,7 +74,10 @@ export const WebhookDelivery = defineEntity({
   name: 'WebhookDelivery',
   tableName: 'webhook_deliveries',
   indexes: [
-    { name: 'webhook_deliveries_due_index', expression: `create index "webhook_deliveries_due_index" on "webhook_deliveries" ("next_attempt_at") where "state" = 'pending'` },
+    {
+      name: 'webhook_deliveries_endpoint_due_index',
+      expression: `create index "webhook_deliveries_endpoint_due_index" on "webhook_deliveries" ("endpoint_id", "next_attempt_at") where "state" = 'pending'`,
+    },
     { name: 'webhook_deliveries_endpoint_id_created_at_index', properties: ['endpoint', 'createdAt'] },
     { name: 'webhook_deliveries_event_id_index', properties: ['event'] },
   ],

@@ -12,6 +12,9 @@ import { Migration } from '@mikro-orm/migrations';
  * nothing, and one that commits waits in the outbox until a sender fans it out, even across a crash.
  * Events written before this migration were fanned out by the trigger: the column's first default
  * (true) marks them so, at no cost of a table rewrite, and new rows then default to false.
+ *
+ * Also: the due deliveries are found endpoint by endpoint (CLAIM_DUE, and a listener's pull), so
+ * that neither scans past the other's: the due index starts with the endpoint.
  */
 export class Migration20261126001100OutboxFanOut extends Migration {
   override async up(): Promise<void> {
@@ -21,9 +24,13 @@ export class Migration20261126001100OutboxFanOut extends Migration {
     this.addSql(`alter table "webhook_events" alter column "fanned_out" set default false;`);
     // The sender's question, "which events wait for their deliveries?", in id (time) order.
     this.addSql(`create index "webhook_events_waiting_index" on "webhook_events" ("id") where not "fanned_out";`);
+    this.addSql(`drop index "webhook_deliveries_due_index";`);
+    this.addSql(`create index "webhook_deliveries_endpoint_due_index" on "webhook_deliveries" ("endpoint_id", "next_attempt_at") where "state" = 'pending';`);
   }
 
   override async down(): Promise<void> {
+    this.addSql(`drop index "webhook_deliveries_endpoint_due_index";`);
+    this.addSql(`create index "webhook_deliveries_due_index" on "webhook_deliveries" ("next_attempt_at") where "state" = 'pending';`);
     // Waiting events get their deliveries now, as the trigger would have given them.
     this.addSql(`insert into webhook_deliveries (event_id, endpoint_id, created_at)
       select e.id, w.id, e.created_at from webhook_events e join webhook_endpoints w on w.project_id = e.project_id
