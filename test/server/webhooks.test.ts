@@ -288,8 +288,15 @@ for (const backend of backends()) {
       const { webhook } = await client.webhooks.create({ url: 'http://127.0.0.1:9/never' });
       const [project] = await server.sql<{ id: string }>('select project_id as id from webhook_endpoints where id = ?', [webhook.id]);
       const event = async (days: number, state: string) => {
-        // A test event, which the fan-out trigger leaves alone: its one delivery is made here.
-        const [row] = await server.sql<{ id: string }>(`insert into webhook_events (project_id, type, data, created_at) values (?, 'webhook.test', '{}', now() - ? * interval '1 day') returning id`, [project!.id, days]);
+        // A test event, born fanned out: its one delivery is made here. Its id is time-ordered at
+        // its creation, as every event's is (the pruning reads the age from it).
+        const [row] = await server.sql<{ id: string }>(
+          `insert into webhook_events (id, project_id, type, fanned_out, data, created_at)
+           select encode(overlay(uuid_send(gen_random_uuid()) placing substring(int8send(floor(extract(epoch from at.t) * 1000)::bigint) from 3) from 1 for 6), 'hex')::uuid,
+             ?, 'webhook.test', true, '{}', at.t
+           from (select now() - ? * interval '1 day' as t) at returning id`,
+          [project!.id, days],
+        );
         await server.sql(`insert into webhook_deliveries (event_id, endpoint_id, state, next_attempt_at) values (?, ?, ?, now() + interval '1 day')`, [row!.id, webhook.id, state]);
         return row!.id;
       };

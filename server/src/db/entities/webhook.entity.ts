@@ -49,7 +49,6 @@ export const WebhookEvent = defineEntity({
   name: 'WebhookEvent',
   tableName: 'webhook_events',
   indexes: [
-    { name: 'webhook_events_created_at_index', properties: ['createdAt'] },
     { name: 'webhook_events_waiting_index', expression: `create index "webhook_events_waiting_index" on "webhook_events" ("id") where not "fanned_out"` },
   ],
   properties: {

@@ -112,7 +112,7 @@ end $$;`;
  * 000800's batch, which asks `webhooks_wanted` once per batch instead of once per toggle, and
  * writes the events of all its toggles in one insert after them.
  */
-const TOGGLE_VOTES_WITH_EVENTS = `create or replace function "toggle_votes"(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])
+export const TOGGLE_VOTES_WITH_EVENTS = `create or replace function "toggle_votes"(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])
 returns table (idx int, user_known boolean, item_found boolean, now_voted boolean, new_count int) language plpgsql as $$
 declare
   r record;
