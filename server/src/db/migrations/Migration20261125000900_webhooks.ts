@@ -43,7 +43,7 @@ $$;`;
  * event's transaction. A `webhook.test` goes only to the endpoint that asked for it, which makes
  * its delivery itself.
  */
-const FAN_OUT = `create function "webhook_fan_out"() returns trigger language plpgsql as $$
+export const FAN_OUT = `create function "webhook_fan_out"() returns trigger language plpgsql as $$
 begin
   if new.type = 'webhook.test' then
     return null;

@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { TOGGLE_VOTES_WITH_EVENTS } from './Migration20261125000900_webhooks.js';
+import { FAN_OUT, TOGGLE_VOTES_WITH_EVENTS } from './Migration20261125000900_webhooks.js';
 
 /**
  * The outbox's fan-out moves from the writer to the sender (docs/webhooks.md, "What a subscription
@@ -77,16 +77,7 @@ export class Migration20261126001100OutboxFanOut extends Migration {
       where not e.fanned_out and e.type <> 'webhook.test' and w.disabled_at is null and (w.events is null or e.type = any (w.events));`);
     this.addSql(`drop index "webhook_events_waiting_index";`);
     this.addSql(`alter table "webhook_events" drop column "fanned_out";`);
-    this.addSql(`create function "webhook_fan_out"() returns trigger language plpgsql as $$
-begin
-  if new.type = 'webhook.test' then
-    return null;
-  end if;
-  insert into webhook_deliveries (event_id, endpoint_id)
-  select new.id, w.id from webhook_endpoints w
-  where w.project_id = new.project_id and w.disabled_at is null and (w.events is null or new.type = any (w.events));
-  return null;
-end $$;`);
+    this.addSql(FAN_OUT);
     this.addSql(`create trigger "webhook_events_fan_out" after insert on "webhook_events" for each row execute function "webhook_fan_out"();`);
   }
 }
