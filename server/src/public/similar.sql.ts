@@ -25,11 +25,13 @@ export const SIMILARITY_THRESHOLD = 0.15;
  * candidates and took 3.7 s, rechecking `word_similarity` against each long text. Instead, each
  * keyword is a LIKE pattern that the same index serves (a bitmap scan per pattern, ORed), and
  * matches only in the title part (before U+001F); `similarity` is then computed once per
- * candidate title (about 10 us each) to filter by SIMILARITY_THRESHOLD and rank. EXPLAIN ANALYZE
- * with the forced generic plan of the hot connections, same table: a Bitmap Index Scan on
- * feedback_search_text_trgm_index, then a Bitmap Heap Scan, a top-N sort of the candidates and
- * five primary-key look-ups; see docs/api.md for the times. PGlite (PostgreSQL 18) chooses the
- * same plan.
+ * candidate title (about 10 us each) to filter by SIMILARITY_THRESHOLD and rank, so the cost
+ * follows the number of titles that share a keyword (docs/api.md has the times). EXPLAIN ANALYZE
+ * with the forced generic plan of the hot connections (PostgreSQL 15, same table): a Bitmap Index
+ * Scan on feedback_search_text_trgm_index, a Bitmap Heap Scan, a top-N sort of the candidates and
+ * five primary-key look-ups. The embedded database (PGlite, PostgreSQL 18) plans its unnamed
+ * statements with their values: the same index scan for rare keywords, a seq scan when the
+ * keywords match a quarter of the items, where that is the cheaper plan.
  *
  * The candidates are materialised so that `similarity` runs once per row: written in the WHERE
  * and in the ORDER BY of one query, PostgreSQL would compute it twice.
