@@ -17,6 +17,7 @@ export const API_COMMANDS = {
   identify: 'public',
   submit: 'public',
   list: 'public',
+  similar: 'public',
   show: 'public',
   vote: 'public',
   status: 'secret',

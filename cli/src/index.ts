@@ -14,6 +14,7 @@ import { migrateCommand } from './commands/migrate.js';
 import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';
 import { showCommand } from './commands/show.js';
+import { similarCommand } from './commands/similar.js';
 import { statusCommand } from './commands/status.js';
 import { submitCommand } from './commands/submit.js';
 import { voteCommand } from './commands/vote.js';
@@ -81,6 +82,7 @@ export function buildProgram(output: Output = processOutput, jsonErrors = false)
     identifyCommand(output),
     submitCommand(output),
     listCommand(output),
+    similarCommand(output),
     showCommand(output),
     voteCommand(output),
     statusCommand(output),

@@ -29,7 +29,7 @@ export {
 } from './errors.js';
 export type { AdminResource } from './resources/admin.js';
 export type { WebhooksResource, WebhookWithSecret } from './resources/webhooks.js';
-export type { FeedbackResource, ListFeedbackParams } from './resources/feedback.js';
+export type { FeedbackResource, ListFeedbackParams, SimilarFeedbackParams } from './resources/feedback.js';
 export type { UsersResource } from './resources/users.js';
 export type { VotesResource } from './resources/votes.js';
 export { type OperationResult, type RequestOptions } from './transport.js';

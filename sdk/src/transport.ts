@@ -71,6 +71,7 @@ const METHOD_NAMES: Record<OperationName, string> = {
   identify: 'users.identify',
   createFeedback: 'feedback.create',
   listFeedback: 'feedback.list',
+  similarFeedback: 'feedback.similar',
   getFeedback: 'feedback.get',
   toggleVote: 'votes.toggle',
   getVote: 'votes.get',

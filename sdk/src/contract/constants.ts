@@ -16,6 +16,9 @@ export const TITLE_MAX_LENGTH = 200;
 /** Largest page size (spec part 8); the default is 20. */
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_DEFAULT = 20;
+/** Most items GET /api/v1/feedback/similar returns; the default is 5 (what a submit form shows). */
+export const SIMILAR_LIMIT_MAX = 10;
+export const SIMILAR_LIMIT_DEFAULT = 5;
 /** Requests per minute per API key unless the operator sets another limit (spec part 8). */
 export const RATE_LIMIT_PER_MINUTE = 100;
 /** The port of `feedback serve` unless told otherwise: the one DEFAULT_BASE_URL names. */

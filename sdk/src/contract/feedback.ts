@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { labelledString, MetadataSchema, optionalText, TimestampSchema } from './common.js';
 import { FeedbackStatusSchema, FeedbackTypeSchema, SortBySchema } from './enums.js';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TITLE_MAX_LENGTH } from './constants.js';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, SIMILAR_LIMIT_DEFAULT, SIMILAR_LIMIT_MAX, TITLE_MAX_LENGTH } from './constants.js';
 import { choiceParam, commaList, integerParam, textParam } from './query.js';
 import { StatusChangeSchema } from './status-history.js';
 import { EndUserInputSchema, externalIdField } from './users.js';
 
-export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TITLE_MAX_LENGTH };
+export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, SIMILAR_LIMIT_DEFAULT, SIMILAR_LIMIT_MAX, TITLE_MAX_LENGTH };
 
 /** Longest description accepted. */
 export const DESCRIPTION_MAX_LENGTH = 100_000;
@@ -39,6 +39,18 @@ export const ListFeedbackQuerySchema = z.object({
   limit: integerParam('limit', PAGE_SIZE_DEFAULT, 1, PAGE_SIZE_MAX),
 });
 
+/**
+ * Query of GET /api/v1/feedback/similar (an extension): the title being written, checked as a
+ * submitted title is (so the same messages), how many items at most, an optional status filter as
+ * the list's, and the end user whose votes `userHasVoted` reports.
+ */
+export const SimilarFeedbackQuerySchema = z.object({
+  title: TitleSchema,
+  limit: integerParam('limit', SIMILAR_LIMIT_DEFAULT, 1, SIMILAR_LIMIT_MAX),
+  status: commaList(FeedbackStatusSchema, 'status'),
+  endUserId: externalIdField('endUserId').optional(),
+});
+
 /** Path parameters of the routes under /api/v1/feedback/:id. */
 export const FeedbackIdParamsSchema = z.object({ id: z.string() });
 
@@ -64,6 +76,16 @@ export const FeedbackListItemSchema = z.object({
   commentCount: z.number().int(),
   createdAt: TimestampSchema,
   endUser: FeedbackAuthorSchema.nullable(),
+});
+
+/**
+ * An item similar to a title (GET /api/v1/feedback/similar): a list item, whether the given end
+ * user has voted on it (false without `endUserId`), and how close its title is, from 0 to 1
+ * (pg_trgm's trigram similarity, rounded to 3 decimals).
+ */
+export const SimilarFeedbackItemSchema = FeedbackListItemSchema.extend({
+  userHasVoted: z.boolean(),
+  similarity: z.number().min(0).max(1),
 });
 
 /** The author of a comment (spec 2.4): `avatarUrl` for end users, `isTeam: true` for the owning team. */
@@ -104,6 +126,9 @@ export const PaginatedFeedbackSchema = z.object({
   totalPages: z.number().int(),
 });
 
+/** Response 200 of GET /api/v1/feedback/similar: the closest items first, at most `limit`. */
+export const SimilarFeedbackResponseSchema = z.object({ items: z.array(SimilarFeedbackItemSchema) });
+
 export type CreateFeedbackRequest = z.input<typeof CreateFeedbackRequestSchema>;
 export type ListFeedbackQuery = z.output<typeof ListFeedbackQuerySchema>;
 export type FeedbackListItem = z.infer<typeof FeedbackListItemSchema>;
@@ -112,3 +137,6 @@ export type CommentAuthor = z.infer<typeof CommentAuthorSchema>;
 export type Comment = z.infer<typeof CommentSchema>;
 export type FeedbackDetail = z.infer<typeof FeedbackDetailSchema>;
 export type PaginatedFeedback = z.infer<typeof PaginatedFeedbackSchema>;
+export type SimilarFeedbackQuery = z.output<typeof SimilarFeedbackQuerySchema>;
+export type SimilarFeedbackItem = z.infer<typeof SimilarFeedbackItemSchema>;
+export type SimilarFeedback = z.infer<typeof SimilarFeedbackResponseSchema>;

@@ -18,6 +18,8 @@ import {
   GetFeedbackResponseSchema,
   ListFeedbackQuerySchema,
   PaginatedFeedbackSchema,
+  SimilarFeedbackQuerySchema,
+  SimilarFeedbackResponseSchema,
 } from './feedback.js';
 import { IdentifyRequestSchema, IdentifyResponseSchema } from './users.js';
 import { ToggleVoteRequestSchema, VoteResultSchema } from './votes.js';
@@ -95,6 +97,16 @@ export const routes = {
     summary: 'List feedback with filters, search, sorting and pages',
     query: ListFeedbackQuerySchema,
     responses: { 200: PaginatedFeedbackSchema },
+  },
+  // An extension (docs/api.md). Its path also matches /feedback/:id, so the server mounts it
+  // before getFeedback, whose id check would answer 404 (server/src/public/routes.ts).
+  similarFeedback: {
+    method: 'GET',
+    path: '/api/v1/feedback/similar',
+    auth: 'public',
+    summary: 'The items whose titles are closest to a title (trigram similarity), closest first: to vote instead of posting a duplicate',
+    query: SimilarFeedbackQuerySchema,
+    responses: { 200: SimilarFeedbackResponseSchema },
   },
   getFeedback: {
     method: 'GET',

@@ -5,6 +5,7 @@ import {
   type FeedbackDetail,
   type FeedbackListItem,
   type PaginatedFeedback,
+  type SimilarFeedbackItem,
 } from '../contract/feedback.js';
 import type { RequestOptions, Transport } from '../transport.js';
 
@@ -22,6 +23,16 @@ export interface ListFeedbackParams {
   page?: number;
   /** Items per page, 1 to 100; the server's default is 20. */
   limit?: number;
+}
+
+/** Options of `feedback.similar`. Options left `undefined` are not sent. */
+export interface SimilarFeedbackParams {
+  /** How many items at most, 1 to 10; the server's default is 5. */
+  limit?: number;
+  /** Only items with this status, or with any of these statuses; every status when left out. */
+  status?: FeedbackStatus | FeedbackStatus[];
+  /** The end user (external id) whose votes each item's `userHasVoted` reports. */
+  endUserId?: string;
 }
 
 /** Feedback items, as `client.feedback`. */
@@ -92,6 +103,27 @@ export class FeedbackResource {
       }
       if (result.items.length === 0 || page >= result.totalPages) return;
     }
+  }
+
+  /**
+   * The items whose titles are closest to `title`, closest first, each with its `similarity`
+   * (0 to 1, trigram similarity of the titles): show them while an end user writes a title, so
+   * that they vote on an existing item instead of posting a duplicate. Items that share no word
+   * with the title are never returned. `GET /api/v1/feedback/similar`.
+   *
+   * @throws BadRequestError when the title is empty or longer than 200 characters, or `limit` is
+   *   not 1 to 10.
+   * @example
+   * const similar = await client.feedback.similar('Dark theme please', { limit: 3, endUserId: 'user-42' });
+   * for (const item of similar) console.log(`${Math.round(item.similarity * 100)}% ${item.title}`);
+   */
+  async similar(title: string, params: SimilarFeedbackParams = {}, options?: RequestOptions): Promise<SimilarFeedbackItem[]> {
+    const response = await this.#transport.call(
+      'similarFeedback',
+      { query: { title, limit: params.limit, status: params.status, endUserId: params.endUserId } },
+      options,
+    );
+    return response.items;
   }
 
   /**

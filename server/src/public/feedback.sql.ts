@@ -1,5 +1,5 @@
 import type { SortBy } from '@feedbackd/sdk/contract';
-import { isoTimestamp, ITEM_FROM, itemFields } from './json.sql.js';
+import { isoTimestamp, ITEM_FROM, itemFields, userHasVoted } from './json.sql.js';
 
 /** A hot statement: its prepared-statement name, its text, and how to order its parameters. */
 export interface Statement {
@@ -17,11 +17,7 @@ const COMMENT_AUTHOR = `case
 /** The detail view's text; `extraFields` are appended to its object (`, 'key', value ...`). */
 function detailText(extraFields: string): string {
   return `select json_build_object(${itemFields()},
-    'userHasVoted', exists (
-      select 1 from votes v
-      where v.feedback_id = f.id
-        and v.voter_key = (select e.id::text from end_users e where e.project_id = f.project_id and e.external_id = $3)
-    ),
+    'userHasVoted', ${userHasVoted('$3')},
     'comments', (
       select coalesce(json_agg(json_build_object(
                'id', cm.id, 'content', cm.content, 'createdAt', ${isoTimestamp('cm.created_at')}, 'author', ${COMMENT_AUTHOR}

@@ -41,3 +41,15 @@ export function itemFields(sources: ItemSources = DEFAULT_SOURCES): string {
 
 /** An item with its counters and submitter, as `f`, `c` and `u`. */
 export const ITEM_FROM = 'feedback f join feedback_counters c on c.feedback_id = f.id left join end_users u on u.id = f.end_user_id';
+
+/**
+ * Whether the end user whose external id is `externalIdParam` (a `$n`; null: nobody) has voted on
+ * the item `f`: its vote is keyed by the end user's id as text.
+ */
+export function userHasVoted(externalIdParam: string): string {
+  return `exists (
+      select 1 from votes v
+      where v.feedback_id = f.id
+        and v.voter_key = (select e.id::text from end_users e where e.project_id = f.project_id and e.external_id = ${externalIdParam})
+    )`;
+}
