@@ -19,8 +19,10 @@ export async function ensureProject(
     const inserted = await em
       .getConnection()
       .execute<{ id: string }[]>(
-        'insert into projects (slug, name, voter_salt) values (?, ?, ?) on conflict (slug) do nothing returning id',
-        [slug, slug === DEFAULT_PROJECT_SLUG ? 'Default project' : slug, randomBytes(32).toString('base64url')],
+        'insert into projects (slug, name, voter_salt, board_enabled) values (?, ?, ?, ?) on conflict (slug) do nothing returning id',
+        // The first start's project shows its board (the quick start opens it in a browser);
+        // any other project's board stays off until an operator turns it on (docs/board.md).
+        [slug, slug === DEFAULT_PROJECT_SLUG ? 'Default project' : slug, randomBytes(32).toString('base64url'), slug === DEFAULT_PROJECT_SLUG],
       );
     const project = await em.findOneOrFail(Project, { slug });
     return { project, created: inserted.length > 0 };
