@@ -45,6 +45,7 @@ export function page(options: PageOptions): SafeHtml {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${title}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${options.assets.css}">
 <script src="${options.assets.js}" defer></script>
 </head>
