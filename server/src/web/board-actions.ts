@@ -13,10 +13,12 @@ import type { BoardRequest } from './board-pages.js';
 import { itemId } from './board-pages.js';
 import type { SafeHtml } from './html.js';
 import { boardPaths } from './layout.js';
+import { problemsOf } from './views/parts.js';
 import { submitPage } from './views/submit-page.js';
 
 /** The form fields of a submission: the API's names. Nothing else a form sends is read (no metadata, no endUser). */
 const SUBMIT_FIELDS = ['title', 'description', 'type'] as const;
+const SUBMIT_CONTROLS: ReadonlySet<string> = new Set(SUBMIT_FIELDS);
 
 /** A form's body, urlencoded, within the API's body limit (a description may be 100,000 characters). */
 export function formBody(): Middleware<AppState> {
@@ -51,13 +53,8 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
       // An empty optional field of a form means "not given", as an absent JSON field does.
       const parsed = CreateFeedbackRequestSchema.safeParse({ title: given.title, description: given.description || undefined, type: given.type || undefined });
       if (!parsed.success) {
-        const details = toValidationDetails(parsed.error);
-        const problems = [
-          ...details.formErrors.map((message) => ({ message })),
-          ...Object.entries(details.fieldErrors).flatMap(([name, messages]) => messages.map((message) => ({ field: name, message }))),
-        ];
         ctx.status = 400;
-        return submitPage({ project, assets, values: stringsOf(given), problems });
+        return submitPage({ project, assets, values: stringsOf(given), problems: problemsOf(toValidationDetails(parsed.error), SUBMIT_CONTROLS) });
       }
       const { title, description, type } = parsed.data;
       const created = await submitFeedback(writes.submissions, sql, { project: project.id, title, description: description ?? null, type, metadata: null, voterKey }, true);

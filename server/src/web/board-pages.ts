@@ -12,7 +12,7 @@ import { VOTED_AMONG } from './board.sql.js';
 import type { BoardProject } from './layout.js';
 import { boardPage, type ListFilters } from './views/board-page.js';
 import { itemPage } from './views/item-page.js';
-import type { Problem } from './views/parts.js';
+import { problemsOf, type Problem } from './views/parts.js';
 import { ROADMAP_STATUSES, roadmapPage } from './views/roadmap-page.js';
 import { submitPage } from './views/submit-page.js';
 import type { SafeHtml } from './html.js';
@@ -52,11 +52,7 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
       const limits = checkInputLimits(ctx.query);
       const parsed = limits ? undefined : ListFeedbackQuerySchema.safeParse(ctx.query);
       if (!parsed?.success) {
-        const details = limits ?? toValidationDetails(parsed!.error);
-        view.problems = [
-          ...details.formErrors.map((message) => ({ message })),
-          ...Object.entries(details.fieldErrors).flatMap(([field, messages]) => messages.map((message) => ({ field: LIST_FIELDS.has(field) ? field : undefined, message }))),
-        ];
+        view.problems = problemsOf(limits ?? toValidationDetails(parsed!.error), LIST_FIELDS);
         ctx.status = 400;
         return boardPage(view);
       }

@@ -45,8 +45,3 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
   for (let i = 0; i < values.length; i++) text += render(values[i]!) + strings[i + 1]!;
   return safe(text);
 }
-
-/** The document's text, to send. */
-export function documentText(page: SafeHtml): string {
-  return page.text;
-}

@@ -1,4 +1,4 @@
-import type { FeedbackListItem } from '@feedbackd/sdk/contract';
+import type { FeedbackListItem, ValidationDetails } from '@feedbackd/sdk/contract';
 import { html, type SafeHtml } from '../html.js';
 import { boardPaths } from '../layout.js';
 
@@ -49,6 +49,17 @@ ${itemMeta(item)}
 export interface Problem {
   field?: string | undefined;
   message: string;
+}
+
+/**
+ * The contract's messages (a 400's details) as problems: a field's message is tied to the control
+ * of that name when the form has one (`controls`), else it is about the whole form.
+ */
+export function problemsOf(details: ValidationDetails, controls: ReadonlySet<string>): Problem[] {
+  return [
+    ...details.formErrors.map((message) => ({ message })),
+    ...Object.entries(details.fieldErrors).flatMap(([field, messages]) => messages.map((message) => ({ field: controls.has(field) ? field : undefined, message }))),
+  ];
 }
 
 /** GOV.UK's error summary: what went wrong, each line a link to the field it is about. */
