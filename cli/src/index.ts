@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { addApiOptions, API_COMMANDS, rejectApiOptionsOutsideApiCommands, secretKeyCommands, takesApiOptions } from './api-options.js';
+import { boardCommand } from './commands/board.js';
 import { commentCommand } from './commands/comment.js';
 import { deleteCommand } from './commands/delete.js';
 import { exportCommand } from './commands/export.js';
@@ -76,6 +77,7 @@ export function buildProgram(output: Output = processOutput, jsonErrors = false)
     serveCommand(output),
     migrateCommand(output),
     keysCommand(output),
+    boardCommand(output),
     seedCommand(output),
     exportCommand(output),
     importCommand(output),

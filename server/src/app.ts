@@ -6,7 +6,7 @@ import type { SqlPool } from './db/pool.js';
 import { requestTransactions } from './db/request-transaction.js';
 import type { AppState } from './http/context.js';
 import { AppError } from './http/errors.js';
-import { access, type RateLimitOptions } from './http/access.js';
+import { access, toRateLimiter, type RateLimitOptions } from './http/access.js';
 import { jsonBody } from './http/body.js';
 import { edge } from './http/edge.js';
 import { idempotentWrites } from './http/idempotent-writes.js';
@@ -14,7 +14,8 @@ import { keylessRoutes } from './http/keyless-routes.js';
 import { FAILED_AUTH_LIMIT, FailedAuthLimit } from './limits/failed-auth.js';
 import type { Logger } from './logger.js';
 import { openApiJson } from './openapi.js';
-import { mountPublicRoutes } from './public/routes.js';
+import { hotWrites, mountPublicRoutes } from './public/routes.js';
+import { board } from './web/board.js';
 import { mountWebhookRoutes } from './webhooks/routes.js';
 
 export interface AppDependencies {
@@ -73,22 +74,27 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     validateResponses: deps.validateResponses ?? false,
     idempotent: idempotentWrites(requestTransactions(orm)),
   };
-  mountPublicRoutes(router, mountOptions);
+  const writes = hotWrites(deps.sql);
+  mountPublicRoutes(router, mountOptions, writes);
   mountAdminRoutes(router, { orm }, mountOptions);
   mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger, stopping: deps.webhooks?.stopping });
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
+  // One limiter for the keys' budgets and the board's posts per address (one store, one bank).
+  const limiter = deps.rateLimit === 'off' ? undefined : toRateLimiter(deps.rateLimit);
 
   // A request's way through, a layer per job (docs/architecture.md, "A request's way"): the edge
-  // (request id, errors, fallbacks, log line), the keyless paths, access (key, failed-key and rate
-  // limits), the JSON body, then the contract's routes.
+  // (request id, errors, fallbacks, log line), the board's pages (web/: keyless, with their own
+  // rules), the keyless paths, access (key, failed-key and rate limits), the JSON body, then the
+  // contract's routes.
   app
     .use(edge(deps.logger))
+    .use(board({ sql: deps.sql, writes, limiter, logger: deps.logger }))
     .use(keylessRoutes(deps.sql, openApiJson()).routes())
     .use(
       access({
         sql: deps.sql,
         logger: deps.logger,
-        rateLimit: deps.rateLimit === 'off' ? undefined : deps.rateLimit,
+        rateLimit: limiter && { points: limiter.points, limiter },
         failures: failedAuthLimit === 'off' ? undefined : new FailedAuthLimit(failedAuthLimit),
       }),
     )

@@ -15,6 +15,7 @@ const ALL = [
   'Migration20261125000900_webhooks',
   'Migration20261126001000_webhook_listeners',
   'Migration20261126001100_outbox_fan_out',
+  'Migration20261127001200_board',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */
@@ -133,6 +134,20 @@ for (const backend of backends()) {
         expect((await addItem('after down'))[14], 'random ids again after down').to.equal('4');
         const [fn] = await connection.execute<{ present: boolean }[]>(`select to_regproc('time_ordered_uuid') is not null as present`);
         expect(fn!.present).to.equal(false);
+      }, 'migrated');
+    });
+
+    it('when projects existed before the board (migration 001200), then the default project shows its board and the others do not', async () => {
+      await withFreshOrm(backend, async (orm) => {
+        const board = ALL.indexOf('Migration20261127001200_board');
+        await revertThrough(orm, ALL[board]!);
+        const connection = orm.em.fork().getConnection();
+        await connection.execute(`insert into projects (slug, name, voter_salt) values ('default', 'Default', 'salt'), ('acme', 'Acme', 'salt')`);
+        expect(await migrateUp(orm)).to.deep.equal(ALL.slice(board));
+        expect(await connection.execute(`select slug, board_enabled from projects order by slug`)).to.deep.equal([
+          { slug: 'acme', board_enabled: false },
+          { slug: 'default', board_enabled: true },
+        ]);
       }, 'migrated');
     });
 

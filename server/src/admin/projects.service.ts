@@ -19,8 +19,10 @@ export async function ensureProject(
     const inserted = await em
       .getConnection()
       .execute<{ id: string }[]>(
-        'insert into projects (slug, name, voter_salt) values (?, ?, ?) on conflict (slug) do nothing returning id',
-        [slug, slug === DEFAULT_PROJECT_SLUG ? 'Default project' : slug, randomBytes(32).toString('base64url')],
+        'insert into projects (slug, name, voter_salt, board_enabled) values (?, ?, ?, ?) on conflict (slug) do nothing returning id',
+        // The first start's project shows its board (the quick start opens it in a browser);
+        // any other project's board stays off until an operator turns it on (docs/board.md).
+        [slug, slug === DEFAULT_PROJECT_SLUG ? 'Default project' : slug, randomBytes(32).toString('base64url'), slug === DEFAULT_PROJECT_SLUG],
       );
     const project = await em.findOneOrFail(Project, { slug });
     return { project, created: inserted.length > 0 };
@@ -28,6 +30,27 @@ export async function ensureProject(
   const project = await em.findOne(Project, { slug });
   if (!project) throw new ProjectNotFoundError(slug);
   return { project, created: false };
+}
+
+/** Whether a project's public board is served (`feedback board on|off`). */
+export interface BoardSetting {
+  project: string;
+  boardEnabled: boolean;
+  /** Where the board is served, on the server's own address. */
+  path: string;
+}
+
+/**
+ * Turns a project's public board and roadmap on or off (docs/board.md). The pages read the
+ * setting on every request, so a running server follows it at once. ProjectNotFoundError when no
+ * project has that slug.
+ */
+export async function setBoardEnabled(em: EntityManager, slug: string, enabled: boolean): Promise<BoardSetting> {
+  const project = await em.findOne(Project, { slug });
+  if (!project) throw new ProjectNotFoundError(slug);
+  project.boardEnabled = enabled;
+  await em.flush();
+  return { project: project.slug, boardEnabled: project.boardEnabled, path: `/b/${encodeURIComponent(project.slug)}` };
 }
 
 /** True when the database holds no project at all (a first start). */

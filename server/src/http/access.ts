@@ -111,7 +111,8 @@ async function spend(ctx: AppContext, limiter: RateLimiter, logger: Logger): Pro
   }
 }
 
-function toRateLimiter(options: RateLimitOptions): RateLimiter {
+/** The limiter of the options: this process's bank, or the one given (a lease client, a rate-limiter-flexible store). */
+export function toRateLimiter(options: RateLimitOptions): RateLimiter {
   const given = options.limiter;
   if (!given) return localLimiter(options.points, RATE_LIMIT_WINDOW_SECONDS);
   return 'durationSeconds' in given ? given : flexibleLimiter(given);
@@ -145,7 +146,15 @@ export function clientIp(ctx: AppContext): string {
  * the end user's id; the `ip:` prefix keeps the two kinds apart even in principle.)
  */
 export function anonymousVoterKey(ctx: AppContext): string {
-  return `ip:${createHmac('sha256', ctx.state.caller.voterSalt).update(clientIp(ctx)).digest('base64url')}`;
+  return voterKeyOf(ctx.state.caller.voterSalt, clientIp(ctx));
+}
+
+/**
+ * The hash behind `anonymousVoterKey`, for a caller without a key: the board's visitor (web/) is
+ * the same anonymous voter as an API call from the same address, so both hash here.
+ */
+export function voterKeyOf(voterSalt: string, ip: string): string {
+  return `ip:${createHmac('sha256', voterSalt).update(ip).digest('base64url')}`;
 }
 
 const FIND_KEY = {

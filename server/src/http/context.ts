@@ -23,6 +23,8 @@ export interface AppState {
    * handlers run their statements and services on it instead of the pool while it is set.
    */
   tx?: RequestTransaction | undefined;
+  /** The board whose page this is (web/board.ts), once its project is known: its refusals link back to it. */
+  boardSlug?: string | undefined;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

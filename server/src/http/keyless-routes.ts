@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { SqlPool } from '../db/pool.js';
+import { DEFAULT_PROJECT_SLUG } from '../admin/projects.service.js';
 import { SERVER_VERSION } from '../version.js';
 import type { AppContext, AppState } from './context.js';
 import { AppError } from './errors.js';
@@ -11,6 +12,9 @@ export const HEALTH_PATH = '/healthz';
 /** What this server is, for a browser or a probe that knows only the host. */
 export const INDEX_PATH = '/';
 
+/** Where a browser that asks for `/` is sent: the board of the project a first start makes. */
+const BOARD_HOME = `/b/${DEFAULT_PROJECT_SLUG}`;
+
 const HEALTH_TIMEOUT_MS = 2_000;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -18,7 +22,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * The paths answered without a key, as routes of their own router, mounted before the key is
  * asked for (access.ts):
  * - `GET /`: what this server is and where to go next (a browser or a probe that knows only the
- *   host gets an answer instead of a 401);
+ *   host gets an answer instead of a 401); a browser (its Accept names text/html) is sent to the
+ *   default project's board instead (web/board.ts), and every other caller keeps the JSON;
  * - `GET /healthz`: 200 when the database answers within 2 s, 503 when it does not;
  * - `GET /api/v1/openapi.json`: the OpenAPI document (JSON text built once, when the app is), public
  *   like the spec it follows.
@@ -33,7 +38,12 @@ export function keylessRoutes(sql: SqlPool, openApiDocument: string): Router<App
     authentication: 'send an API key in the x-api-key header of every /api/v1 request',
   });
   const router = new Router<AppState>({ sensitive: true, strict: true });
-  router.get(INDEX_PATH, (ctx) => sendJson(ctx, index));
+  router.get(INDEX_PATH, (ctx) => {
+    if (ctx.get('accept').includes('text/html')) return ctx.redirect(BOARD_HOME);
+    // The answer differs by Accept: a cache must keep one per kind.
+    ctx.set('Vary', 'Accept');
+    sendJson(ctx, index);
+  });
   router.get(HEALTH_PATH, async (ctx) => {
     // A hung database (or a long transaction holding the embedded session) must not hang the probe.
     if (!(await sql.ping(HEALTH_TIMEOUT_MS))) throw new AppError(503, 'Database unavailable');

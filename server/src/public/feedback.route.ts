@@ -1,31 +1,32 @@
 import type Router from '@koa/router';
-import { routes, type ListFeedbackQuery } from '@feedbackd/sdk/contract';
+import type { z } from 'zod';
+import { routes, type CreateFeedbackResponseSchema, type ListFeedbackQuery } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import { answersInPlace, statementBatches, type Batched } from '../db/statement-batches.js';
 import { anonymousVoterKey } from '../http/access.js';
 import type { AppState } from '../http/context.js';
 import { feedbackNotFound } from '../http/item-ids.js';
-import { jsonReply, mount, type MountOptions } from '../http/mount.js';
+import { jsonReply, mount, type JsonText, type MountOptions, type Statements } from '../http/mount.js';
 import { watchBatches } from '../metrics/figures.js';
 import { buildList, DETAIL, DETAIL_WITH_HISTORY, FIELD_SEPARATOR, type ListStatement } from './feedback.sql.js';
 import { SUBMIT_ANONYMOUS, SUBMIT_BATCH, SUBMIT_IDENTIFIED } from './submit.sql.js';
 
 /** Submission statements running at once per process (submitBatches). */
-const SUBMITS_IN_FLIGHT = 2;
+export const SUBMITS_IN_FLIGHT = 2;
 
-/** Spec 4.2 to 4.4: submit, list and read feedback. Statements in feedback.sql.ts and submit.sql.ts. */
-export function mountFeedbackRoutes(router: Router<AppState>, options: MountOptions): void {
-  const submissions = submitBatches(options.sql, SUBMITS_IN_FLIGHT);
-
-  mount(router, routes.createFeedback, options, async ({ body }, ctx, sql) => {
+/**
+ * Spec 4.2 to 4.4: submit, list and read feedback. Statements in feedback.sql.ts and submit.sql.ts.
+ * `submissions` is the process's one group commit of submissions (public/routes.ts, hotWrites),
+ * which the board's submit form shares.
+ */
+export function mountFeedbackRoutes(router: Router<AppState>, options: MountOptions, submissions: SubmitBatches): void {
+  // The handler returns the submission's own promise: no await of its own on the hot path.
+  mount(router, routes.createFeedback, options, ({ body }, ctx, sql) => {
     const item = { project: ctx.state.caller.projectId, title: body.title, description: body.description ?? null, type: body.type, metadata: body.metadata == null ? null : JSON.stringify(body.metadata) };
     const submission: Submission = body.endUser
       ? { ...item, externalId: body.endUser.externalId, profile: JSON.stringify(body.endUser) }
       : { ...item, voterKey: anonymousVoterKey(ctx) };
-    // A batch is its own transaction: a submission in a request's transaction runs alone, in it.
-    const answer = ctx.state.tx ? 'alone' : await submissions.submit(submission);
-    const created = answer === 'alone' ? await submitAlone(sql, submission) : answer;
-    return jsonReply(routes.createFeedback, 201, `{"feedback":${created}}`);
+    return submitFeedback(submissions, sql, submission, !ctx.state.tx);
   });
 
   mount(router, routes.listFeedback, options, async ({ query }, ctx, sql) => {
@@ -137,6 +138,24 @@ export function submitBatches(sql: SqlPool, inFlight: number): SubmitBatches {
   });
   watchBatches('submit', batches);
   return { submit: (submission) => batches.send(submission) };
+}
+
+/**
+ * Submits one item (spec 4.2): in the process's batch, or alone in a request's transaction
+ * (`inBatch` false: a batch is its own transaction). It is the one implementation of a
+ * submission: the API's handler above and the board's submit form (web/board-actions.ts) both call
+ * it, so an item made on the board is made exactly as one sent to the API. The reply is the API's
+ * 201, whose JSON text is the new item.
+ */
+export async function submitFeedback(
+  submissions: SubmitBatches,
+  sql: Statements,
+  submission: Submission,
+  inBatch: boolean,
+): Promise<{ status: 201; body: JsonText<z.input<typeof CreateFeedbackResponseSchema>> }> {
+  const answer = inBatch ? await submissions.submit(submission) : 'alone';
+  const created = answer === 'alone' ? await submitAlone(sql, submission) : answer;
+  return jsonReply(routes.createFeedback, 201, `{"feedback":${created}}`);
 }
 
 /** One submission in its own statement, upserting an identified submitter: the new item as JSON text. */

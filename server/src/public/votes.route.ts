@@ -1,11 +1,11 @@
 import type Router from '@koa/router';
-import { routes } from '@feedbackd/sdk/contract';
+import { routes, type EndUserInput, type VoteResult } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import { answersInPlace, statementBatches, type Batched } from '../db/statement-batches.js';
 import { anonymousVoterKey } from '../http/access.js';
 import type { AppState } from '../http/context.js';
 import { feedbackNotFound, isItemGone } from '../http/item-ids.js';
-import { mount, reply, type MountOptions } from '../http/mount.js';
+import { mount, reply, type MountOptions, type Statements } from '../http/mount.js';
 import { watchBatches } from '../metrics/figures.js';
 import { CHECK_ANONYMOUS, CHECK_IDENTIFIED, TOGGLE_ANONYMOUS, TOGGLE_BATCH, TOGGLE_IDENTIFIED, TOGGLE_KNOWN_USER } from './votes.sql.js';
 
@@ -14,39 +14,20 @@ import { CHECK_ANONYMOUS, CHECK_IDENTIFIED, TOGGLE_ANONYMOUS, TOGGLE_BATCH, TOGG
  * (voteBatches). 2 makes fewer, larger batches than 4, which measured even, and leaves the other
  * hot connections to the reads (docs/operations.md, "Benchmark": "Toggles in batches").
  */
-const TOGGLES_IN_FLIGHT = 2;
+export const TOGGLES_IN_FLIGHT = 2;
 
-/** Spec 4.5 and 4.6: toggle a vote, and read whether the caller votes. Statements in votes.sql.ts. */
-export function mountVoteRoutes(router: Router<AppState>, options: MountOptions): void {
-  const batches = voteBatches(options.sql, TOGGLES_IN_FLIGHT);
-
-  mount(router, routes.toggleVote, options, async ({ params: { id }, body }, ctx, sql) => {
-    const project = ctx.state.caller.projectId;
-    const endUser = body.endUser;
-    // A batch is its own transaction: a toggle in a request's transaction runs alone, in it.
-    const inBatch = !ctx.state.tx;
-    let row: Toggled | undefined;
-    try {
-      if (!endUser) {
-        const voterKey = anonymousVoterKey(ctx);
-        row = (inBatch ? batched(await batches.toggle({ project, item: id, voterKey })) : undefined) ?? (await sql.query<Toggled>(TOGGLE_ANONYMOUS.name, TOGGLE_ANONYMOUS.text, [id, project, voterKey]))[0];
-      } else {
-        // Only an externalId: a returning voter is read, not upserted (no write to end_users).
-        if (endUser.email === undefined && endUser.name === undefined && endUser.avatarUrl === undefined && endUser.metadata === undefined) {
-          const answer = inBatch ? await batches.toggle({ project, item: id, externalId: endUser.externalId }) : 'alone';
-          if (answer === 'alone') [row] = await sql.query<Toggled>(TOGGLE_KNOWN_USER.name, TOGGLE_KNOWN_USER.text, [id, project, endUser.externalId]);
-          else if (answer !== 'unknown-user') row = answer;
-        }
-        if (!row) [row] = await sql.query<Toggled>(TOGGLE_IDENTIFIED.name, TOGGLE_IDENTIFIED.text, [id, project, endUser.externalId, JSON.stringify(endUser)]);
-      }
-    } catch (error) {
-      // The item was deleted or merged away while the toggle ran: the statement rolled back whole.
-      if (isItemGone(error)) throw feedbackNotFound();
-      throw error;
-    }
-    if (!row?.item_found) throw feedbackNotFound();
-    return reply(200, { voted: row.now_voted, voteCount: row.new_count });
-  });
+/**
+ * Spec 4.5 and 4.6: toggle a vote, and read whether the caller votes. Statements in votes.sql.ts.
+ * `batches` is the process's one group commit of toggles (public/routes.ts, hotWrites), which the
+ * board's vote form shares.
+ */
+export function mountVoteRoutes(router: Router<AppState>, options: MountOptions, batches: VoteBatches): void {
+  // The handler returns the toggle's own promise: no await of its own on the hot path.
+  mount(router, routes.toggleVote, options, ({ params: { id }, body }, ctx, sql) =>
+    body.endUser
+      ? toggleIdentifiedVote(batches, sql, { project: ctx.state.caller.projectId, item: id }, body.endUser, !ctx.state.tx)
+      : toggleAnonymousVote(batches, sql, { project: ctx.state.caller.projectId, item: id, voterKey: anonymousVoterKey(ctx) }, !ctx.state.tx),
+  );
 
   mount(router, routes.getVote, options, async ({ params: { id }, query }, ctx, sql) => {
     const project = ctx.state.caller.projectId;
@@ -57,6 +38,56 @@ export function mountVoteRoutes(router: Router<AppState>, options: MountOptions)
     if (!row) throw feedbackNotFound();
     return reply(200, { voted: row.voted, voteCount: row.vote_count });
   });
+}
+
+/**
+ * The anonymous caller's toggle (spec 4.5 without `endUser`): in the process's batch, or alone in
+ * a request's transaction (`inBatch` false: a batch is its own transaction). It is the one
+ * implementation of an anonymous vote: the API's handler above and the board's vote form
+ * (web/board-actions.ts) both call it, so the two cannot count a vote differently.
+ */
+export async function toggleAnonymousVote(batches: VoteBatches, sql: Statements, toggle: ToggleRequest & { voterKey: string }, inBatch: boolean): Promise<{ status: 200; body: VoteResult }> {
+  let row: Toggled | undefined;
+  try {
+    row = (inBatch ? batched(await batches.toggle(toggle)) : undefined) ?? (await sql.query<Toggled>(TOGGLE_ANONYMOUS.name, TOGGLE_ANONYMOUS.text, [toggle.item, toggle.project, toggle.voterKey]))[0];
+  } catch (error) {
+    throw itemGoneAsNotFound(error);
+  }
+  return voteReply(row);
+}
+
+/** An end user's toggle (spec 4.5 with `endUser`), upserting the user when the request gives profile fields or the user is new. */
+async function toggleIdentifiedVote(
+  batches: VoteBatches,
+  sql: Statements,
+  target: { project: string; item: string },
+  endUser: EndUserInput,
+  inBatch: boolean,
+): Promise<{ status: 200; body: VoteResult }> {
+  const { project, item } = target;
+  let row: Toggled | undefined;
+  try {
+    // Only an externalId: a returning voter is read, not upserted (no write to end_users).
+    if (endUser.email === undefined && endUser.name === undefined && endUser.avatarUrl === undefined && endUser.metadata === undefined) {
+      const answer = inBatch ? await batches.toggle({ project, item, externalId: endUser.externalId }) : 'alone';
+      if (answer === 'alone') [row] = await sql.query<Toggled>(TOGGLE_KNOWN_USER.name, TOGGLE_KNOWN_USER.text, [item, project, endUser.externalId]);
+      else if (answer !== 'unknown-user') row = answer;
+    }
+    if (!row) [row] = await sql.query<Toggled>(TOGGLE_IDENTIFIED.name, TOGGLE_IDENTIFIED.text, [item, project, endUser.externalId, JSON.stringify(endUser)]);
+  } catch (error) {
+    throw itemGoneAsNotFound(error);
+  }
+  return voteReply(row);
+}
+
+/** The item was deleted or merged away while the toggle ran (the statement rolled back whole): a 404, as if the vote had come a moment later. */
+function itemGoneAsNotFound(error: unknown): unknown {
+  return isItemGone(error) ? feedbackNotFound() : error;
+}
+
+function voteReply(row: Toggled | undefined): { status: 200; body: VoteResult } {
+  if (!row?.item_found) throw feedbackNotFound();
+  return reply(200, { voted: row.now_voted, voteCount: row.new_count });
 }
 
 /** What a toggle answers: whether the item exists, whether the voter now votes, and the new count. */

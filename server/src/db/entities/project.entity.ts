@@ -13,6 +13,8 @@ export const Project = defineEntity({
     name: p.text(),
     /** Salt of the hashed IPs that identify anonymous voters; kept in the database so every instance hashes alike. */
     voterSalt: p.text().hidden().lazy(),
+    /** Whether the public board and roadmap are served at /b/<slug> (docs/board.md); an operator turns it on. */
+    boardEnabled: p.boolean().default(false),
     createdAt: p.datetime(3).defaultRaw('now()'),
   },
 });

@@ -11,6 +11,7 @@ import { Migration20261125000800ExactlyOnce } from './Migration20261125000800_ex
 import { Migration20261125000900Webhooks } from './Migration20261125000900_webhooks.js';
 import { Migration20261126001000WebhookListeners } from './Migration20261126001000_webhook_listeners.js';
 import { Migration20261126001100OutboxFanOut } from './Migration20261126001100_outbox_fan_out.js';
+import { Migration20261127001200Board } from './Migration20261127001200_board.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
 export const migrationsList: MigrationObject[] = [
@@ -26,4 +27,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125000900_webhooks', class: Migration20261125000900Webhooks },
   { name: 'Migration20261126001000_webhook_listeners', class: Migration20261126001000WebhookListeners },
   { name: 'Migration20261126001100_outbox_fan_out', class: Migration20261126001100OutboxFanOut },
+  { name: 'Migration20261127001200_board', class: Migration20261127001200Board },
 ];

@@ -1,0 +1,96 @@
+import type { Middleware } from 'koa';
+import bodyParser from 'koa-bodyparser';
+import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
+import type { SqlPool } from '../db/pool.js';
+import { BODY_LIMIT } from '../http/body.js';
+import type { AppContext, AppState } from '../http/context.js';
+import { toValidationDetails } from '../http/errors.js';
+import { submitFeedback } from '../public/feedback.route.js';
+import type { HotWrites } from '../public/routes.js';
+import { toggleAnonymousVote } from '../public/votes.route.js';
+import type { AssetPaths } from './assets.js';
+import type { BoardRequest } from './board-pages.js';
+import { itemId } from './board-pages.js';
+import type { SafeHtml } from './html.js';
+import { boardPaths } from './layout.js';
+import { problemsOf } from './views/parts.js';
+import { submitPage } from './views/submit-page.js';
+
+/** The form fields of a submission: the API's names. Nothing else a form sends is read (no metadata, no endUser). */
+const SUBMIT_FIELDS = ['title', 'description', 'type'] as const;
+const SUBMIT_CONTROLS: ReadonlySet<string> = new Set(SUBMIT_FIELDS);
+
+/** A form's body, urlencoded, within the API's body limit (a description may be 100,000 characters). */
+export function formBody(): Middleware<AppState> {
+  return bodyParser({ enableTypes: ['form'], formLimit: BODY_LIMIT });
+}
+
+/**
+ * The board's posts. Each calls the API's own implementation of the action (public/: the same
+ * group commits, the same statements, the same anonymous voter), so the board is no second
+ * implementation of a vote or a submission. Who may post and how often is checked before these
+ * run (board.ts).
+ */
+export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths) {
+  return {
+    /**
+     * POST /b/:slug/items/:id/vote: toggles the visitor's vote. A script that asks for JSON gets
+     * the API's answer (`{ voted, voteCount }`); a form is sent back to the page it came from.
+     */
+    async vote({ ctx, project, voterKey }: BoardRequest): Promise<void> {
+      const id = itemId(ctx);
+      const { body } = await toggleAnonymousVote(writes.votes, sql, { project: project.id, item: id, voterKey }, true);
+      if (ctx.accepts('html', 'json') === 'json') {
+        ctx.body = body;
+        return;
+      }
+      seeOther(ctx, safeReturn(field(ctx, 'return'), project.slug) ?? boardPaths.item(project.slug, id));
+    },
+
+    /** POST /b/:slug/new: the contract's validation; a refusal is the form again (400) with its messages, a success the new item's page. */
+    async submit({ ctx, project, voterKey }: BoardRequest): Promise<SafeHtml | undefined> {
+      const given = Object.fromEntries(SUBMIT_FIELDS.map((name) => [name, field(ctx, name)]));
+      // An empty optional field of a form means "not given", as an absent JSON field does.
+      const parsed = CreateFeedbackRequestSchema.safeParse({ title: given.title, description: given.description || undefined, type: given.type || undefined });
+      if (!parsed.success) {
+        ctx.status = 400;
+        return submitPage({ project, assets, values: stringsOf(given), problems: problemsOf(toValidationDetails(parsed.error), SUBMIT_CONTROLS) });
+      }
+      const { title, description, type } = parsed.data;
+      const created = await submitFeedback(writes.submissions, sql, { project: project.id, title, description: description ?? null, type, metadata: null, voterKey }, true);
+      const { feedback } = JSON.parse(created.body.text) as { feedback: { id: string } };
+      seeOther(ctx, boardPaths.item(project.slug, feedback.id));
+      return undefined;
+    },
+  };
+}
+
+/** A field of the posted form: text, or something else (a repeated or nested field) that the contract will refuse. */
+function field(ctx: AppContext, name: string): unknown {
+  const body = ctx.request.body as Record<string, unknown> | undefined;
+  return body && Object.hasOwn(body, name) ? body[name] : undefined;
+}
+
+function stringsOf(given: Record<string, unknown>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(given).map(([name, value]) => [name, typeof value === 'string' ? value : undefined]));
+}
+
+/** Post, then redirect, then get: 303, so a reload does not post again. */
+function seeOther(ctx: AppContext, path: string): void {
+  ctx.status = 303;
+  ctx.redirect(path);
+}
+
+/**
+ * Where a vote may send the visitor back: a path of this project's board on this server, never
+ * another site (`//host`, `/\host`, a scheme) nor a header break.
+ */
+export function safeReturn(value: unknown, slug: string): string | undefined {
+  const board = boardPaths.board(slug);
+  if (typeof value !== 'string' || value.length > 2_000) return undefined;
+  if (value !== board && !value.startsWith(`${board}/`) && !value.startsWith(`${board}?`)) return undefined;
+  if (/[\\\u0000-\u001f\u007f]/.test(value)) return undefined;
+  const base = 'http://board.invalid';
+  const url = new URL(value, base);
+  return url.origin === base ? url.pathname + url.search : undefined;
+}

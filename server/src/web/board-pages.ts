@@ -1,0 +1,114 @@
+import { ListFeedbackQuerySchema, type FeedbackDetail, type FeedbackListItem, type ListFeedbackQuery } from '@feedbackd/sdk/contract';
+import type { SqlPool } from '../db/pool.js';
+import { UUID } from '../db/uuid.js';
+import { checkInputLimits } from '../http/body.js';
+import type { AppContext } from '../http/context.js';
+import { AppError, toValidationDetails } from '../http/errors.js';
+import { DETAIL } from '../public/feedback.sql.js';
+import { listStatement, listValues } from '../public/feedback.route.js';
+import { CHECK_ANONYMOUS } from '../public/votes.sql.js';
+import type { AssetPaths } from './assets.js';
+import { VOTED_AMONG } from './board.sql.js';
+import type { BoardProject } from './layout.js';
+import { boardPage, type ListFilters } from './views/board-page.js';
+import { itemPage } from './views/item-page.js';
+import { problemsOf, type Problem } from './views/parts.js';
+import { ROADMAP_STATUSES, roadmapPage } from './views/roadmap-page.js';
+import { submitPage } from './views/submit-page.js';
+import type { SafeHtml } from './html.js';
+
+/** What a page of the board is made from: its request, its project, and who is looking. */
+export interface BoardRequest {
+  ctx: AppContext;
+  project: BoardProject;
+  /** The visitor's anonymous voter key, hashed as the API hashes it (http/access.ts, voterKeyOf). */
+  voterKey: string;
+}
+
+/** Items per roadmap column; the column links to the whole filtered list past that. */
+const ROADMAP_COLUMN_SIZE = 50;
+
+/** The list's controls, by the API's query names: a problem with one of them is shown next to it. */
+const LIST_FIELDS = new Set(['status', 'type', 'search', 'sortBy']);
+
+/** The board's pages (GET), on the API's statements: the list, the detail, the vote check. */
+export function boardPages(sql: SqlPool, assets: AssetPaths) {
+  const list = async (project: BoardProject, query: ListFeedbackQuery) => {
+    const statement = listStatement(query);
+    const [row] = await sql.query<{ total: number; items: string }>(statement.name, statement.text, listValues(statement, project.id, query));
+    return { total: row!.total, items: JSON.parse(row!.items) as FeedbackListItem[] };
+  };
+  const votedAmong = async (items: readonly FeedbackListItem[], voterKey: string): Promise<Set<string>> => {
+    if (items.length === 0) return new Set();
+    const rows = await sql.query<{ id: string }>(VOTED_AMONG.name, VOTED_AMONG.text, [items.map((item) => item.id), voterKey]);
+    return new Set(rows.map((row) => row.id));
+  };
+
+  return {
+    /** GET /b/:slug: the list with the API's query (same names, same validation); a bad value is a 400 page that says which. */
+    async board({ ctx, project, voterKey }: BoardRequest): Promise<SafeHtml> {
+      const filters: ListFilters = { status: text(ctx.query.status), type: text(ctx.query.type), search: text(ctx.query.search), sortBy: text(ctx.query.sortBy) };
+      const view = { project, assets, filters, here: ctx.url, voted: new Set<string>(), problems: [] as Problem[], pageLink: (n: number) => pageLink(ctx, n) };
+      const limits = checkInputLimits(ctx.query);
+      const parsed = limits ? undefined : ListFeedbackQuerySchema.safeParse(ctx.query);
+      if (!parsed?.success) {
+        view.problems = problemsOf(limits ?? toValidationDetails(parsed!.error), LIST_FIELDS);
+        ctx.status = 400;
+        return boardPage(view);
+      }
+      const query = parsed.data;
+      const { total, items } = await list(project, query);
+      const voted = await votedAmong(items, voterKey);
+      return boardPage({ ...view, voted, list: { items, total, page: query.page, totalPages: Math.ceil(total / query.limit) } });
+    },
+
+    /** GET /b/:slug/items/:id: the API's detail statement, and its vote check for this visitor. */
+    async item({ ctx, project, voterKey }: BoardRequest): Promise<SafeHtml> {
+      const id = itemId(ctx);
+      const [row] = await sql.query<{ body: string }>(DETAIL.name, DETAIL.text, [id, project.id, null]);
+      if (!row) throw itemNotFound();
+      const [vote] = await sql.query<{ voted: boolean }>(CHECK_ANONYMOUS.name, CHECK_ANONYMOUS.text, [id, project.id, voterKey]);
+      return itemPage({ project, assets, item: JSON.parse(row.body) as FeedbackDetail, voted: vote?.voted ?? false });
+    },
+
+    /** GET /b/:slug/new: the empty form. */
+    newItem({ project }: BoardRequest): SafeHtml {
+      return submitPage({ project, assets, values: {}, problems: [] });
+    },
+
+    /** GET /b/:slug/roadmap: the API's list by votes, once per column's status. */
+    async roadmap({ project, voterKey }: BoardRequest): Promise<SafeHtml> {
+      const columns = await Promise.all(
+        ROADMAP_STATUSES.map(async (status) => ({
+          status,
+          ...(await list(project, { status: [status], sortBy: 'votes', page: 1, limit: ROADMAP_COLUMN_SIZE, type: undefined, search: undefined })),
+        })),
+      );
+      const voted = await votedAmong(columns.flatMap((column) => column.items), voterKey);
+      return roadmapPage({ project, assets, columns, voted });
+    },
+  };
+}
+
+/** The item id of the path, checked as the API checks it (mount.ts): a malformed one names nothing. */
+export function itemId(ctx: AppContext): string {
+  const id = ctx.params.id ?? '';
+  if (!UUID.test(id)) throw itemNotFound();
+  return id.toLowerCase();
+}
+
+export function itemNotFound(): AppError {
+  return new AppError(404, 'There is no such item on this board. It may have been merged into another or deleted.');
+}
+
+/** One text value of the query (the first, when repeated), to show in the form again. */
+function text(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The same list at another page: the query as given, with its page changed. */
+function pageLink(ctx: AppContext, n: number): string {
+  const params = new URLSearchParams(ctx.querystring);
+  params.set('page', String(n));
+  return `${ctx.path}?${params.toString()}`;
+}

@@ -1,0 +1,111 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { SqlPool } from '../db/pool.js';
+import { clientIp, voterKeyOf } from '../http/access.js';
+import type { AppContext, AppState } from '../http/context.js';
+import { AppError, toErrorResponse } from '../http/errors.js';
+import type { RateLimiter } from '../limits/lease-client.js';
+import type { Logger } from '../logger.js';
+import type { HotWrites } from '../public/routes.js';
+import { ASSETS_PREFIX, boardAssets } from './assets.js';
+import { boardActions, formBody } from './board-actions.js';
+import { boardPages, type BoardRequest } from './board-pages.js';
+import { BOARD_PROJECT } from './board.sql.js';
+import { checkSameOrigin, postLimit, setPageHeaders } from './guards.js';
+import type { SafeHtml } from './html.js';
+import type { BoardProject } from './layout.js';
+import { errorPage } from './views/error-page.js';
+
+/** Where the boards are: /b/<project slug>. */
+export const BOARD_PREFIX = '/b/';
+
+const HTML_TYPE = 'text/html; charset=utf-8';
+
+export interface BoardOptions {
+  sql: SqlPool;
+  /** The API's group commits, which the board's posts join (public/routes.ts). */
+  writes: HotWrites;
+  /** The server's rate limiter, which the board's posts spend per address; none when the limit is off. */
+  limiter: RateLimiter | undefined;
+  logger: Logger;
+}
+
+/**
+ * The public board (docs/board.md): the pages under /b/:slug and their assets under /assets/,
+ * answered before the API asks for a key (they have none). Everything under those two prefixes is
+ * answered here, as HTML: a page, or the board's page for a refusal (404, 403, 429, ...).
+ */
+export function board(options: BoardOptions): Middleware<AppState> {
+  const { sql, logger } = options;
+  const assets = boardAssets();
+  const pages = boardPages(sql, assets.paths);
+  const actions = boardActions(sql, options.writes, assets.paths);
+  const limit = postLimit(options.limiter, logger);
+  const parseForm = formBody();
+
+  /** A route's handler: its project loaded (404 when unknown or its board is off), its page sent as HTML. */
+  const read = (handler: (request: BoardRequest) => Promise<SafeHtml | undefined> | SafeHtml | undefined) => async (ctx: AppContext) => {
+    const page = await handler(await boardRequest(ctx));
+    if (page) send(ctx, page);
+  };
+  /** A post: from our own pages only, within the address's budget, its form read; then as a read. */
+  const write = (handler: (request: BoardRequest) => Promise<SafeHtml | undefined | void>) => async (ctx: AppContext) => {
+    checkSameOrigin(ctx);
+    await limit(ctx);
+    await parseForm(ctx, async () => {});
+    const page = await handler(await boardRequest(ctx));
+    if (page) send(ctx, page);
+  };
+  const boardRequest = async (ctx: AppContext): Promise<BoardRequest> => {
+    const slug = String(ctx.params.slug);
+    const [row] = await sql.query<{ id: string; slug: string; name: string; voter_salt: string }>(BOARD_PROJECT.name, BOARD_PROJECT.text, [slug]);
+    if (!row) throw new AppError(404, 'There is no board at this address.');
+    const project: BoardProject = { id: row.id, slug: row.slug, name: row.name, voterSalt: row.voter_salt };
+    ctx.state.boardSlug = project.slug;
+    return { ctx, project, voterKey: voterKeyOf(project.voterSalt, clientIp(ctx)) };
+  };
+
+  const router = new Router<AppState>({ sensitive: true, strict: true });
+  router.get('/b/:slug', read(pages.board));
+  router.get('/b/:slug/items/:id', read(pages.item));
+  router.get('/b/:slug/new', read(pages.newItem));
+  router.get('/b/:slug/roadmap', read(pages.roadmap));
+  router.post('/b/:slug/new', write(actions.submit));
+  router.post('/b/:slug/items/:id/vote', write(actions.vote));
+  const dispatch = router.routes();
+
+  return async (ctx, next) => {
+    const isAsset = ctx.path.startsWith(ASSETS_PREFIX);
+    if (!isAsset && !ctx.path.startsWith(BOARD_PREFIX)) return next();
+    setPageHeaders(ctx);
+    try {
+      if (isAsset && (ctx.method === 'GET' || ctx.method === 'HEAD') && assets.serve(ctx)) return;
+      // The router is run here rather than mounted, so that what it does not answer is answered here, as HTML.
+      if (!isAsset) await dispatch(ctx as Parameters<typeof dispatch>[0], async () => {});
+      if (ctx.body === undefined || ctx.body === null) unrouted(router, ctx);
+    } catch (error) {
+      const response = toErrorResponse(error);
+      if (response.unexpected) logger.error('unexpected error', { id: ctx.state.requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      ctx.set(response.headers);
+      ctx.status = response.status;
+      send(ctx, errorPage(response.status, response.body.error, assets.paths, ctx.state.boardSlug));
+    }
+  };
+}
+
+/** A path no route answered: 405 with Allow when another method would have been, else 404. */
+function unrouted(router: Router<AppState>, ctx: AppContext): never {
+  const matched = router.match(ctx.path, ctx.method);
+  if (matched.path.length > 0 && !matched.route) {
+    const allowed = [...new Set(matched.path.flatMap((layer) => layer.methods))].join(', ');
+    throw new AppError(405, `This address does not take ${ctx.method}.`, undefined, { Allow: allowed });
+  }
+  throw new AppError(404, 'There is no page at this address.');
+}
+
+function send(ctx: AppContext, page: SafeHtml): void {
+  // Pages change with every vote and are the visitor's own (their votes): kept by no shared cache.
+  ctx.set('Cache-Control', 'private, no-cache');
+  ctx.set('Content-Type', HTML_TYPE);
+  ctx.body = page.text;
+}

@@ -1,0 +1,65 @@
+import type { AppContext } from '../http/context.js';
+import { AppError } from '../http/errors.js';
+import type { RateLimiter } from '../limits/lease-client.js';
+import type { Logger } from '../logger.js';
+import { clientIp } from '../http/access.js';
+
+/**
+ * The board's pages allow only what they use: our own stylesheet, script and forms; images of our
+ * own or inline data; no frame may hold them, and no <base> may move their links. Nothing inline
+ * runs, so text a visitor submitted cannot run as script even if it ever escaped the templates.
+ */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** The headers of every page and asset of the board (edge.ts has set nosniff and the request id already). */
+export function setPageHeaders(ctx: AppContext): void {
+  ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Referrer-Policy', 'same-origin');
+}
+
+/** What a refused cross-site post is told. */
+export const CROSS_SITE_REFUSAL = 'The form was sent from another site. Open the board and send it from there.';
+
+/**
+ * A form post must come from one of this server's own pages: otherwise any site could make its
+ * visitors' browsers vote or post here (cross-site request forgery; the anonymous voter is the
+ * visitor's address, which such a post carries). A browser says where a request comes from in
+ * `Sec-Fetch-Site` (which no page can set), or else in `Origin`; a post with neither is refused
+ * too, since every browser sends one of them on a form post. `Sec-Fetch-Site` is read first: behind
+ * a TLS proxy that is not trusted (--trust-proxy), this server sees http while `Origin` says https.
+ */
+export function checkSameOrigin(ctx: AppContext): void {
+  const site = ctx.get('sec-fetch-site');
+  if (site !== '') {
+    if (site === 'same-origin') return;
+    throw new AppError(403, CROSS_SITE_REFUSAL);
+  }
+  // This server's own origin, built here: Koa 3's `ctx.origin` is the request's Origin header.
+  const origin = ctx.get('origin');
+  if (origin !== '' && origin === `${ctx.protocol}://${ctx.host}`) return;
+  throw new AppError(403, CROSS_SITE_REFUSAL);
+}
+
+/**
+ * The board's posts (votes, submissions) spend the budget of the caller's address in the server's
+ * rate limiter (the API keys' one, so the same store: this process, the cluster's bank or Redis),
+ * under a key of their own. A store that fails lets the post through, as for API keys.
+ */
+export function postLimit(limiter: RateLimiter | undefined, logger: Logger): (ctx: AppContext) => Promise<void> {
+  if (!limiter) return () => Promise.resolve();
+  return async (ctx) => {
+    let state;
+    try {
+      state = await limiter.consume(`board:${clientIp(ctx)}`);
+    } catch (error) {
+      logger.warn('rate limiter store failed; board post served without a limit', { id: ctx.state.requestId, error: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    if (state.allowed) return;
+    throw new AppError(429, 'Too many posts from your address in a short time.', undefined, {
+      'Retry-After': String(Math.max(1, Math.ceil(state.msBeforeNext / 1000))),
+    });
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The board's template layer. Pages are built with the `html` tag only: every value interpolated
+ * into it is escaped, unless it is itself the result of `html` (already safe HTML). So a page
+ * never escapes by hand, and text a visitor submitted cannot become markup by a forgotten call.
+ */
+
+const brand = Symbol('SafeHtml');
+
+/** Markup that is safe to send as it is: made by `html` from escaped values and literal text. */
+export interface SafeHtml {
+  readonly [brand]: true;
+  readonly text: string;
+}
+
+/** What may be interpolated: text and numbers (escaped), safe HTML, lists of them, and nothing (`null`, `undefined`, `false`). */
+export type HtmlValue = string | number | SafeHtml | null | undefined | false | readonly HtmlValue[];
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const TO_ESCAPE = /[&<>"']/g;
+const NEEDS_ESCAPE = /[&<>"']/;
+
+/** Text as HTML text or attribute content (quotes included, so it is safe inside either kind of quoted attribute). */
+function escapeText(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? text.replace(TO_ESCAPE, (char) => ESCAPES[char]!) : text;
+}
+
+function safe(text: string): SafeHtml {
+  return { [brand]: true, text };
+}
+
+function isSafe(value: unknown): value is SafeHtml {
+  return typeof value === 'object' && value !== null && brand in value;
+}
+
+function render(value: HtmlValue): string {
+  if (value === null || value === undefined || value === false) return '';
+  if (isSafe(value)) return value.text;
+  if (Array.isArray(value)) return value.map(render).join('');
+  return escapeText(String(value));
+}
+
+/** The tagged template: literal parts as written, every interpolation escaped unless it is SafeHtml. */
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
+  let text = strings[0]!;
+  for (let i = 0; i < values.length; i++) text += render(values[i]!) + strings[i + 1]!;
+  return safe(text);
+}

@@ -1,0 +1,206 @@
+import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
+import { backends } from '../helpers/backends.js';
+import { expectAccessible, launchChromium, watchedContext, type WatchedContext } from '../helpers/browser.js';
+import { request, withServer } from '../helpers/test-server.js';
+
+/** The board in headless Chromium (docs/board.md): what a visitor does, with and without JavaScript. */
+for (const backend of backends()) {
+  describe(`board in a browser (${backend.name})`, function () {
+    const server = withServer(backend);
+    let browser: Browser;
+    let watched: WatchedContext;
+    let secretKey: string;
+
+    before(async () => {
+      browser = await launchChromium();
+      secretKey = await server.newKey(undefined, 'secret');
+    });
+    after(async () => browser?.close());
+    beforeEach(async () => {
+      watched = await watchedContext(browser);
+    });
+    afterEach(async function () {
+      const errors = watched.errors;
+      await watched.close();
+      // Every test ends without a console error or an uncaught exception on any page it opened.
+      if (this.currentTest?.state !== 'failed') expect(errors, 'console errors').to.deep.equal([]);
+    });
+
+    async function submitApi(title: string, type = 'idea'): Promise<string> {
+      const created = await request(server, 'POST', '/api/v1/feedback', { body: { title, type, endUser: { externalId: 'browser-test' } } });
+      expect(created.status).to.equal(201);
+      return created.body.feedback.id as string;
+    }
+
+    async function open(page: Page, path: string, status = 200): Promise<void> {
+      if (status >= 400) watched.expectRefusal(server.url + path);
+      const response = await page.goto(server.url + path);
+      expect(response?.status(), path).to.equal(status);
+    }
+
+    it('when a visitor browses, filters, searches, sorts and pages the board, then each view lists what the API lists, and every page passes axe', async () => {
+      await submitApi('Browser crash on save', 'bug');
+      await submitApi('Browser idea: keyboard shortcuts', 'idea');
+      await submitApi('Browser idea: dark theme', 'idea');
+      const page = await watched.newPage();
+      await open(page, '/');
+      expect(new URL(page.url()).pathname, 'a browser at / lands on the default board').to.equal('/b/default');
+      expect(await page.locator('h1').textContent()).to.equal('Feedback');
+      await expectAccessible(page);
+
+      await page.selectOption('#type', 'bug');
+      await page.fill('#search', 'browser');
+      await page.click('button:has-text("Apply")');
+      expect(new URL(page.url()).searchParams.get('type')).to.equal('bug');
+      const titles = await page.locator('.item-title').allTextContents();
+      expect(titles.map((t) => t.trim())).to.deep.equal(['Browser crash on save']);
+      await expectAccessible(page);
+
+      await open(page, '/b/default?search=browser%20idea&sortBy=oldest');
+      expect((await page.locator('.item-title').allTextContents()).map((t) => t.trim())).to.deep.equal(['Browser idea: keyboard shortcuts', 'Browser idea: dark theme']);
+      expect(await page.locator('#sortBy').inputValue()).to.equal('oldest');
+
+      await open(page, '/b/default?search=browser&sortBy=oldest&limit=2');
+      expect(await page.locator('.pagination').textContent()).to.include('Page 1 of 2');
+      await page.click('a[rel="next"]');
+      expect(new URL(page.url()).searchParams.get('page')).to.equal('2');
+      expect((await page.locator('.item-title').allTextContents()).map((t) => t.trim())).to.deep.equal(['Browser idea: dark theme']);
+      await expectAccessible(page);
+
+      await open(page, '/b/default?sortBy=best', 400);
+      expect(await page.locator('.error-summary').textContent()).to.include('sortBy must be one of: newest, oldest, votes, comments');
+      await expectAccessible(page);
+    });
+
+    it('when a visitor opens an item, then it shows its title, status, votes and comments with the team\'s marked', async () => {
+      const id = await submitApi('Export to CSV');
+      const comment = await request(server, 'POST', `/api/v1/feedback/${id}/comments`, { apiKey: secretKey, body: { content: 'Planned for March.', team: { name: 'Support' } } });
+      expect(comment.status, JSON.stringify(comment.body)).to.equal(201);
+      const page = await watched.newPage();
+      await open(page, '/b/default?search=Export%20to%20CSV');
+      await page.click('a:has-text("Export to CSV")');
+      expect(new URL(page.url()).pathname).to.equal(`/b/default/items/${id}`);
+      expect(await page.locator('h1').textContent()).to.equal('Export to CSV');
+      expect(await page.locator('.comment.team .team-badge').textContent()).to.equal('Team');
+      expect(await page.locator('.comment.team').textContent()).to.include('Planned for March.');
+      await expectAccessible(page);
+    });
+
+    it('when a visitor votes and unvotes in place, then the count and aria-pressed change, survive a reload, and the API agrees', async () => {
+      const id = await submitApi('Vote in place');
+      const page = await watched.newPage();
+      await open(page, `/b/default/items/${id}`);
+      const button = page.locator('.vote-button');
+      expect(await button.getAttribute('aria-pressed')).to.equal('false');
+      await button.click();
+      await page.waitForSelector('.vote-button[aria-pressed="true"]');
+      expect(await page.locator('[data-count]').textContent()).to.equal('2');
+      expect(new URL(page.url()).pathname, 'voted in place: no navigation').to.equal(`/b/default/items/${id}`);
+      await page.reload();
+      expect(await button.getAttribute('aria-pressed')).to.equal('true');
+      expect(await page.locator('[data-count]').textContent()).to.equal('2');
+      expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback.voteCount).to.equal(2);
+      expect((await request(server, 'GET', `/api/v1/feedback/${id}/vote`)).body, 'the same anonymous voter as the API from this address').to.deep.equal({ voted: true, voteCount: 2 });
+
+      await button.click();
+      await page.waitForSelector('.vote-button[aria-pressed="false"]');
+      await page.reload();
+      expect(await page.locator('[data-count]').textContent()).to.equal('1');
+      expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback.voteCount).to.equal(1);
+    });
+
+    it('when JavaScript is off, then a vote posts and comes back to the page, and an item is submitted after the form shows the contract\'s error', async () => {
+      const noScript = await watchedContext(browser, { javaScriptEnabled: false });
+      try {
+        const id = await submitApi('Vote without script');
+        const page = await noScript.newPage();
+        await open(page, '/b/default?search=without%20script');
+        await page.click('.vote-button');
+        await page.waitForURL((url) => url.pathname === '/b/default' && url.searchParams.get('search') === 'without script');
+        expect(await page.locator('.vote-button').getAttribute('aria-pressed')).to.equal('true');
+        expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback.voteCount).to.equal(2);
+
+        // No axe here: with JavaScript off nothing runs in the page; the next test checks the same form with it.
+        await open(page, '/b/default/new');
+        noScript.expectRefusal(`${server.url}/b/default/new`);
+        await page.click('button:has-text("Send feedback")');
+        expect(await page.locator('.error-summary a[href="#title"]').textContent()).to.equal('Title is required');
+        expect(await page.locator('#title-error').textContent()).to.include('Title is required');
+        await page.fill('#title', 'Submitted without script');
+        await page.fill('#description', 'No JavaScript here.');
+        await page.selectOption('#type', 'question');
+        await page.click('button:has-text("Send feedback")');
+        expect(await page.locator('h1').textContent()).to.equal('Submitted without script');
+        const newId = new URL(page.url()).pathname.split('/').pop()!;
+        expect((await request(server, 'GET', `/api/v1/feedback/${newId}`)).body.feedback).to.include({ title: 'Submitted without script', type: 'question', description: 'No JavaScript here.' });
+        expect(noScript.errors).to.deep.equal([]);
+      } finally {
+        await noScript.close();
+      }
+    });
+
+    it('when JavaScript runs and a submission is refused, then the error summary takes the focus; corrected, the item is made', async () => {
+      const page = await watched.newPage();
+      await open(page, '/b/default/new');
+      await page.fill('#title', '   ');
+      watched.expectRefusal(`${server.url}/b/default/new`);
+      await page.click('button:has-text("Send feedback")');
+      await page.waitForSelector('.error-summary');
+      expect(await page.evaluate(`document.activeElement?.hasAttribute('data-error-summary')`)).to.equal(true);
+      expect(await page.locator('.error-summary').textContent()).to.include('Title is required');
+      await expectAccessible(page);
+      await page.click('.error-summary a[href="#title"]');
+      await page.fill('#title', 'Submitted with script');
+      await page.click('button:has-text("Send feedback")');
+      expect(await page.locator('h1').textContent()).to.equal('Submitted with script');
+      await expectAccessible(page);
+    });
+
+    it('when an operator moves an item to planned through the API, then the roadmap shows it in that column', async () => {
+      const id = await submitApi('Roadmap candidate');
+      const page = await watched.newPage();
+      await open(page, '/b/default/roadmap');
+      expect(await page.locator('section.column').filter({ hasText: 'Roadmap candidate' }).count()).to.equal(0);
+      const changed = await request(server, 'PATCH', `/api/v1/feedback/${id}`, { apiKey: secretKey, body: { status: 'planned' } });
+      expect(changed.status).to.equal(200);
+      await page.reload();
+      const planned = page.locator('section.column[aria-labelledby="column-planned"]');
+      expect(await planned.textContent()).to.include('Roadmap candidate');
+      await expectAccessible(page);
+    });
+
+    it('when another site\'s page posts a vote form to the board, then the board refuses it with its 403 page and counts nothing', async () => {
+      const id = await submitApi('Forged vote');
+      // A page on another origin (another port) with a form that posts to the board.
+      const evil: Server = createServer((_req, res) => {
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.end(`<!doctype html><html lang="en"><title>Elsewhere</title><form method="post" action="${server.url}/b/default/items/${id}/vote"><button>Win a prize</button></form></html>`);
+      });
+      await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = (evil.address() as { port: number }).port;
+        const page = await watched.newPage();
+        watched.expectRefusal(`${server.url}/b/default/items/${id}/vote`);
+        await page.goto(`http://127.0.0.1:${port}/`);
+        const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/vote')), page.click('button')]);
+        expect(response.status()).to.equal(403);
+        await page.waitForLoadState();
+        expect(await page.locator('h1').textContent()).to.equal('This form cannot be sent from there');
+        expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback.voteCount).to.equal(1);
+      } finally {
+        await new Promise((resolve) => evil.close(resolve));
+      }
+    });
+
+    it('when a project\'s board is off, then its pages are the board\'s 404 page, which passes axe', async () => {
+      await server.newKey('hidden');
+      const page = await watched.newPage();
+      await open(page, '/b/hidden', 404);
+      expect(await page.locator('h1').textContent()).to.equal('Page not found');
+      await open(page, '/b/hidden/roadmap', 404);
+      await expectAccessible(page);
+    });
+  });
+}

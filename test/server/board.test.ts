@@ -1,0 +1,193 @@
+import { expect } from 'chai';
+import { backends } from '../helpers/backends.js';
+import { inProcess } from '../helpers/cli-process.js';
+import { request, withServer, type TestServer } from '../helpers/test-server.js';
+
+/** The public board's HTTP behaviour (docs/board.md); the browser suite (test/browser/) drives the same pages in Chromium. */
+
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** A request to the board as a browser sends it: same-origin form posts carry the server's own Origin. */
+async function browse(server: { url: string }, path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { accept: 'text/html', ...init.headers };
+  let body: string | undefined;
+  if (init.form) {
+    body = new URLSearchParams(init.form).toString();
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+  }
+  if ((init.method ?? 'GET') === 'POST') headers.origin ??= server.url;
+  const response = await fetch(server.url + path, { method: init.method ?? 'GET', headers, body, redirect: 'manual' });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+function locationOf(options: TestServer): string[] {
+  const { databaseUrl, dataDir } = options.database.location;
+  return databaseUrl ? ['--database-url', databaseUrl] : ['--data-dir', dataDir];
+}
+
+for (const backend of backends()) {
+  describe(`board pages (${backend.name})`, () => {
+    const server = withServer(backend);
+
+    async function apiItem(title: string, status?: string): Promise<string> {
+      const created = await request(server, 'POST', '/api/v1/feedback', { body: { title, endUser: { externalId: 'board-test' } } });
+      expect(created.status).to.equal(201);
+      if (status) {
+        const secret = await server.newKey(undefined, 'secret');
+        const changed = await request(server, 'PATCH', `/api/v1/feedback/${created.body.feedback.id}`, { apiKey: secret, body: { status } });
+        expect(changed.status).to.equal(200);
+      }
+      return created.body.feedback.id as string;
+    }
+
+    it('when a browser asks for /, then it is sent to the default board; an API client keeps the JSON answer', async () => {
+      const browser = await browse(server, '/', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+      expect(browser.status).to.equal(302);
+      expect(browser.headers.get('location')).to.equal('/b/default');
+      for (const accept of [undefined, 'application/json', '*/*']) {
+        const api = await request(server, 'GET', '/', { apiKey: null, headers: accept ? { accept } : {} });
+        expect(api.status, String(accept)).to.equal(200);
+        expect(api.body, String(accept)).to.include({ name: 'feedback' });
+      }
+    });
+
+    it('when a page and its assets are read, then the page carries the CSP and the assets have hashed names, a year of cache and compression', async () => {
+      const page = await browse(server, '/b/default');
+      expect(page.status).to.equal(200);
+      expect(page.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+      expect(page.headers.get('content-security-policy')).to.equal(CSP);
+      expect(page.headers.get('x-content-type-options')).to.equal('nosniff');
+      expect(page.headers.get('referrer-policy')).to.equal('same-origin');
+      expect(page.text).to.match(/<html lang="en">/);
+      expect(page.text, 'no inline script or style').not.to.match(/<script>|<style|style="/);
+      const assets = [...page.text.matchAll(/(?:href|src)="(\/assets\/board\.[\w-]{12}\.(?:css|js))"/g)].map((m) => m[1]!);
+      expect(assets).to.have.length(2);
+      for (const path of assets) {
+        const response = await fetch(server.url + path, { headers: { 'accept-encoding': 'br' } });
+        expect(response.status, path).to.equal(200);
+        expect(response.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+        expect(response.headers.get('content-encoding')).to.equal('br');
+        expect((await response.text()).length).to.be.greaterThan(100);
+      }
+      expect((await browse(server, '/assets/board.css')).status, 'an unhashed name is no asset').to.equal(404);
+    });
+
+    it('when the list is asked with an invalid value, then the page is a 400 that shows the contract\'s message next to the control', async () => {
+      const page = await browse(server, '/b/default?sortBy=best&status=nope');
+      expect(page.status).to.equal(400);
+      expect(page.text).to.include('<a href="#sortBy">sortBy must be one of: newest, oldest, votes, comments</a>');
+      expect(page.text).to.include('<a href="#status">Status must be one of: new, under-review, planned, in-progress, completed, closed</a>');
+    });
+
+    it('when an item is submitted with an empty title, then the form comes back (400) with the contract\'s message linked to the field, and nothing is made', async () => {
+      const before = await request(server, 'GET', '/api/v1/feedback');
+      const page = await browse(server, '/b/default/new', { method: 'POST', form: { title: '   ', description: 'kept', type: 'bug' } });
+      expect(page.status).to.equal(400);
+      expect(page.text).to.include('<a href="#title">Title is required</a>');
+      expect(page.text).to.include('aria-describedby="title-hint title-error" aria-invalid="true"');
+      expect(page.text, 'what was typed stays').to.include('>kept</textarea>');
+      expect((await request(server, 'GET', '/api/v1/feedback')).body.total).to.equal(before.body.total);
+    });
+
+    it('when an item with markup in its title is submitted, then it is made as the API makes it (303 to its page) and shown as text', async () => {
+      const page = await browse(server, '/b/default/new', { method: 'POST', form: { title: '<img src=x onerror=alert(1)> Dark mode', type: 'idea', metadata: '{"x":1}' } });
+      expect(page.status).to.equal(303);
+      const id = /\/b\/default\/items\/([0-9a-f-]{36})$/.exec(page.headers.get('location') ?? '')?.[1];
+      expect(id, String(page.headers.get('location'))).to.be.a('string');
+      const api = await request(server, 'GET', `/api/v1/feedback/${id}`);
+      expect(api.body.feedback).to.include({ title: '<img src=x onerror=alert(1)> Dark mode', type: 'idea', voteCount: 1, description: null });
+      const shown = await browse(server, `/b/default/items/${id}`);
+      expect(shown.text).to.include('<h1>&lt;img src=x onerror=alert(1)&gt; Dark mode</h1>');
+      expect(shown.text, 'the submitter votes for it, as through the API').to.include('aria-pressed="true"');
+    });
+
+    it('when a visitor votes on the board, then the API sees the same anonymous voter from that address, and the visitor goes back where the form said', async () => {
+      const id = await apiItem('Vote from the board');
+      const voted = await browse(server, `/b/default/items/${id}/vote`, { method: 'POST', form: { return: '/b/default?sortBy=votes' } });
+      expect(voted.status).to.equal(303);
+      expect(voted.headers.get('location')).to.equal('/b/default?sortBy=votes');
+      const check = await request(server, 'GET', `/api/v1/feedback/${id}/vote`);
+      expect(check.body).to.deep.equal({ voted: true, voteCount: 2 });
+      const json = await browse(server, `/b/default/items/${id}/vote`, { method: 'POST', headers: { accept: 'application/json' } });
+      expect(json.status).to.equal(200);
+      expect(JSON.parse(json.text)).to.deep.equal({ voted: false, voteCount: 1 });
+    });
+
+    it('when a vote names a return path off the board, then the visitor is sent to the item instead', async () => {
+      const id = await apiItem('Return paths');
+      for (const unsafe of ['//evil.example/b/default', 'https://evil.example/b/default', '/b/default\\@evil.example', '/elsewhere', '/b/default\r\nSet-Cookie: x=1']) {
+        const voted = await browse(server, `/b/default/items/${id}/vote`, { method: 'POST', form: { return: unsafe } });
+        expect(voted.status, unsafe).to.equal(303);
+        expect(voted.headers.get('location'), unsafe).to.equal(`/b/default/items/${id}`);
+      }
+    });
+
+    it('when a form is posted from another site, or with no sign of where it comes from, then it is refused with a 403 page and nothing changes', async () => {
+      const id = await apiItem('Cross-site');
+      const refusals: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: 'null' }, { origin: server.url, 'sec-fetch-site': 'cross-site' }, { origin: '' }];
+      for (const headers of refusals) {
+        const page = await browse(server, `/b/default/items/${id}/vote`, { method: 'POST', headers });
+        expect(page.status, JSON.stringify(headers)).to.equal(403);
+        expect(page.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+        expect(page.text).to.include('The form was sent from another site');
+      }
+      const submitted = await browse(server, '/b/default/new', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' }, form: { title: 'forged' } });
+      expect(submitted.status).to.equal(403);
+      expect((await request(server, 'GET', `/api/v1/feedback/${id}/vote`)).body).to.deep.equal({ voted: false, voteCount: 1 });
+      const sameOrigin = await browse(server, `/b/default/items/${id}/vote`, { method: 'POST', headers: { origin: '', 'sec-fetch-site': 'same-origin' } });
+      expect(sameOrigin.status, 'Sec-Fetch-Site alone is enough').to.equal(303);
+    });
+
+    it('when a project, an item or a page is unknown, then the answer is the board\'s HTML 404 page', async () => {
+      for (const path of ['/b/nope', '/b/default/items/0194a7d2-0000-7000-8000-000000000000', '/b/default/items/not-an-id', '/b/default/elsewhere']) {
+        const page = await browse(server, path);
+        expect(page.status, path).to.equal(404);
+        expect(page.headers.get('content-type'), path).to.equal('text/html; charset=utf-8');
+        expect(page.headers.get('content-security-policy'), path).to.equal(CSP);
+        expect(page.text, path).to.include('<h1>Page not found</h1>');
+      }
+      const wrongMethod = await browse(server, '/b/default', { method: 'DELETE' });
+      expect(wrongMethod.status).to.equal(405);
+    });
+
+    it('when `feedback board off` and `on` run on a project, then its board is a 404 and back, and another project\'s board is off until turned on', async () => {
+      await server.newKey('acme');
+      expect((await browse(server, '/b/acme')).status, 'a project an operator made starts off').to.equal(404);
+      const on = await inProcess(['board', 'on', '--project', 'acme', '--json', ...locationOf(server)]);
+      expect(on.code, on.stderr).to.equal(0);
+      expect(JSON.parse(on.stdout)).to.deep.equal({ project: 'acme', boardEnabled: true, path: '/b/acme' });
+      expect((await browse(server, '/b/acme')).status).to.equal(200);
+      const off = await inProcess(['board', 'off', '--project', 'acme', ...locationOf(server)]);
+      expect(off.code, off.stderr).to.equal(0);
+      expect(off.stdout).to.include('the board of acme is off');
+      expect((await browse(server, '/b/acme')).status).to.equal(404);
+      const unknown = await inProcess(['board', 'on', '--project', 'nope', ...locationOf(server)]);
+      expect(unknown.code, 'not found').to.equal(3);
+    });
+
+    it('when the roadmap is read, then it has a column per planned, in-progress and completed status, each by votes', async () => {
+      const planned = await apiItem('On the roadmap', 'planned');
+      const page = await browse(server, '/b/default/roadmap');
+      expect(page.status).to.equal(200);
+      const columns = [...page.text.matchAll(/<h2 id="column-([\w-]+)">/g)].map((m) => m[1]);
+      expect(columns).to.deep.equal(['planned', 'in-progress', 'completed']);
+      const plannedColumn = page.text.slice(page.text.indexOf('column-planned'), page.text.indexOf('column-in-progress'));
+      expect(plannedColumn).to.include(`/b/default/items/${planned}`);
+    });
+  });
+
+  describe(`board posts within the rate limit (${backend.name})`, () => {
+    const server = withServer(backend, { rateLimit: 2 });
+
+    it('when an address posts past its budget, then the board answers 429 with Retry-After, and the API\'s keys keep their own budgets', async () => {
+      const created = await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Limited' } });
+      const id = created.body.feedback.id as string;
+      for (let i = 0; i < 2; i++) expect((await browse(server, `/b/default/items/${id}/vote`, { method: 'POST' })).status).to.equal(303);
+      const refused = await browse(server, `/b/default/items/${id}/vote`, { method: 'POST' });
+      expect(refused.status).to.equal(429);
+      expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+      expect(refused.text).to.include('Too many requests');
+      expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).status, 'the key spent one of its own').to.equal(200);
+    });
+  });
+}
