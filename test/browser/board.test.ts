@@ -158,6 +158,34 @@ for (const backend of backends()) {
       await expectAccessible(page);
     });
 
+    it('when a visitor types a title like an existing item\'s, then the form lists that item (as the title is typed, and without script on request), and nothing is posted', async () => {
+      const existing = await submitApi('Dark mode for the dashboard');
+      const before = (await request(server, 'GET', '/api/v1/feedback?limit=1')).body.total as number;
+
+      const page = await watched.newPage();
+      await open(page, '/b/default/new');
+      await page.fill('#title', 'Dashboard dark mode please');
+      const hint = page.locator(`[data-similar] a[href="/b/default/items/${existing}"]`);
+      await hint.waitFor();
+      expect(await hint.textContent()).to.equal('Dark mode for the dashboard');
+      await expectAccessible(page);
+
+      const noScript = await watchedContext(browser, { javaScriptEnabled: false });
+      try {
+        const plain = await noScript.newPage();
+        await open(plain, '/b/default/new');
+        await plain.fill('#title', 'Dashboard dark mode please');
+        await plain.click('button:has-text("Look for similar feedback first")');
+        expect(await plain.locator(`[data-similar] a[href="/b/default/items/${existing}"]`).textContent()).to.equal('Dark mode for the dashboard');
+        // The title is kept, to be sent after all if none of the items is the visitor's.
+        expect(await plain.inputValue('#title')).to.equal('Dashboard dark mode please');
+        expect(noScript.errors).to.deep.equal([]);
+      } finally {
+        await noScript.close();
+      }
+      expect((await request(server, 'GET', '/api/v1/feedback?limit=1')).body.total).to.equal(before);
+    });
+
     it('when an operator moves an item to planned through the API, then the roadmap shows it in that column', async () => {
       const id = await submitApi('Roadmap candidate');
       const page = await watched.newPage();

@@ -10,7 +10,7 @@ import type { HotWrites } from '../public/routes.js';
 import { toggleAnonymousVote } from '../public/votes.route.js';
 import type { AssetPaths } from './assets.js';
 import type { BoardRequest } from './board-pages.js';
-import { itemId } from './board-pages.js';
+import { itemId, similarTo } from './board-pages.js';
 import type { SafeHtml } from './html.js';
 import { boardPaths } from './layout.js';
 import { problemsOf } from './views/parts.js';
@@ -50,6 +50,8 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
     /** POST /b/:slug/new: the contract's validation; a refusal is the form again (400) with its messages, a success the new item's page. */
     async submit({ ctx, project, voterKey }: BoardRequest): Promise<SafeHtml | undefined> {
       const given = Object.fromEntries(SUBMIT_FIELDS.map((name) => [name, field(ctx, name)]));
+      // "Look for similar feedback first" (the form without script): the form again, with the items like the title, and nothing posted.
+      if (field(ctx, 'intent') === 'similar') return submitPage({ project, assets, values: stringsOf(given), problems: [], similar: await similarTo(sql, project, given.title) });
       // An empty optional field of a form means "not given", as an absent JSON field does.
       const parsed = CreateFeedbackRequestSchema.safeParse({ title: given.title, description: given.description || undefined, type: given.type || undefined });
       if (!parsed.success) {

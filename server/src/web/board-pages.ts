@@ -1,4 +1,4 @@
-import { ListFeedbackQuerySchema, type FeedbackDetail, type FeedbackListItem, type ListFeedbackQuery } from '@feedbackd/sdk/contract';
+import { ListFeedbackQuerySchema, TITLE_MAX_LENGTH, type FeedbackDetail, type FeedbackListItem, type ListFeedbackQuery, type SimilarFeedbackItem } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import { UUID } from '../db/uuid.js';
 import { checkInputLimits } from '../http/body.js';
@@ -6,10 +6,11 @@ import type { AppContext } from '../http/context.js';
 import { AppError, toValidationDetails } from '../http/errors.js';
 import { DETAIL } from '../public/feedback.sql.js';
 import { listStatement, listValues } from '../public/feedback.route.js';
+import { similarItems } from '../public/similar.route.js';
 import { CHECK_ANONYMOUS } from '../public/votes.sql.js';
 import type { AssetPaths } from './assets.js';
 import { VOTED_AMONG } from './board.sql.js';
-import type { BoardProject } from './layout.js';
+import { boardPaths, type BoardProject } from './layout.js';
 import { boardPage, type ListFilters } from './views/board-page.js';
 import { itemPage } from './views/item-page.js';
 import { problemsOf, type Problem } from './views/parts.js';
@@ -23,6 +24,20 @@ export interface BoardRequest {
   project: BoardProject;
   /** The visitor's anonymous voter key, hashed as the API hashes it (http/access.ts, voterKeyOf). */
   voterKey: string;
+}
+
+/** Similar items the submit form shows. */
+const SIMILAR_ON_BOARD = 5;
+
+/**
+ * The items like a title, as the submit form lists them, from the API's own statement
+ * (public/similar.route.ts); a title that is not text, is empty or is too long has none.
+ */
+export async function similarTo(sql: SqlPool, project: BoardProject, title: unknown): Promise<SimilarFeedbackItem[]> {
+  if (typeof title !== 'string') return [];
+  const text = title.trim();
+  if (text === '' || text.length > TITLE_MAX_LENGTH) return [];
+  return JSON.parse((await similarItems(sql, project.id, text, { limit: SIMILAR_ON_BOARD })).text) as SimilarFeedbackItem[];
 }
 
 /** Items per roadmap column; the column links to the whole filtered list past that. */
@@ -74,6 +89,17 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
     /** GET /b/:slug/new: the empty form. */
     newItem({ project }: BoardRequest): SafeHtml {
       return submitPage({ project, assets, values: {}, problems: [] });
+    },
+
+    /**
+     * GET /b/:slug/similar?title=…: the submit form's script asks it while a title is typed, and
+     * shows the answer as the form shows it without script (views/submit-page.ts).
+     */
+    async similar({ ctx, project }: BoardRequest): Promise<undefined> {
+      const items = await similarTo(sql, project, ctx.query.title);
+      ctx.set('Cache-Control', 'private, no-cache');
+      ctx.body = { items: items.map((item) => ({ title: item.title, status: item.status, voteCount: item.voteCount, url: boardPaths.item(project.slug, item.id) })) };
+      return undefined;
     },
 
     /** GET /b/:slug/roadmap: the API's list by votes, once per column's status. */

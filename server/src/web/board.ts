@@ -70,6 +70,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
   router.get('/b/:slug/items/:id', read(pages.item));
   router.get('/b/:slug/new', read(pages.newItem));
   router.get('/b/:slug/roadmap', read(pages.roadmap));
+  router.get('/b/:slug/similar', read(pages.similar));
   router.post('/b/:slug/new', write(actions.submit));
   router.post('/b/:slug/items/:id/vote', write(actions.vote));
   const dispatch = router.routes();

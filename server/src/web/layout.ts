@@ -27,6 +27,7 @@ export const boardPaths = {
   item: (slug: string, id: string) => `/b/${encodeURIComponent(slug)}/items/${encodeURIComponent(id)}`,
   vote: (slug: string, id: string) => `/b/${encodeURIComponent(slug)}/items/${encodeURIComponent(id)}/vote`,
   submit: (slug: string) => `/b/${encodeURIComponent(slug)}/new`,
+  similar: (slug: string) => `/b/${encodeURIComponent(slug)}/similar`,
   roadmap: (slug: string) => `/b/${encodeURIComponent(slug)}/roadmap`,
 };
 

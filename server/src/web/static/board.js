@@ -34,3 +34,47 @@ document.addEventListener('submit', async (event) => {
 
 // GOV.UK's habit: after a refused form, the error summary has the focus, so it is read first.
 document.querySelector('[data-error-summary]')?.focus();
+
+/**
+ * The submit form's similar items: while a title is typed (a moment after the last key), the
+ * items like it are asked for and listed under it, as the form lists them without script when
+ * "Look for similar feedback first" is pressed. Built with text nodes only: no markup from the
+ * answer is ever parsed.
+ */
+const similar = document.querySelector('[data-similar]');
+const title = document.getElementById('title');
+if (similar && title) {
+  let timer;
+  let asked = 0;
+  title.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const ask = ++asked;
+      const text = title.value.trim();
+      if (text.length < 3) return similar.replaceChildren();
+      try {
+        const response = await fetch(`${similar.dataset.similar}?title=${encodeURIComponent(text)}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+        if (!response.ok || ask !== asked) return;
+        const { items } = await response.json();
+        if (ask !== asked) return;
+        if (items.length === 0) return similar.replaceChildren();
+        const heading = document.createElement('h2');
+        heading.textContent = 'Already asked? Vote for it instead';
+        const list = document.createElement('ul');
+        for (const item of items) {
+          const entry = document.createElement('li');
+          const link = document.createElement('a');
+          link.href = item.url;
+          link.textContent = item.title;
+          const meta = document.createElement('span');
+          meta.textContent = ` ${item.status.charAt(0).toUpperCase()}${item.status.slice(1).replace(/-/g, ' ')} · ${item.voteCount} vote${item.voteCount === 1 ? '' : 's'}`;
+          entry.append(link, ' ', meta);
+          list.append(entry);
+        }
+        similar.replaceChildren(heading, list);
+      } catch {
+        // No hint this time: the form still posts.
+      }
+    }, 250);
+  });
+}

@@ -1,8 +1,8 @@
-import { FEEDBACK_TYPES, TITLE_MAX_LENGTH } from '@feedbackd/sdk/contract';
+import { FEEDBACK_TYPES, TITLE_MAX_LENGTH, type SimilarFeedbackItem } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
-import { errorSummary, label, options, type Problem } from './parts.js';
+import { count, errorSummary, label, options, type Problem } from './parts.js';
 
 /** What the visitor typed, to fill the form again after a refusal. */
 export interface SubmitValues {
@@ -17,6 +17,8 @@ export interface SubmitView {
   values: SubmitValues;
   /** The contract's messages, each about a field (its name is the control's id) or the whole form. */
   problems: Problem[];
+  /** Items like the title, when the visitor asked for them (without script; the script fills the same list as the title is typed). */
+  similar?: readonly SimilarFeedbackItem[] | undefined;
 }
 
 /** GET and a refused POST /b/:slug/new: the form, with the contract's messages next to the fields. */
@@ -25,12 +27,28 @@ export function submitPage(view: SubmitView): SafeHtml {
   const body = html`<h1>Give feedback</h1>
 ${errorSummary(problems)}
 <form method="post" action="${boardPaths.submit(project.slug)}" novalidate>
-${field('title', 'Title', problems, (describedBy) => html`<input type="text" id="title" name="title" value="${values.title ?? ''}" maxlength="${TITLE_MAX_LENGTH}" required${describedBy}>`, 'A short summary, up to 200 characters.')}
+${field('title', 'Title', problems, (describedBy) => html`<input type="text" id="title" name="title" value="${values.title ?? ''}" maxlength="${TITLE_MAX_LENGTH}" required autocomplete="off"${describedBy}>`, 'A short summary, up to 200 characters.')}
+${similarList(project.slug, view.similar)}
 ${field('description', 'Description (optional)', problems, (describedBy) => html`<textarea id="description" name="description" rows="6"${describedBy}>${values.description ?? ''}</textarea>`)}
 ${field('type', 'Type', problems, (describedBy) => html`<select id="type" name="type"${describedBy}>${options(FEEDBACK_TYPES.map((t) => ({ value: t, text: label(t) })), values.type ?? 'idea')}</select>`)}
 <button type="submit" class="button">Send feedback</button>
+<button type="submit" name="intent" value="similar" class="button secondary">Look for similar feedback first</button>
 </form>`;
   return page({ title: problems.length > 0 ? 'Error: Give feedback' : 'Give feedback', assets: view.assets, project, section: 'new', body });
+}
+
+/**
+ * The items like the title: a visitor who finds theirs votes for it instead of posting it again.
+ * Always there (empty until asked), as a live region that the script fills while the title is
+ * typed, from the same list the server renders here (GET /b/:slug/similar).
+ */
+function similarList(slug: string, items: readonly SimilarFeedbackItem[] | undefined): SafeHtml {
+  const found = items ?? [];
+  return html`<section class="similar" aria-live="polite" data-similar="${boardPaths.similar(slug)}" data-board="${boardPaths.board(slug)}">
+${items !== undefined && found.length === 0 && html`<p>Nothing like it yet: go ahead and send it.</p>`}
+${found.length > 0 && html`<h2>Already asked? Vote for it instead</h2>
+<ul>${found.map((item) => html`<li><a href="${boardPaths.item(slug, item.id)}">${item.title}</a> <span>${label(item.status)} · ${count(item.voteCount, 'vote')}</span></li>`)}</ul>`}
+</section>`;
 }
 
 /** A labelled control with its hint and its error message, tied to it by aria-describedby. */
