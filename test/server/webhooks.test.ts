@@ -113,6 +113,26 @@ for (const backend of backends()) {
       }
     });
 
+    it('when many submissions arrive at once (a batch, whose events are written as one grouped row), then each item gets its feedback.created, and no grouped row is ever delivered', async () => {
+      const receiver = await startReceiver();
+      try {
+        await client.webhooks.create({ url: receiver.url });
+        const titles = Array.from({ length: 24 }, (_, i) => `Crowded idea ${i}`);
+        const created = await Promise.all(titles.map((title) => publicClient.feedback.create({ title })));
+        await until(() => receiver.received.length >= titles.length, 10_000, 'an event per submission');
+        await sleep(1_200);
+        const events = eventsOf(receiver);
+        expect(events.map((event) => event.type)).to.deep.equal(titles.map(() => 'feedback.created'));
+        const items = events.map((event) => (event.data as { feedback: { id: string; title: string } }).feedback);
+        expect(items.map((item) => item.id).sort()).to.deep.equal(created.map((item) => item.id).sort());
+        expect(new Set(events.map((event) => event.id)).size, 'each event its own id').to.equal(titles.length);
+        const [{ grouped }] = (await server.sql<{ grouped: number }>(`select count(*)::int as grouped from webhook_events where type = 'batch'`)) as [{ grouped: number }];
+        expect(grouped, 'grouped rows are expanded, not kept').to.equal(0);
+      } finally {
+        await receiver.close();
+      }
+    });
+
     it('when an endpoint subscribes to some types, then only those are written and delivered', async () => {
       const receiver = await startReceiver();
       try {

@@ -80,7 +80,7 @@ export const SUBMIT_BATCH: Statement = {
     select r.id, $1::uuid, r.user_id, r.title, r.description, r.type, r.metadata from r order by r.id
     returning *
   ), ${countersAndVote('coalesce(f.end_user_id::text, r.voter_key)', 'f join r on r.id = f.id')}, w as (
-    ${feedbackCreatedEvents('f join r on r.id = f.id', 'r.external_id')}
+    ${feedbackCreatedEvents('f join r on r.id = f.id', 'r.external_id', true)}
   )
   select r.i as idx, ${submittedItem('r')} from f join r on r.id = f.id`,
 };

@@ -1,4 +1,5 @@
 import { isoTimestamp } from '../public/json.sql.js';
+import { GROUPED_EVENTS } from './outbox.sql.js';
 
 /**
  * The sender's statements on `webhook_deliveries`, `webhook_attempts` and `webhook_endpoints`
@@ -47,6 +48,33 @@ function fanOut(waiting: string, claimSeconds: string | null): string {
 }
 
 /**
+ * Expands up to $1 grouped rows (outbox.sql.ts, GROUPED_EVENTS) that wait, oldest first, into
+ * their events, which then wait for their fan-out like any other; the grouped row goes. One
+ * statement: a crash keeps the group or its events, never neither. `and_project` narrows it to
+ * project $2 (a listener's pull). One row: how many events it made.
+ */
+function expandGrouped(andProject: boolean): string {
+  return `with grouped as (
+    select e.id, e.project_id, e.data, e.created_at from webhook_events e
+    where not e.fanned_out and e.type = '${GROUPED_EVENTS}'${andProject ? ' and e.project_id = $2::uuid' : ''}
+    order by e.id limit $1 for update skip locked
+  ), expanded as (
+    insert into webhook_events (project_id, type, data, created_at)
+    select g.project_id, x.event->>'type', x.event->'data', g.created_at
+    from grouped g cross join lateral jsonb_array_elements(g.data) with ordinality as x(event, n)
+    order by g.id, x.n
+    returning 1
+  ), gone as (
+    delete from webhook_events e using grouped g where e.id = g.id
+  )
+  select count(*)::int as events from expanded`;
+}
+
+export const EXPAND_GROUPED = expandGrouped(false);
+/** EXPAND_GROUPED for project $2 alone. */
+export const EXPAND_GROUPED_OF_PROJECT = expandGrouped(true);
+
+/**
  * The sender's fan-out: up to $1 waiting events, oldest first, with their push deliveries claimed
  * for $2 seconds, so a fresh event costs no second statement before its first attempt (a sender
  * that dies before sending leaves claims that expire, and CLAIM_DUE sends them then). `skip
@@ -54,7 +82,7 @@ function fanOut(waiting: string, claimSeconds: string | null): string {
  * column, `events_fanned`, counts the events fanned out (some may have had no endpoint left): with
  * no delivery claimed there is one row, whose other columns are null.
  */
-export const FAN_OUT_AND_CLAIM = `with ${fanOut('select e.id from webhook_events e where not e.fanned_out order by e.id limit $1 for update skip locked', '$2')},
+export const FAN_OUT_AND_CLAIM = `with ${fanOut(`select e.id from webhook_events e where not e.fanned_out and e.type <> '${GROUPED_EVENTS}' order by e.id limit $1 for update skip locked`, '$2')},
   deliveries as (
     ${toSend('(select * from made where attempts > 0)', 'fanned')}
   )
@@ -65,7 +93,7 @@ export const FAN_OUT_AND_CLAIM = `with ${fanOut('select e.id from webhook_events
  * as it is written, not at the sender's next turn; every delivery is left unclaimed (the sender
  * claims the push ones as due). One row: how many events were fanned out.
  */
-export const FAN_OUT_PROJECT = `with ${fanOut('select e.id from webhook_events e where not e.fanned_out and e.project_id = $1::uuid order by e.id limit 1000 for update skip locked', null)}
+export const FAN_OUT_PROJECT = `with ${fanOut(`select e.id from webhook_events e where not e.fanned_out and e.type <> '${GROUPED_EVENTS}' and e.project_id = $1::uuid order by e.id limit 1000 for update skip locked`, null)}
   select count(*)::int as events_fanned from fanned`;
 
 /**

@@ -6,7 +6,7 @@ import type { AppContext, AppState } from '../http/context.js';
 import { deliveryNotFound, webhookNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
 import type { Logger } from '../logger.js';
-import { FAN_OUT_PROJECT, type ClaimedDelivery } from './deliveries.sql.js';
+import { EXPAND_GROUPED_OF_PROJECT, FAN_OUT_PROJECT, type ClaimedDelivery } from './deliveries.sql.js';
 import { GET_DELIVERY } from './endpoints.sql.js';
 import { CLAIM_PULLED, CREATE_LISTENER, TAKE_REPORTED, TOUCH_LISTENER } from './listeners.sql.js';
 import { deliveryBody, recordOutcome, RESPONSE_EXCERPT_CHARS, signDelivery } from './sender.js';
@@ -47,6 +47,7 @@ export function mountListenerRoutes(router: Router<AppState>, options: MountOpti
       for (;;) {
         // A caller gone claims nothing: what it would have got stays due for the next pull.
         if (ended.signal.aborted) return reply(200, { items: [] });
+        await sql.query('', EXPAND_GROUPED_OF_PROJECT, [16, projectOf(ctx)]);
         await sql.query('', FAN_OUT_PROJECT, [projectOf(ctx)]);
         const claimed = await sql.query<ClaimedDelivery & Record<string, unknown>>('', CLAIM_PULLED, [params.webhookId, body.limit, WEBHOOK_PULL_CLAIM_SECONDS]);
         const left = deadline - performance.now();

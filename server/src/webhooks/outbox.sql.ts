@@ -9,14 +9,29 @@ import { isoTimestamp } from '../public/json.sql.js';
  */
 
 /**
+ * The type of a grouped row: the events of one batch statement (of toggles, of submissions) as
+ * `data` = `[{type, data}, ...]`, one row instead of one per event, on the request's own time. The
+ * sender expands it into its events before their fan-out (deliveries.sql.ts, EXPAND_GROUPED); it is
+ * never delivered itself.
+ */
+export const GROUPED_EVENTS = 'batch';
+
+/**
  * A data-modifying CTE's statement that writes `feedback.created` for the items of `from` (a
  * relation with `f`, the inserted `feedback` rows, and whatever `externalId` reads), as part of
- * the submit statement itself. A new item has its submitter's vote and no comment.
+ * the submit statement itself. A new item has its submitter's vote and no comment. `grouped`: the
+ * items' events as one grouped row (a batch of submissions, all of one project).
  */
-export function feedbackCreatedEvents(from: string, externalId: string): string {
+export function feedbackCreatedEvents(from: string, externalId: string, grouped = false): string {
+  const data = `jsonb_build_object('feedback',
+      webhook_feedback(row(f.*)::feedback, 1, 0, ${externalId}) || jsonb_build_object('description', f.description, 'metadata', f.metadata))`;
+  if (grouped) {
+    return `insert into webhook_events (project_id, type, data)
+    select f.project_id, '${GROUPED_EVENTS}', jsonb_agg(jsonb_build_object('type', 'feedback.created', 'data', ${data}) order by f.id)
+    from ${from} where webhooks_wanted(f.project_id, 'feedback.created') group by f.project_id`;
+  }
   return `insert into webhook_events (project_id, type, data)
-    select f.project_id, 'feedback.created', jsonb_build_object('feedback',
-      webhook_feedback(row(f.*)::feedback, 1, 0, ${externalId}) || jsonb_build_object('description', f.description, 'metadata', f.metadata))
+    select f.project_id, 'feedback.created', ${data}
     from ${from} where webhooks_wanted(f.project_id, 'feedback.created')`;
 }
 

@@ -4,7 +4,7 @@ import { signWebhook, type WebhookHeaders } from '@feedbackd/sdk/webhooks';
 import type { SqlPool } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { formatBody } from './chat-formats.js';
-import { CLAIM_DUE, DISABLE_ENDPOINT, FAN_OUT_AND_CLAIM, RECORD_OUTCOMES, type ClaimedDelivery } from './deliveries.sql.js';
+import { CLAIM_DUE, DISABLE_ENDPOINT, EXPAND_GROUPED, FAN_OUT_AND_CLAIM, RECORD_OUTCOMES, type ClaimedDelivery } from './deliveries.sql.js';
 import { DEFAULT_WEBHOOKS_PER_SECOND } from '../serve-defaults.js';
 import { pace } from './pace.js';
 import { webhookDispatcher } from './safe-target.js';
@@ -103,13 +103,25 @@ export function webhookSender(options: SenderOptions): { sendDue(stopping?: Abor
         const free = Math.min(WINDOW - inFlight.size, paced.available());
         let claimed: ClaimedDelivery[] = [];
         if (free > 0 && moreDue) {
-          const fresh = await sql.query<FannedOut>('', FAN_OUT_AND_CLAIM, [free, claimSeconds]);
+          let fresh = await sql.query<FannedOut>('', FAN_OUT_AND_CLAIM, [free, claimSeconds]);
+          let fanned = fresh[0]?.events_fanned ?? 0;
+          let expanded = 0;
+          // Room for more than waited alone: grouped rows (a batch statement's events) become their
+          // events, which are fanned out at once.
+          if (fanned < free) {
+            [{ events: expanded }] = (await sql.query<{ events: number }>('', EXPAND_GROUPED, [Math.ceil((free - fanned) / 8)])) as [{ events: number }];
+            if (expanded > 0) {
+              const more = await sql.query<FannedOut>('', FAN_OUT_AND_CLAIM, [free - fresh.filter((row) => row.id !== null).length, claimSeconds]);
+              fresh = fresh.concat(more);
+              fanned += more[0]?.events_fanned ?? 0;
+            }
+          }
           claimed = fresh.filter((row): row is FannedOut & ClaimedDelivery => row.id !== null);
           if (claimed.length < free) claimed = claimed.concat(await claim(CLAIM_DUE, free - claimed.length));
           // An event fanned out to several endpoints may claim more than was free: the pace is paid back.
           paced.take(claimed.length);
           // Nothing was due: what is under way finishes, and the next run looks again.
-          moreDue = claimed.length > 0 || (fresh[0]?.events_fanned ?? 0) > 0;
+          moreDue = claimed.length > 0 || fanned > 0 || expanded > 0;
         }
         for (const delivery of claimed) {
           const sending = attempt(dispatcher, timeoutMs, delivery, stopping)

@@ -30,12 +30,25 @@ const TIME_ORDERED_UUID_FLOOR = `create function "time_ordered_uuid_floor"(p_at 
   select encode(substring(int8send(floor(extract(epoch from p_at) * 1000)::bigint) from 3) || '\\x00000000000000000000'::bytea, 'hex')::uuid
 $$;`;
 
-/** 000900's batch of toggles, writing each event's externalId as given instead of a lookup per event. */
-const TOGGLE_VOTES_GIVEN_EXTERNAL_IDS = patched(TOGGLE_VOTES_WITH_EVENTS, [
+/**
+ * 000900's batch of toggles, writing its toggles' events as one grouped row (`type` 'batch', `data`
+ * the events as `[{type, data}]`), each with its voter's externalId as given instead of a lookup
+ * per event. The sender expands a grouped row into its events before their fan-out
+ * (webhooks/deliveries.sql.ts, EXPAND_GROUPED): a batch of 64 toggles inserts one row, not 64.
+ */
+const TOGGLE_VOTES_GROUPED_EVENTS = patched(TOGGLE_VOTES_WITH_EVENTS, [
   [`e_users uuid[] := '{}';`, `e_external_ids text[] := '{}';`],
   [`e_users := e_users || v_user;`, `e_external_ids := e_external_ids || r.external_id;`],
-  [/'endUser', \(select jsonb_build_object\('externalId', e\.external_id\) from end_users e where e\.id = t\.end_user\)\)/, `'endUser', case when t.external_id is null then null else jsonb_build_object('externalId', t.external_id) end)`],
-  [`unnest(e_items, e_added, e_counts, e_users) as t(item, added, count, end_user)`, `unnest(e_items, e_added, e_counts, e_external_ids) as t(item, added, count, external_id)`],
+  [
+    /insert into webhook_events \(project_id, type, data\)\n    select p_project, case when t\.added[^;]*;/,
+    `insert into webhook_events (project_id, type, data)
+    select p_project, 'batch', jsonb_agg(jsonb_build_object(
+      'type', case when t.added then 'vote.added' else 'vote.removed' end,
+      'data', jsonb_build_object('feedback', jsonb_build_object('id', t.item, 'voteCount', t.count),
+        'endUser', case when t.external_id is null then null else jsonb_build_object('externalId', t.external_id) end)
+    ) order by t.n)
+    from unnest(e_items, e_added, e_counts, e_external_ids) with ordinality as t(item, added, count, external_id, n);`,
+  ],
 ]);
 
 /** `text` with each change made, each of which must find its place (a function is replaced whole, so it is built from the one before). */
@@ -60,7 +73,7 @@ export class Migration20261126001100OutboxFanOut extends Migration {
     this.addSql(`drop index "webhook_events_created_at_index";`);
     this.addSql(`alter table "webhook_events" drop constraint "webhook_events_project_id_foreign";`);
     this.addSql(TIME_ORDERED_UUID_FLOOR);
-    this.addSql(TOGGLE_VOTES_GIVEN_EXTERNAL_IDS);
+    this.addSql(TOGGLE_VOTES_GROUPED_EVENTS);
   }
 
   override async down(): Promise<void> {
