@@ -18,5 +18,5 @@ export { buildOpenApiDocument } from './openapi.js';
 export { OPENAPI_PATH } from './http/keyless-routes.js';
 export { PRUNE_LOG, WEBHOOK_LOG_DAYS } from './webhooks/deliveries.sql.js';
 export { LISTENER_IDLE_HOURS, PRUNE_LISTENERS } from './webhooks/listeners.sql.js';
-export { nextDelayMs, RETRY_DELAYS_MS } from './webhooks/sender.js';
+export { nextDelayMs, RETRY_DELAYS_MS } from './webhooks/attempts.js';
 export { pace } from './webhooks/pace.js';

@@ -9,7 +9,7 @@ import type { Logger } from '../logger.js';
 import { EXPAND_GROUPED_OF_PROJECT, FAN_OUT_PROJECT, type ClaimedDelivery } from './deliveries.sql.js';
 import { GET_DELIVERY } from './endpoints.sql.js';
 import { CLAIM_PULLED, CREATE_LISTENER, TAKE_REPORTED, TOUCH_LISTENER } from './listeners.sql.js';
-import { deliveryBody, recordOutcome, RESPONSE_EXCERPT_CHARS, signDelivery } from './sender.js';
+import { deliveryBody, recordOutcome, RESPONSE_EXCERPT_CHARS, signDelivery } from './attempts.js';
 
 export interface ListenerRouteOptions {
   /** Where a reported outcome that disables an endpoint is told. */
@@ -25,7 +25,7 @@ const PULL_POLL_MS = 250;
  * Pull endpoints' API (docs/webhooks.md, "Receiving on your own machine"): `feedback webhooks
  * listen` makes one, pulls its deliveries, forwards them on the developer's machine and reports
  * each outcome. The server never connects to a pull endpoint's URL, so it is not checked against
- * the private network. The bodies and signatures are the sender's own (sender.ts), and so is what
+ * the private network. The bodies and signatures are the sender's own (attempts.ts), and so is what
  * follows an outcome.
  */
 export function mountListenerRoutes(router: Router<AppState>, options: MountOptions, webhooks: ListenerRouteOptions): void {

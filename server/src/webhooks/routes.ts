@@ -23,7 +23,7 @@ import {
 } from './endpoints.sql.js';
 import { mountListenerRoutes } from './listener-routes.js';
 import { checkWebhookUrl, webhookDispatcher } from './safe-target.js';
-import { DEFAULT_TIMEOUT_MS, sendClaimed } from './sender.js';
+import { DEFAULT_TIMEOUT_MS, sendClaimed } from './attempts.js';
 
 export interface WebhookRouteOptions {
   /** Allow endpoints on loopback and private networks (`serve --webhooks-allow-private`). */
@@ -82,7 +82,7 @@ export function mountWebhookRoutes(router: Router<AppState>, options: MountOptio
   });
 
   // A test is sent by the request itself, through the same checked dispatcher and the same
-  // record of the attempt as every delivery (sender.ts), but never retried.
+  // record of the attempt as every delivery (attempts.ts), but never retried.
   let dispatcher: ReturnType<typeof webhookDispatcher> | undefined;
   mount(router, routes.testWebhook, options, async ({ params }, ctx) => {
     // On the pool, never in a request's transaction: the attempt may take 15 s, which no

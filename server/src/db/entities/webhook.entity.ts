@@ -49,7 +49,8 @@ export const WebhookEvent = defineEntity({
   name: 'WebhookEvent',
   tableName: 'webhook_events',
   indexes: [
-    { name: 'webhook_events_waiting_index', expression: `create index "webhook_events_waiting_index" on "webhook_events" ("id") where not "fanned_out"` },
+    { name: 'webhook_events_waiting_index', expression: `create index "webhook_events_waiting_index" on "webhook_events" ("id") where not "fanned_out" and "type" <> 'batch'` },
+    { name: 'webhook_events_grouped_index', expression: `create index "webhook_events_grouped_index" on "webhook_events" ("id") where "type" = 'batch'` },
   ],
   properties: {
     id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),

@@ -67,7 +67,10 @@ export class Migration20261126001100OutboxFanOut extends Migration {
     this.addSql(`alter table "webhook_events" add column "fanned_out" boolean not null default true;`);
     this.addSql(`alter table "webhook_events" alter column "fanned_out" set default false;`);
     // The sender's question, "which events wait for their deliveries?", in id (time) order.
-    this.addSql(`create index "webhook_events_waiting_index" on "webhook_events" ("id") where not "fanned_out";`);
+    // Two small indexes, one per question, so neither scan passes over the other's rows: which
+    // events wait for their fan-out, and which grouped rows wait to be expanded (they go then).
+    this.addSql(`create index "webhook_events_waiting_index" on "webhook_events" ("id") where not "fanned_out" and "type" <> 'batch';`);
+    this.addSql(`create index "webhook_events_grouped_index" on "webhook_events" ("id") where "type" = 'batch';`);
     this.addSql(`drop index "webhook_deliveries_due_index";`);
     this.addSql(`create index "webhook_deliveries_endpoint_due_index" on "webhook_deliveries" ("endpoint_id", "next_attempt_at") where "state" = 'pending';`);
     this.addSql(`drop index "webhook_events_created_at_index";`);
@@ -84,11 +87,17 @@ export class Migration20261126001100OutboxFanOut extends Migration {
     this.addSql(`alter table "webhook_events" add constraint "webhook_events_project_id_foreign" foreign key ("project_id") references "projects" ("id") on update cascade on delete cascade;`);
     this.addSql(`drop index "webhook_deliveries_endpoint_due_index";`);
     this.addSql(`create index "webhook_deliveries_due_index" on "webhook_deliveries" ("next_attempt_at") where "state" = 'pending';`);
-    // Waiting events get their deliveries now, as the trigger would have given them.
+    // Grouped rows become their events, and waiting events get their deliveries now, as the
+    // trigger would have given them.
+    this.addSql(`insert into webhook_events (project_id, type, data, created_at)
+      select g.project_id, x.event->>'type', x.event->'data', g.created_at
+      from webhook_events g cross join lateral jsonb_array_elements(g.data) as x(event) where g.type = 'batch';`);
+    this.addSql(`delete from webhook_events where type = 'batch';`);
     this.addSql(`insert into webhook_deliveries (event_id, endpoint_id, created_at)
       select e.id, w.id, e.created_at from webhook_events e join webhook_endpoints w on w.project_id = e.project_id
       where not e.fanned_out and e.type <> 'webhook.test' and w.disabled_at is null and (w.events is null or e.type = any (w.events));`);
     this.addSql(`drop index "webhook_events_waiting_index";`);
+    this.addSql(`drop index "webhook_events_grouped_index";`);
     this.addSql(`alter table "webhook_events" drop column "fanned_out";`);
     this.addSql(FAN_OUT);
     this.addSql(`create trigger "webhook_events_fan_out" after insert on "webhook_events" for each row execute function "webhook_fan_out"();`);
