@@ -20,8 +20,9 @@ import { FAN_OUT, TOGGLE_VOTES_WITH_EVENTS } from './Migration20261125000900_web
  * - and its foreign key to `projects`, whose check was a third of an event's insert (measured: about
  *   6 of 17 µs of backend CPU per event, in batches of 32): every writer takes the project from a
  *   row it has just read, and projects are never deleted by the server;
- * - a batch of toggles writes its voters' externalIds as it was given them, not read back from
- *   `end_users` once per event (000900's `toggle_votes`, with that alone changed);
+ * - a batch statement (of toggles, of submissions) writes its events as one grouped row, which the
+ *   sender expands into the events before their fan-out: a batch of 64 toggles inserts one row, not
+ *   64 (000900's `toggle_votes`, with that and its voters' externalIds as given changed);
  * - the due deliveries are found endpoint by endpoint (CLAIM_DUE, and a listener's pull), so that
  *   neither scans past the other's: the due index starts with the endpoint.
  */
@@ -66,9 +67,9 @@ export class Migration20261126001100OutboxFanOut extends Migration {
     this.addSql(`drop function "webhook_fan_out"();`);
     this.addSql(`alter table "webhook_events" add column "fanned_out" boolean not null default true;`);
     this.addSql(`alter table "webhook_events" alter column "fanned_out" set default false;`);
-    // The sender's question, "which events wait for their deliveries?", in id (time) order.
-    // Two small indexes, one per question, so neither scan passes over the other's rows: which
-    // events wait for their fan-out, and which grouped rows wait to be expanded (they go then).
+    // Two small indexes, one per question of the sender, in id (time) order, so neither scan passes
+    // over the other's rows: which events wait for their fan-out, and which grouped rows wait to be
+    // expanded (they go then).
     this.addSql(`create index "webhook_events_waiting_index" on "webhook_events" ("id") where not "fanned_out" and "type" <> 'batch';`);
     this.addSql(`create index "webhook_events_grouped_index" on "webhook_events" ("id") where "type" = 'batch';`);
     this.addSql(`drop index "webhook_deliveries_due_index";`);
