@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The board's page against the API list call it shows (issue 28: at least 0.7x), on the same
+# server and data, in one run: `feedback serve` on DATABASE_URL, then wrk for DURATION seconds
+# (default 10, after a 2 s warm-up, 32 connections) on GET /api/v1/feedback?page=1&limit=20 with
+# the key, and on GET /b/<slug> (the board's first page: the same list, as HTML, plus which items
+# the visitor voted for). Prints both rates and their ratio. Run from a built checkout, on a
+# database with the items to measure, for example the perf kit's after compare.sh (100,000 items):
+#
+#   DATABASE_URL=postgres://postgres@127.0.0.1:55433/proj_perf API_KEY=pk_... bash scripts/bench-board.sh
+set -euo pipefail
+: "${DATABASE_URL:?the database to serve}" "${API_KEY:?a public key of the project}"
+slug="${BOARD_SLUG:-default}"
+duration="${DURATION:-10}"
+cd "$(dirname "$0")/.."
+port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+node_modules/.bin/feedback board on --project "$slug" --database-url "$DATABASE_URL" >/dev/null
+node_modules/.bin/feedback serve --port "$port" --database-url "$DATABASE_URL" --rate-limit off >"${TMPDIR:-/tmp}/feedback-bench-board.log" 2>&1 &
+server=$!
+trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
+for _ in $(seq 120); do curl -s -o /dev/null "http://127.0.0.1:$port/healthz" && break; sleep 0.25; done
+# Both must answer 200 before they are timed: a refused key answers faster than any list.
+for check in "-H x-api-key:$API_KEY http://127.0.0.1:$port/api/v1/feedback?page=1&limit=20" "-H accept:text/html http://127.0.0.1:$port/b/$slug"; do
+  # shellcheck disable=SC2086
+  status=$(curl -s -o /dev/null -w '%{http_code}' $check)
+  [ "$status" = 200 ] || { echo "not 200 but $status: $check" >&2; exit 1; }
+done
+# Requests a second of one URL: wrk's own figure, after a warm-up.
+rate() {
+  wrk -t1 -c32 -d2s "$@" >/dev/null 2>&1
+  wrk -t1 -c32 -d"${duration}s" "$@" 2>/dev/null | awk '/Requests\/sec/ { print $2 }'
+}
+api=$(rate -H "x-api-key: $API_KEY" "http://127.0.0.1:$port/api/v1/feedback?page=1&limit=20")
+board=$(rate -H 'accept: text/html' "http://127.0.0.1:$port/b/$slug")
+bytes=$(curl -s -H 'accept: text/html' "http://127.0.0.1:$port/b/$slug" | wc -c)
+echo "api list  $api req/s"
+echo "board     $board req/s ($bytes bytes of HTML)"
+awk -v a="$api" -v b="$board" 'BEGIN { printf "ratio     %.2fx (board / api list)\n", b / a }'
