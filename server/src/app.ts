@@ -83,13 +83,12 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   const limiter = deps.rateLimit === 'off' ? undefined : toRateLimiter(deps.rateLimit);
 
   // A request's way through, a layer per job (docs/architecture.md, "A request's way"): the edge
-  // (request id, errors, fallbacks, log line), the board's pages (web/: keyless, with their own
-  // rules), the keyless paths, access (key, failed-key and rate limits), the JSON body, then the
+  // (request id, errors, fallbacks, log line), the keyless paths (the board's pages among them,
+  // web/, with their own rules), access (key, failed-key and rate limits), the JSON body, then the
   // contract's routes.
   app
     .use(edge(deps.logger))
-    .use(board({ sql: deps.sql, writes, limiter, logger: deps.logger }))
-    .use(keylessRoutes(deps.sql, openApiJson()).routes())
+    .use(keylessRoutes(deps.sql, openApiJson(), board({ sql: deps.sql, writes, limiter, logger: deps.logger })).routes())
     .use(
       access({
         sql: deps.sql,

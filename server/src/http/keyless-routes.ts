@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import type { SqlPool } from '../db/pool.js';
 import { DEFAULT_PROJECT_SLUG } from '../admin/projects.service.js';
 import { SERVER_VERSION } from '../version.js';
@@ -30,7 +31,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * Another method on one of them is a 405 with `Allow: GET, HEAD`. The paths match exactly (case and
  * trailing slash included): `/healthz/` is an API path like any other, asked for a key.
  */
-export function keylessRoutes(sql: SqlPool, openApiDocument: string): Router<AppState> {
+export function keylessRoutes(sql: SqlPool, openApiDocument: string, board?: Middleware<AppState>): Router<AppState> {
   const index = JSON.stringify({
     name: 'feedback',
     version: SERVER_VERSION,
@@ -55,6 +56,9 @@ export function keylessRoutes(sql: SqlPool, openApiDocument: string): Router<App
       throw new AppError(405, 'Method Not Allowed', undefined, { Allow: 'GET, HEAD' });
     });
   }
+  // The board's pages and assets (web/board.ts), matched here by the router, so that an API
+  // request runs none of the board's code on its way.
+  if (board) for (const path of ['/b/{*rest}', '/assets/{*rest}']) router.all(path, board);
   return router;
 }
 
