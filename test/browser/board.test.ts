@@ -97,6 +97,7 @@ for (const backend of backends()) {
       await button.click();
       await page.waitForSelector('.vote-button[aria-pressed="true"]');
       expect(await page.locator('[data-count]').textContent()).to.equal('2');
+      expect(await page.locator('[data-count-label]').textContent(), 'the noun follows the count in place').to.equal('votes');
       expect(new URL(page.url()).pathname, 'voted in place: no navigation').to.equal(`/b/default/items/${id}`);
       await page.reload();
       expect(await button.getAttribute('aria-pressed')).to.equal('true');
@@ -106,6 +107,7 @@ for (const backend of backends()) {
 
       await button.click();
       await page.waitForSelector('.vote-button[aria-pressed="false"]');
+      expect(await page.locator('[data-count-label]').textContent(), 'one vote, not "1 votes"').to.equal('vote');
       await page.reload();
       expect(await page.locator('[data-count]').textContent()).to.equal('1');
       expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback.voteCount).to.equal(1);

@@ -25,6 +25,8 @@ document.addEventListener('submit', async (event) => {
     button.setAttribute('aria-pressed', String(result.voted));
     const count = button.querySelector('[data-count]');
     if (count) count.textContent = String(result.voteCount);
+    const noun = button.querySelector('[data-count-label]');
+    if (noun) noun.textContent = result.voteCount === 1 ? 'vote' : 'votes';
   } catch {
     form.submit();
   } finally {

@@ -20,7 +20,7 @@ export function count(n: number, noun: string): string {
 export function voteForm(slug: string, item: Pick<FeedbackListItem, 'id' | 'title' | 'voteCount'>, voted: boolean, returnTo: string): SafeHtml {
   return html`<form method="post" action="${boardPaths.vote(slug, item.id)}" class="vote" data-vote>
 <input type="hidden" name="return" value="${returnTo}">
-<button type="submit" class="vote-button" aria-pressed="${voted ? 'true' : 'false'}"><span aria-hidden="true">▲</span><span class="vote-count" data-count>${item.voteCount}</span><span class="vote-label">votes</span><span class="visually-hidden"> – vote for “${item.title}”</span></button>
+<button type="submit" class="vote-button" aria-pressed="${voted ? 'true' : 'false'}"><span aria-hidden="true">▲</span><span class="vote-count" data-count>${item.voteCount}</span><span class="vote-label" data-count-label>${item.voteCount === 1 ? 'vote' : 'votes'}</span><span class="visually-hidden"> – vote for “${item.title}”</span></button>
 </form>`;
 }
 
