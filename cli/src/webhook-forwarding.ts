@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { ConnectionError, FeedbackApiError, NotFoundError, TimeoutError, type FeedbackClient } from '@feedbackd/sdk';
-import { ERROR_MESSAGES, type PulledWebhookDelivery, type ReportWebhookDeliveryRequest, type Webhook, type WebhookEventType } from '@feedbackd/sdk/contract';
+import { ERROR_MESSAGES, WEBHOOK_RESPONSE_EXCERPT_CHARS, type PulledWebhookDelivery, type ReportWebhookDeliveryRequest, type Webhook, type WebhookEventType } from '@feedbackd/sdk/contract';
 import { serverUrl, type ApiFlags } from './api-options.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
@@ -13,8 +13,6 @@ const PULL_WAIT_SECONDS = 25;
 const FORWARDS_AT_ONCE = 4;
 /** A forward's time limit, the server's own for an attempt (docs/webhooks.md). */
 const FORWARD_TIMEOUT_MS = 15_000;
-/** How much of the receiver's answer is reported: what the delivery log keeps. */
-const ANSWER_EXCERPT_CHARS = 2_048;
 /** On Ctrl-C, how long the forwards under way may still take before they are cut. */
 const STOP_GRACE_MS = 5_000;
 /** Waits between pulls while the server cannot be reached: doubling from a second, up to this. */
@@ -178,12 +176,12 @@ async function forward(url: string, delivery: PulledWebhookDelivery, cut: AbortS
     let text = '';
     for await (const chunk of answer.body) {
       text += (chunk as Buffer).toString('utf8');
-      if (text.length >= ANSWER_EXCERPT_CHARS) {
+      if (text.length >= WEBHOOK_RESPONSE_EXCERPT_CHARS) {
         answer.body.destroy();
         break;
       }
     }
-    return { statusCode: answer.statusCode, latencyMs: elapsed(), error: null, response: text.slice(0, ANSWER_EXCERPT_CHARS) };
+    return { statusCode: answer.statusCode, latencyMs: elapsed(), error: null, response: text.slice(0, WEBHOOK_RESPONSE_EXCERPT_CHARS) };
   } catch (error) {
     const message = cut.aborted
       ? 'the listener stopped before an answer'

@@ -6,6 +6,8 @@ import { WebhookEventTypeSchema } from './webhook-events.js';
 
 /** Longest webhook URL accepted. */
 export const WEBHOOK_URL_MAX_LENGTH = 2_048;
+/** How much of a receiver's answer the delivery log keeps (an attempt's `response`): the server's and a listener's alike. */
+export const WEBHOOK_RESPONSE_EXCERPT_CHARS = 2_048;
 /** Longest description of an endpoint. */
 export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 500;
 /** How long a rotated-out secret still signs, by default (a day), and at most (a week). */

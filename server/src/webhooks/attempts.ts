@@ -1,4 +1,5 @@
 import { request, type Dispatcher } from 'undici';
+import { WEBHOOK_RESPONSE_EXCERPT_CHARS } from '@feedbackd/sdk/contract';
 import { signWebhook, type WebhookHeaders } from '@feedbackd/sdk/webhooks';
 import type { SqlPool } from '../db/pool.js';
 import type { Logger } from '../logger.js';
@@ -20,8 +21,6 @@ export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** The longest an attempt may take (connect, answer, body) before it counts as failed. */
 export const DEFAULT_TIMEOUT_MS = 15_000;
-/** How much of an answer the log keeps. */
-export const RESPONSE_EXCERPT_CHARS = 2_048;
 /** What one attempt came to. */
 export interface AttemptOutcome {
   /** When the attempt began. */
@@ -184,10 +183,10 @@ async function excerpt(body: Dispatcher.ResponseData['body']): Promise<string> {
   let text = '';
   for await (const chunk of body) {
     text += (chunk as Buffer).toString('utf8');
-    if (text.length >= RESPONSE_EXCERPT_CHARS) {
+    if (text.length >= WEBHOOK_RESPONSE_EXCERPT_CHARS) {
       body.destroy();
       break;
     }
   }
-  return text.slice(0, RESPONSE_EXCERPT_CHARS);
+  return text.slice(0, WEBHOOK_RESPONSE_EXCERPT_CHARS);
 }

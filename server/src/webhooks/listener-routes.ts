@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { routes, WEBHOOK_PULL_CLAIM_SECONDS, type PulledWebhookDelivery } from '@feedbackd/sdk/contract';
+import { routes, WEBHOOK_PULL_CLAIM_SECONDS, WEBHOOK_RESPONSE_EXCERPT_CHARS, type PulledWebhookDelivery } from '@feedbackd/sdk/contract';
 import { newWebhookSecret } from '@feedbackd/sdk/webhooks';
 import type { AppContext, AppState } from '../http/context.js';
 import { deliveryNotFound, webhookNotFound } from '../http/item-ids.js';
@@ -9,7 +9,7 @@ import type { Logger } from '../logger.js';
 import { EXPAND_GROUPED_OF_PROJECT, FAN_OUT_PROJECT, type ClaimedDelivery } from './deliveries.sql.js';
 import { GET_DELIVERY } from './endpoints.sql.js';
 import { CLAIM_PULLED, CREATE_LISTENER, TAKE_REPORTED, TOUCH_LISTENER } from './listeners.sql.js';
-import { deliveryBody, recordOutcome, RESPONSE_EXCERPT_CHARS, signDelivery } from './attempts.js';
+import { deliveryBody, recordOutcome, signDelivery } from './attempts.js';
 
 export interface ListenerRouteOptions {
   /** Where a reported outcome that disables an endpoint is told. */
@@ -98,7 +98,7 @@ function waitEnds(ctx: AppContext, stopping: AbortSignal | undefined): { signal:
 
 /** Text as the log keeps it: its first 2 KB. */
 function excerpt(text: string | null | undefined): string | null {
-  return text == null ? null : text.slice(0, RESPONSE_EXCERPT_CHARS);
+  return text == null ? null : text.slice(0, WEBHOOK_RESPONSE_EXCERPT_CHARS);
 }
 
 function projectOf(ctx: AppContext): string {

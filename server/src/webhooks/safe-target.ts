@@ -8,8 +8,10 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, isIPv4, isIPv6, type LookupFunction } from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { WEBHOOK_URL_MAX_LENGTH } from '@feedbackd/sdk/contract';
 
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
+/** The contract's limit, checked here too for callers that skip the contract (the guard's own tests). */
+export const MAX_WEBHOOK_URL_LENGTH = WEBHOOK_URL_MAX_LENGTH;
 
 export type WebhookUrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
