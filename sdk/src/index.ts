@@ -35,6 +35,15 @@ export type { VotesResource } from './resources/votes.js';
 export { type OperationResult, type RequestOptions } from './transport.js';
 export { SDK_VERSION } from './version.js';
 export {
+  BOARD_TOKEN_DEFAULT_SECONDS,
+  BOARD_TOKEN_MAX_SECONDS,
+  boardSignInLink,
+  signBoardToken,
+  type BoardSignInLinkOptions,
+  type BoardTokenOptions,
+  type BoardVisitor,
+} from './board-links.js';
+export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   newWebhookSecret,
   signWebhook,

@@ -15,7 +15,17 @@ export { openOrm, type OrmOptions } from './db/orm.js';
 export { migrateDown, migrateUp, migrationStatus, unappliedMigrations, type MigrationStatus } from './db/migrate.js';
 export { createLogger, type Logger, type LogLevel } from './logger.js';
 export { createApiKey, listApiKeys, revokeApiKey, ApiKeyNotFoundError, type ApiKeySummary } from './admin/keys.service.js';
-export { ProjectNotFoundError, DEFAULT_PROJECT_SLUG, setBoardEnabled, type BoardSetting } from './admin/projects.service.js';
+export { ProjectNotFoundError, DEFAULT_PROJECT_SLUG } from './admin/projects.service.js';
+export {
+  changeIdentitySecret,
+  IdentitySecretExistsError,
+  InvalidOriginError,
+  setBoardEnabled,
+  setBoardFrameOrigins,
+  type BoardSetting,
+  type IdentitySecret,
+  type IdentitySecretAction,
+} from './admin/board-settings.service.js';
 export type { MikroORM } from '@mikro-orm/postgresql';
 export { DEFAULT_RATE_LIMIT } from './serve-defaults.js';
 export type { RateLimitOptions } from './http/access.js';

@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
+import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { request, withServer, type TestServer } from '../helpers/test-server.js';
@@ -150,16 +152,18 @@ for (const backend of backends()) {
       expect(wrongMethod.status).to.equal(405);
     });
 
-    it('when `feedback board off` and `on` run on a project, then its board is a 404 and back, and another project\'s board is off until turned on', async () => {
+    it('when `feedback board off` and `on` run on a project, then after the project cache bound its board is a 404 and back, and another project\'s board is off until turned on', async () => {
       await server.newKey('acme');
       expect((await browse(server, '/b/acme')).status, 'a project an operator made starts off').to.equal(404);
       const on = await inProcess(['board', 'on', '--project', 'acme', '--json', ...locationOf(server)]);
       expect(on.code, on.stderr).to.equal(0);
-      expect(JSON.parse(on.stdout)).to.deep.equal({ project: 'acme', boardEnabled: true, path: '/b/acme' });
+      expect(JSON.parse(on.stdout)).to.deep.equal({ project: 'acme', boardEnabled: true, path: '/b/acme', identifiedVisitors: false, frameOrigins: [] });
+      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
       expect((await browse(server, '/b/acme')).status).to.equal(200);
       const off = await inProcess(['board', 'off', '--project', 'acme', ...locationOf(server)]);
       expect(off.code, off.stderr).to.equal(0);
       expect(off.stdout).to.include('the board of acme is off');
+      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
       expect((await browse(server, '/b/acme')).status).to.equal(404);
       const unknown = await inProcess(['board', 'on', '--project', 'nope', ...locationOf(server)]);
       expect(unknown.code, 'not found').to.equal(3);

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
+import type { BoardSetting } from '@feedbackd/server';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { withDatabase } from '../operator.js';
+import { withDatabase, type ServerModule } from '../operator.js';
 import { printJson, type Output } from '../output.js';
 
 interface BoardFlags extends DatabaseFlags {
@@ -10,31 +11,83 @@ interface BoardFlags extends DatabaseFlags {
 }
 
 /**
- * `feedback board on|off`: whether a project's public board and roadmap are served at /b/<slug>
- * (docs/board.md). An operator command on the database, like `feedback keys`: deciding what end
- * users may read is the operator's, not an API key's.
+ * `feedback board`: what a project's public board (docs/board.md) shows and to whom. Operator
+ * commands on the database, like `feedback keys`: deciding what end users may read, who may sign
+ * them in and who may frame the board is the operator's, not an API key's.
+ * - `on|off`: whether the board and roadmap are served at /b/<slug>;
+ * - `secret create|rotate|remove`: the identity secret the host app signs its visitors' links with;
+ * - `embed`: the origins allowed to show the board in a frame.
  */
 export function boardCommand(output: Output): Command {
-  const board = new Command('board').description("Turn a project's public board and roadmap (/b/<slug>) on or off");
+  const board = new Command('board').description("A project's public board (/b/<slug>): on or off, its identity secret for signed-in visitors, who may frame it");
   for (const [state, description] of [
-    ['on', 'Serve the project\'s board and roadmap at /b/<slug>: anyone who can reach the server may read, vote and post there'],
-    ['off', 'Stop serving the project\'s board: its pages answer 404 (the API is not affected)'],
+    ['on', "Serve the project's board and roadmap at /b/<slug>: anyone who can reach the server may read, vote and post there"],
+    ['off', "Stop serving the project's board: its pages answer 404 (the API is not affected)"],
   ] as const) {
-    const command = new Command(state)
-      .description(description)
-      .addOption(new Option('--project <slug>', 'the project').default('default'))
-      .option('--json', 'print {"project": ..., "boardEnabled": ..., "path": ...} as JSON');
-    addDatabaseOptions(command).action(async (flags: BoardFlags) =>
-      withDatabase(databaseLocation(flags), async (orm, server) => {
-        const setting = await server.setBoardEnabled(orm.em.fork(), flags.project, state === 'on').catch((error: unknown) => {
-          if (error instanceof server.ProjectNotFoundError) throw new CliError(error.message, EXIT.notFound);
-          throw error;
-        });
-        if (flags.json) return printJson(output, setting);
-        output.out(setting.boardEnabled ? `the board of ${setting.project} is on, at ${setting.path}` : `the board of ${setting.project} is off`);
+    board.addCommand(
+      boardAction(new Command(state).description(description), output, (server, em, flags) => server.setBoardEnabled(em, flags.project, state === 'on'), (setting) =>
+        setting.boardEnabled ? `the board of ${setting.project} is on, at ${setting.path}` : `the board of ${setting.project} is off`,
+      ),
+    );
+  }
+  board.addCommand(secretCommand(output));
+  board.addCommand(
+    boardAction(
+      new Command('embed')
+        .description('Allow these origins (and no other site) to show the board in a frame, e.g. inside the host app; --none refuses every frame again')
+        .option('--origin <origin...>', 'an origin allowed to frame the board: scheme, host and port, e.g. https://app.example.com')
+        .option('--none', 'allow no origin (the default): every frame is refused'),
+      output,
+      (server, em, flags: BoardFlags & { origin?: string[]; none?: boolean }) => {
+        if (Boolean(flags.none) === Boolean(flags.origin)) throw new CliError('give --origin <origin...>, or --none', EXIT.usage);
+        return server.setBoardFrameOrigins(em, flags.project, flags.none ? [] : flags.origin!);
+      },
+      (setting) =>
+        setting.frameOrigins.length > 0 ? `the board of ${setting.project} may be framed by ${setting.frameOrigins.join(', ')}` : `the board of ${setting.project} may not be framed`,
+    ),
+  );
+  return board;
+}
+
+/** `feedback board secret create|rotate|remove`: the host app's signing key for its visitors' sign-in links. */
+function secretCommand(output: Output): Command {
+  const secret = new Command('secret').description("The identity secret the host app's backend signs its users' board sign-in links with (docs/board.md)");
+  const verbs = [
+    ['create', 'Make the project\'s identity secret (shown once); refused when it has one: use rotate'],
+    ['rotate', 'Replace the identity secret (shown once): links signed with the old one stop working, and every visitor is signed out'],
+    ['remove', 'Remove the identity secret: the board takes no sign-in link and every visitor is signed out'],
+  ] as const;
+  for (const [action, description] of verbs) {
+    secret.addCommand(
+      boardAction(new Command(action).description(description), output, (server, em, flags) => server.changeIdentitySecret(em, flags.project, action), (setting) => {
+        if (!('secret' in setting)) return `the board of ${setting.project} takes no sign-in links`;
+        return [String(setting.secret), `\nThis secret is shown only once. Give it to the host app's backend, which signs its users' links with it (docs/board.md, "Identified visitors").`];
       }),
     );
-    board.addCommand(command);
   }
-  return board;
+  return secret;
+}
+
+/** One board setting's command: --project, the database options, --json, and a line of text otherwise. */
+function boardAction<F extends BoardFlags, S extends BoardSetting>(
+  command: Command,
+  output: Output,
+  change: (server: ServerModule, em: Parameters<ServerModule['setBoardEnabled']>[0], flags: F) => Promise<S>,
+  /** The line printed without --json, and maybe a note for stderr after it. */
+  describe: (setting: S) => string | [line: string, note: string],
+): Command {
+  command.addOption(new Option('--project <slug>', 'the project').default('default')).option('--json', 'print the board\'s settings as JSON');
+  return addDatabaseOptions(command).action(async (flags: F) =>
+    withDatabase(databaseLocation(flags), async (orm, server) => {
+      const setting = await change(server, orm.em.fork(), flags).catch((error: unknown) => {
+        if (error instanceof server.ProjectNotFoundError) throw new CliError(error.message, EXIT.notFound);
+        if (error instanceof server.IdentitySecretExistsError || error instanceof server.InvalidOriginError) throw new CliError(error.message, EXIT.usage);
+        throw error;
+      });
+      if (flags.json) return printJson(output, setting);
+      const [line, note] = [describe(setting)].flat();
+      output.out(line!);
+      if (note) output.err(note);
+    }),
+  );
 }

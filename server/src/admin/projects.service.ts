@@ -32,27 +32,6 @@ export async function ensureProject(
   return { project, created: false };
 }
 
-/** Whether a project's public board is served (`feedback board on|off`). */
-export interface BoardSetting {
-  project: string;
-  boardEnabled: boolean;
-  /** Where the board is served, on the server's own address. */
-  path: string;
-}
-
-/**
- * Turns a project's public board and roadmap on or off (docs/board.md). The pages read the
- * setting on every request, so a running server follows it at once. ProjectNotFoundError when no
- * project has that slug.
- */
-export async function setBoardEnabled(em: EntityManager, slug: string, enabled: boolean): Promise<BoardSetting> {
-  const project = await em.findOne(Project, { slug });
-  if (!project) throw new ProjectNotFoundError(slug);
-  project.boardEnabled = enabled;
-  await em.flush();
-  return { project: project.slug, boardEnabled: project.boardEnabled, path: `/b/${encodeURIComponent(project.slug)}` };
-}
-
 /** True when the database holds no project at all (a first start). */
 export async function hasNoProjects(em: EntityManager): Promise<boolean> {
   return (await em.count(Project, {})) === 0;

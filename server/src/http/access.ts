@@ -13,6 +13,7 @@ import { hashApiKey, looksLikeApiKey, type KeyKind } from '../admin/api-key-form
 import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import type { AppContext, AppState, Caller } from './context.js';
 import { AppError } from './errors.js';
+import { ShortCache } from './short-cache.js';
 
 /**
  * How long a looked-up key is trusted without asking the database again. This is the bound on how
@@ -165,32 +166,25 @@ const FIND_KEY = {
 };
 
 /**
- * Resolves API keys to callers with a short-lived in-process cache, so a request costs no database
- * round trip for its key. The cache is keyed by the key as sent (it lives only in this process's
- * memory, like the request that carried it), so a hit costs no SHA-256 either; the hash is taken
- * on a miss, to look the key up. Concurrent misses of one key share one query.
+ * Resolves API keys to callers through a short-lived in-process cache (short-cache.ts), so a
+ * request costs no database round trip for its key. The cache is keyed by the key as sent (it
+ * lives only in this process's memory, like the request that carried it), so a hit costs no
+ * SHA-256 either; the hash is taken on a miss, to look the key up.
  */
 export class KeyCache {
-  private readonly entries = new Map<string, { expires: number; caller: Promise<Caller | undefined> }>();
+  private readonly cache: ShortCache<Caller | undefined>;
 
   constructor(
     private readonly sql: SqlPool,
-    private readonly ttlMs: number = KEY_CACHE_TTL_MS,
-  ) {}
+    ttlMs: number = KEY_CACHE_TTL_MS,
+  ) {
+    this.cache = new ShortCache(ttlMs, KEY_CACHE_MAX_ENTRIES);
+  }
 
   lookup(key: string): Promise<Caller | undefined> {
-    const now = Date.now();
-    const cached = this.entries.get(key);
-    if (cached && cached.expires > now) return cached.caller;
     // Text that cannot be a key is not looked up (nor cached: it says nothing about the database).
     if (!looksLikeApiKey(key)) return Promise.resolve(undefined);
-    const caller = this.find(hashApiKey(key));
-    this.entries.delete(key);
-    if (this.entries.size >= KEY_CACHE_MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { expires: now + this.ttlMs, caller });
-    // A failed look-up (database down) is not remembered: the next request asks again.
-    caller.catch(() => this.entries.delete(key));
-    return caller;
+    return this.cache.get(key, () => this.find(hashApiKey(key)));
   }
 
   private async find(hash: string): Promise<Caller | undefined> {

@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import { deleteExpiredKeys } from '../db/idempotency-keys.js';
 import { PRUNE_LOG } from '../webhooks/deliveries.sql.js';
 import { PRUNE_LISTENERS } from '../webhooks/listeners.sql.js';
+import { SWEEP_SPENT_TOKENS } from '../web/board.sql.js';
 import { webhookSender } from '../webhooks/sender.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
 
@@ -34,6 +35,12 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
         name: 'idempotency key sweep',
         everyMs: IDEMPOTENCY_SWEEP_EVERY_MS,
         run: async () => ({ deleted: await deleteExpiredKeys(sql) }),
+      },
+      {
+        // Tokens past their expiry cannot be used again anyway: their hashes need keeping no longer.
+        name: 'board sign-in token sweep',
+        everyMs: IDEMPOTENCY_SWEEP_EVERY_MS,
+        run: async () => ({ deleted: (await sql.query('', `${SWEEP_SPENT_TOKENS} returning 1`, [])).length }),
       },
       {
         name: 'webhook sender',

@@ -56,8 +56,12 @@ export async function toggleAnonymousVote(batches: VoteBatches, sql: Statements,
   return voteReply(row);
 }
 
-/** An end user's toggle (spec 4.5 with `endUser`), upserting the user when the request gives profile fields or the user is new. */
-async function toggleIdentifiedVote(
+/**
+ * An end user's toggle (spec 4.5 with `endUser`), upserting the user when the request gives
+ * profile fields or the user is new. The one implementation of an identified vote: the API's
+ * handler and the board's identified visitor (web/board-actions.ts) both call it.
+ */
+export async function toggleIdentifiedVote(
   batches: VoteBatches,
   sql: Statements,
   target: { project: string; item: string },

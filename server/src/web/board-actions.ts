@@ -4,10 +4,10 @@ import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import { BODY_LIMIT } from '../http/body.js';
 import type { AppContext, AppState } from '../http/context.js';
-import { toValidationDetails } from '../http/errors.js';
+import { AppError, toValidationDetails } from '../http/errors.js';
 import { submitFeedback } from '../public/feedback.route.js';
 import type { HotWrites } from '../public/routes.js';
-import { toggleAnonymousVote } from '../public/votes.route.js';
+import { toggleAnonymousVote, toggleIdentifiedVote } from '../public/votes.route.js';
 import type { AssetPaths } from './assets.js';
 import type { BoardRequest } from './board-pages.js';
 import { itemId, similarTo } from './board-pages.js';
@@ -15,6 +15,7 @@ import type { SafeHtml } from './html.js';
 import { boardPaths } from './layout.js';
 import { problemsOf } from './views/parts.js';
 import { submitPage } from './views/submit-page.js';
+import { endSession, exchangeToken, startSession } from './visitors.js';
 
 /** The form fields of a submission: the API's names. Nothing else a form sends is read (no metadata, no endUser). */
 const SUBMIT_FIELDS = ['title', 'description', 'type'] as const;
@@ -37,9 +38,12 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
      * POST /b/:slug/items/:id/vote: toggles the visitor's vote. A script that asks for JSON gets
      * the API's answer (`{ voted, voteCount }`); a form is sent back to the page it came from.
      */
-    async vote({ ctx, project, voterKey }: BoardRequest): Promise<void> {
+    async vote({ ctx, project, visitor, voterKey }: BoardRequest): Promise<void> {
       const id = itemId(ctx);
-      const { body } = await toggleAnonymousVote(writes.votes, sql, { project: project.id, item: id, voterKey }, true);
+      const target = { project: project.id, item: id };
+      const { body } = visitor
+        ? await toggleIdentifiedVote(writes.votes, sql, target, { externalId: visitor.externalId }, true)
+        : await toggleAnonymousVote(writes.votes, sql, { ...target, voterKey }, true);
       if (ctx.accepts('html', 'json') === 'json') {
         ctx.body = body;
         return;
@@ -48,21 +52,45 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
     },
 
     /** POST /b/:slug/new: the contract's validation; a refusal is the form again (400) with its messages, a success the new item's page. */
-    async submit({ ctx, project, voterKey }: BoardRequest): Promise<SafeHtml | undefined> {
+    async submit({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml | undefined> {
       const given = Object.fromEntries(SUBMIT_FIELDS.map((name) => [name, field(ctx, name)]));
       // "Look for similar feedback first" (the form without script): the form again, with the items like the title, and nothing posted.
-      if (field(ctx, 'intent') === 'similar') return submitPage({ project, assets, values: stringsOf(given), problems: [], similar: await similarTo(sql, project, given.title) });
+      if (field(ctx, 'intent') === 'similar') return submitPage({ project, assets, visitor, values: stringsOf(given), problems: [], similar: await similarTo(sql, project, given.title) });
       // An empty optional field of a form means "not given", as an absent JSON field does.
       const parsed = CreateFeedbackRequestSchema.safeParse({ title: given.title, description: given.description || undefined, type: given.type || undefined });
       if (!parsed.success) {
         ctx.status = 400;
-        return submitPage({ project, assets, values: stringsOf(given), problems: problemsOf(toValidationDetails(parsed.error), SUBMIT_CONTROLS) });
+        return submitPage({ project, assets, visitor, values: stringsOf(given), problems: problemsOf(toValidationDetails(parsed.error), SUBMIT_CONTROLS) });
       }
       const { title, description, type } = parsed.data;
-      const created = await submitFeedback(writes.submissions, sql, { project: project.id, title, description: description ?? null, type, metadata: null, voterKey }, true);
+      const item = { project: project.id, title, description: description ?? null, type, metadata: null };
+      // An identified visitor's item is their end user's, as the API's submission with only an externalId (no profile change).
+      const submitter = visitor ? { externalId: visitor.externalId, profile: '{}' } : { voterKey };
+      const created = await submitFeedback(writes.submissions, sql, { ...item, ...submitter }, true);
       const { feedback } = JSON.parse(created.body.text) as { feedback: { id: string } };
       seeOther(ctx, boardPaths.item(project.slug, feedback.id));
       return undefined;
+    },
+
+    /**
+     * GET /b/:slug/sign-in?token=…[&to=/b/slug/…]: the host app's signed link (visitors.ts). The
+     * token is exchanged once for a session cookie, then the visitor is sent on without it in the
+     * address (nor in a Referer, nor in the history's next entry).
+     */
+    async signIn({ ctx, project }: BoardRequest): Promise<undefined> {
+      // A sign-in answer, refused or not, is nobody's to keep.
+      ctx.set('Cache-Control', 'no-store');
+      const token = ctx.query.token;
+      if (typeof token !== 'string' || token === '' || token.length > 8_000) throw new AppError(400, 'This sign-in link has no token. Go back to the app that sent you here and open the board again.');
+      startSession(ctx, project, await exchangeToken(sql, project, token));
+      seeOther(ctx, safeReturn(ctx.query.to, project.slug) ?? boardPaths.board(project.slug));
+      return undefined;
+    },
+
+    /** POST /b/:slug/sign-out: this browser is anonymous again on this board. */
+    async signOut({ ctx, project }: BoardRequest): Promise<void> {
+      endSession(ctx, project);
+      seeOther(ctx, boardPaths.board(project.slug));
     },
   };
 }

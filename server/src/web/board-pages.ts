@@ -17,12 +17,18 @@ import { problemsOf, type Problem } from './views/parts.js';
 import { ROADMAP_STATUSES, roadmapPage } from './views/roadmap-page.js';
 import { submitPage } from './views/submit-page.js';
 import type { SafeHtml } from './html.js';
+import type { Visitor } from './visitors.js';
 
 /** What a page of the board is made from: its request, its project, and who is looking. */
 export interface BoardRequest {
   ctx: AppContext;
   project: BoardProject;
-  /** The visitor's anonymous voter key, hashed as the API hashes it (http/access.ts, voterKeyOf). */
+  /** The visitor the host app identified (visitors.ts); none for an anonymous one. */
+  visitor: Visitor | undefined;
+  /**
+   * The visitor's voter key: an identified visitor's end user id, or the anonymous voter's address
+   * hashed as the API hashes it (http/access.ts, voterKeyOf).
+   */
   voterKey: string;
 }
 
@@ -61,9 +67,9 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
 
   return {
     /** GET /b/:slug: the list with the API's query (same names, same validation); a bad value is a 400 page that says which. */
-    async board({ ctx, project, voterKey }: BoardRequest): Promise<SafeHtml> {
+    async board({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
       const filters: ListFilters = { status: text(ctx.query.status), type: text(ctx.query.type), search: text(ctx.query.search), sortBy: text(ctx.query.sortBy) };
-      const view = { project, assets, filters, here: ctx.url, voted: new Set<string>(), problems: [] as Problem[], pageLink: (n: number) => pageLink(ctx, n) };
+      const view = { project, assets, visitor, filters, here: ctx.url, voted: new Set<string>(), problems: [] as Problem[], pageLink: (n: number) => pageLink(ctx, n) };
       const limits = checkInputLimits(ctx.query);
       const parsed = limits ? undefined : ListFeedbackQuerySchema.safeParse(ctx.query);
       if (!parsed?.success) {
@@ -78,17 +84,17 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
     },
 
     /** GET /b/:slug/items/:id: the API's detail statement, and its vote check for this visitor. */
-    async item({ ctx, project, voterKey }: BoardRequest): Promise<SafeHtml> {
+    async item({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
       const id = itemId(ctx);
       const [row] = await sql.query<{ body: string }>(DETAIL.name, DETAIL.text, [id, project.id, null]);
       if (!row) throw itemNotFound();
       const [vote] = await sql.query<{ voted: boolean }>(CHECK_ANONYMOUS.name, CHECK_ANONYMOUS.text, [id, project.id, voterKey]);
-      return itemPage({ project, assets, item: JSON.parse(row.body) as FeedbackDetail, voted: vote?.voted ?? false });
+      return itemPage({ project, assets, visitor, item: JSON.parse(row.body) as FeedbackDetail, voted: vote?.voted ?? false });
     },
 
     /** GET /b/:slug/new: the empty form. */
-    newItem({ project }: BoardRequest): SafeHtml {
-      return submitPage({ project, assets, values: {}, problems: [] });
+    newItem({ project, visitor }: BoardRequest): SafeHtml {
+      return submitPage({ project, assets, visitor, values: {}, problems: [] });
     },
 
     /**
@@ -103,7 +109,7 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
     },
 
     /** GET /b/:slug/roadmap: the API's list by votes, once per column's status. */
-    async roadmap({ project, voterKey }: BoardRequest): Promise<SafeHtml> {
+    async roadmap({ project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
       const columns = await Promise.all(
         ROADMAP_STATUSES.map(async (status) => ({
           status,
@@ -111,7 +117,7 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
         })),
       );
       const voted = await votedAmong(columns.flatMap((column) => column.items), voterKey);
-      return roadmapPage({ project, assets, columns, voted });
+      return roadmapPage({ project, assets, visitor, columns, voted });
     },
   };
 }

@@ -1,15 +1,10 @@
 import type { Statement } from '../public/feedback.sql.js';
+import { upsertEndUser } from '../public/end-user.sql.js';
 
 /*
  * The board's own reads, beside the API's statements it reuses (the list, the detail, the vote
  * check): what the API has no question for. Hot side: one parameterised statement each.
  */
-
-/** The project of a board, by slug, only when its board is on. $1 slug. */
-export const BOARD_PROJECT: Statement = {
-  name: 'board_project',
-  text: 'select id::text, slug, name, voter_salt from projects where slug = $1 and board_enabled',
-};
 
 /**
  * Which of the items $1 (uuid[]: a page of the list) the voter $2 votes for, so each vote button
@@ -19,3 +14,23 @@ export const VOTED_AMONG: Statement = {
   name: 'board_voted_among',
   text: 'select feedback_id::text as id from votes where feedback_id = any($1::uuid[]) and voter_key = $2',
 };
+
+/**
+ * A visitor's token exchanged for their session, in one statement: the token's hash is spent (a
+ * second use inserts nothing) and, only when it was not spent before, the end user is created or
+ * updated with the token's profile, exactly as identify does (public/end-user.sql.ts). Returns
+ * `fresh` false for a token used before; else the end user's id and name. $1 project, $2 externalId,
+ * $3 token hash, $4 the token's expiry (Unix seconds), $5 the profile as JSON.
+ */
+export const EXCHANGE_TOKEN: Statement = {
+  name: 'board_exchange_token',
+  text: `with spent as (
+    insert into board_spent_tokens (token_hash, expires_at) values ($3, to_timestamp($4)) on conflict do nothing returning 1
+  ), u as (
+    ${upsertEndUser({ project: '$1::uuid', externalId: '$2::text', profile: '$5' }, { where: 'exists (select 1 from spent)', returning: 'id, name' })}
+  )
+  select exists (select 1 from spent) as fresh, (select id::text from u) as end_user_id, (select name from u) as name`,
+};
+
+/** Spent tokens past their expiry, which could not be used again anyway (jobs/machine-jobs.ts). */
+export const SWEEP_SPENT_TOKENS = 'delete from board_spent_tokens where expires_at < now()';

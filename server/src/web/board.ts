@@ -10,10 +10,10 @@ import type { HotWrites } from '../public/routes.js';
 import { ASSETS_PREFIX, boardAssets } from './assets.js';
 import { boardActions, formBody } from './board-actions.js';
 import { boardPages, type BoardRequest } from './board-pages.js';
-import { BOARD_PROJECT } from './board.sql.js';
-import { checkSameOrigin, postLimit, setPageHeaders } from './guards.js';
+import { boardProjects } from './board-projects.js';
+import { allowFraming, checkSameOrigin, postLimit, setPageHeaders } from './guards.js';
 import type { SafeHtml } from './html.js';
-import type { BoardProject } from './layout.js';
+import { visitorOf } from './visitors.js';
 import { errorPage } from './views/error-page.js';
 
 /** Where the boards are: /b/<project slug>. */
@@ -40,6 +40,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
   const assets = boardAssets();
   const pages = boardPages(sql, assets.paths);
   const actions = boardActions(sql, options.writes, assets.paths);
+  const projectBySlug = boardProjects(sql);
   const limit = postLimit(options.limiter, logger);
   const parseForm = formBody();
 
@@ -56,13 +57,18 @@ export function board(options: BoardOptions): Middleware<AppState> {
     const page = await handler(await boardRequest(ctx));
     if (page) send(ctx, page);
   };
+  /**
+   * The page's project (cached for about a second: board-projects.ts) and who is looking: the
+   * identified visitor of a session cookie, whose voter key is their end user's id as in the API's
+   * identified votes, or else the anonymous voter of the address.
+   */
   const boardRequest = async (ctx: AppContext): Promise<BoardRequest> => {
-    const slug = String(ctx.params.slug);
-    const [row] = await sql.query<{ id: string; slug: string; name: string; voter_salt: string }>(BOARD_PROJECT.name, BOARD_PROJECT.text, [slug]);
-    if (!row) throw new AppError(404, 'There is no board at this address.');
-    const project: BoardProject = { id: row.id, slug: row.slug, name: row.name, voterSalt: row.voter_salt };
+    const project = await projectBySlug(String(ctx.params.slug));
+    if (!project) throw new AppError(404, 'There is no board at this address.');
     ctx.state.boardSlug = project.slug;
-    return { ctx, project, voterKey: voterKeyOf(project.voterSalt, clientIp(ctx)) };
+    if (project.frameOrigins.length > 0) allowFraming(ctx, project.frameOrigins);
+    const visitor = visitorOf(ctx, project);
+    return { ctx, project, visitor, voterKey: visitor ? visitor.endUserId : voterKeyOf(project.voterSalt, clientIp(ctx)) };
   };
 
   const router = new Router<AppState>({ sensitive: true, strict: true });
@@ -71,8 +77,10 @@ export function board(options: BoardOptions): Middleware<AppState> {
   router.get('/b/:slug/new', read(pages.newItem));
   router.get('/b/:slug/roadmap', read(pages.roadmap));
   router.get('/b/:slug/similar', read(pages.similar));
+  router.get('/b/:slug/sign-in', read(actions.signIn));
   router.post('/b/:slug/new', write(actions.submit));
   router.post('/b/:slug/items/:id/vote', write(actions.vote));
+  router.post('/b/:slug/sign-out', write(actions.signOut));
   const dispatch = router.routes();
 
   return async (ctx, next) => {

@@ -9,8 +9,21 @@ import { clientIp } from '../http/access.js';
  * own or inline data; no frame may hold them, and no <base> may move their links. Nothing inline
  * runs, so text a visitor submitted cannot run as script even if it ever escaped the templates.
  */
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy("'none'");
+
+function contentSecurityPolicy(frameAncestors: string): string {
+  return `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors ${frameAncestors}; base-uri 'none'`;
+}
+
+/**
+ * A project's board may be framed by the origins its operator allowed (`feedback board embed`),
+ * to show it inside the host app; every other site is still refused (clickjacking). The origins
+ * were checked when set (admin/board-settings.service.ts: a scheme, a host, a port; nothing a CSP
+ * could read as another directive).
+ */
+export function allowFraming(ctx: AppContext, origins: readonly string[]): void {
+  ctx.set('Content-Security-Policy', contentSecurityPolicy(origins.join(' ')));
+}
 
 /** The headers of every page and asset of the board (edge.ts has set nosniff and the request id already). */
 export function setPageHeaders(ctx: AppContext): void {

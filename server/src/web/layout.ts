@@ -1,13 +1,9 @@
 import type { AssetPaths } from './assets.js';
+import type { BoardProject } from './board-projects.js';
 import { html, type HtmlValue, type SafeHtml } from './html.js';
+import type { Visitor } from './visitors.js';
 
-/** A project whose board is on, as the pages know it. */
-export interface BoardProject {
-  id: string;
-  slug: string;
-  name: string;
-  voterSalt: string;
-}
+export type { BoardProject } from './board-projects.js';
 
 /** Which page of the board's navigation a page is. */
 export type Section = 'board' | 'roadmap' | 'new';
@@ -17,6 +13,8 @@ export interface PageOptions {
   assets: AssetPaths;
   /** The project, for the header and its navigation; none on a page about no project (an unknown board). */
   project?: BoardProject;
+  /** The identified visitor, named in the header with a way to sign out; none for an anonymous one. */
+  visitor?: Visitor | undefined;
   section?: Section;
   body: HtmlValue;
 }
@@ -29,6 +27,8 @@ export const boardPaths = {
   submit: (slug: string) => `/b/${encodeURIComponent(slug)}/new`,
   similar: (slug: string) => `/b/${encodeURIComponent(slug)}/similar`,
   roadmap: (slug: string) => `/b/${encodeURIComponent(slug)}/roadmap`,
+  signIn: (slug: string) => `/b/${encodeURIComponent(slug)}/sign-in`,
+  signOut: (slug: string) => `/b/${encodeURIComponent(slug)}/sign-out`,
 };
 
 /**
@@ -55,6 +55,7 @@ export function page(options: PageOptions): SafeHtml {
 <header class="site-header"><div class="wrap">
 ${project ? html`<a class="brand" href="${boardPaths.board(project.slug)}">${project.name}</a>` : html`<span class="brand">Feedback</span>`}
 ${project && navigation(project.slug, section)}
+${project && options.visitor && signedIn(project.slug, options.visitor)}
 </div></header>
 <main id="main" class="wrap" tabindex="-1">
 ${options.body}
@@ -73,4 +74,12 @@ ${link('board', boardPaths.board(slug), 'Feedback')}
 ${link('roadmap', boardPaths.roadmap(slug), 'Roadmap')}
 ${link('new', boardPaths.submit(slug), 'Give feedback')}
 </ul></nav>`;
+}
+
+/** Who the host app says the visitor is, and a form to sign out of the board (a post: a link could be followed by any page). */
+function signedIn(slug: string, visitor: Visitor): SafeHtml {
+  return html`<form class="signed-in" method="post" action="${boardPaths.signOut(slug)}">
+<span>Signed in as <strong>${visitor.name ?? visitor.externalId}</strong></span>
+<button type="submit" class="link-button">Sign out</button>
+</form>`;
 }

@@ -15,6 +15,10 @@ export const Project = defineEntity({
     voterSalt: p.text().hidden().lazy(),
     /** Whether the public board and roadmap are served at /b/<slug> (docs/board.md); an operator turns it on. */
     boardEnabled: p.boolean().default(false),
+    /** The key the host app signs its visitors' board tokens with (HS256); none: the board takes no token. Shown once, by `feedback board secret`. */
+    identitySecret: p.text().nullable().hidden().lazy(),
+    /** Origins allowed to frame the board (CSP frame-ancestors); empty refuses every frame. */
+    boardFrameOrigins: p.array().defaultRaw("'{}'"),
     createdAt: p.datetime(3).defaultRaw('now()'),
   },
 });

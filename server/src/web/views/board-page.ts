@@ -1,5 +1,6 @@
 import { FEEDBACK_STATUSES, FEEDBACK_TYPES, SORT_ORDERS, type FeedbackListItem } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../assets.js';
+import type { Visitor } from '../visitors.js';
 import { html, type SafeHtml } from '../html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
 import { count, errorSummary, itemRow, label, options, type Problem } from './parts.js';
@@ -15,6 +16,8 @@ export interface ListFilters {
 export interface BoardView {
   project: BoardProject;
   assets: AssetPaths;
+  /** The identified visitor, named in the header; none for an anonymous one. */
+  visitor?: Visitor | undefined;
   filters: ListFilters;
   /** The query's problems (the contract's messages); no list is shown with them. */
   problems: Problem[];
@@ -40,7 +43,7 @@ ${list.items.length === 0
       ? html`<p class="empty">Nothing here yet. <a href="${boardPaths.submit(project.slug)}">Give feedback</a>.</p>`
       : html`<ol class="items" aria-labelledby="list-summary">${list.items.map((item) => itemRow(project.slug, item, view.voted.has(item.id), view.here))}</ol>`}
 ${pagination(view, list)}`}`;
-  return page({ title: 'Feedback', assets: view.assets, project, section: 'board', body });
+  return page({ title: 'Feedback', assets: view.assets, project, visitor: view.visitor, section: 'board', body });
 }
 
 function filterForm(slug: string, filters: ListFilters): SafeHtml {

@@ -1,5 +1,6 @@
 import type { FeedbackDetail } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../assets.js';
+import type { Visitor } from '../visitors.js';
 import { html, type SafeHtml } from '../html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
 import { count, itemMeta, voteForm } from './parts.js';
@@ -7,6 +8,8 @@ import { count, itemMeta, voteForm } from './parts.js';
 export interface ItemView {
   project: BoardProject;
   assets: AssetPaths;
+  /** The identified visitor, named in the header; none for an anonymous one. */
+  visitor?: Visitor | undefined;
   item: FeedbackDetail;
   voted: boolean;
 }
@@ -36,7 +39,7 @@ ${item.comments.length === 0
 </li>`,
       )}</ol>`}
 </section>`;
-  return page({ title: item.title, assets: view.assets, project, body });
+  return page({ title: item.title, assets: view.assets, project, visitor: view.visitor, body });
 }
 
 /** A timestamp of the API (ISO 8601, UTC) as a <time> that reads as a date. */

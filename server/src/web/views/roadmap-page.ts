@@ -1,5 +1,6 @@
 import type { FeedbackListItem } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../assets.js';
+import type { Visitor } from '../visitors.js';
 import { html, type SafeHtml } from '../html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
 import { itemRow, label } from './parts.js';
@@ -10,6 +11,8 @@ export const ROADMAP_STATUSES = ['planned', 'in-progress', 'completed'] as const
 export interface RoadmapView {
   project: BoardProject;
   assets: AssetPaths;
+  /** The identified visitor, named in the header; none for an anonymous one. */
+  visitor?: Visitor | undefined;
   columns: { status: (typeof ROADMAP_STATUSES)[number]; items: FeedbackListItem[]; total: number }[];
   voted: ReadonlySet<string>;
 }
@@ -30,5 +33,5 @@ ${column.total > column.items.length && html`<p><a href="${boardPaths.board(proj
 </section>`,
   )}
 </div>`;
-  return page({ title: 'Roadmap', assets: view.assets, project, section: 'roadmap', body });
+  return page({ title: 'Roadmap', assets: view.assets, project, visitor: view.visitor, section: 'roadmap', body });
 }

@@ -1,5 +1,6 @@
 import { FEEDBACK_TYPES, TITLE_MAX_LENGTH, type SimilarFeedbackItem } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../assets.js';
+import type { Visitor } from '../visitors.js';
 import { html, type SafeHtml } from '../html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
 import { count, errorSummary, label, options, type Problem } from './parts.js';
@@ -14,6 +15,8 @@ export interface SubmitValues {
 export interface SubmitView {
   project: BoardProject;
   assets: AssetPaths;
+  /** The identified visitor, named in the header; none for an anonymous one. */
+  visitor?: Visitor | undefined;
   values: SubmitValues;
   /** The contract's messages, each about a field (its name is the control's id) or the whole form. */
   problems: Problem[];
@@ -34,7 +37,7 @@ ${field('type', 'Type', problems, (describedBy) => html`<select id="type" name="
 <button type="submit" class="button">Send feedback</button>
 <button type="submit" name="intent" value="similar" class="button secondary">Look for similar feedback first</button>
 </form>`;
-  return page({ title: problems.length > 0 ? 'Error: Give feedback' : 'Give feedback', assets: view.assets, project, section: 'new', body });
+  return page({ title: problems.length > 0 ? 'Error: Give feedback' : 'Give feedback', assets: view.assets, project, visitor: view.visitor, section: 'new', body });
 }
 
 /**

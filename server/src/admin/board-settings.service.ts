@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Project } from '../db/entities/project.entity.js';
+import { ProjectNotFoundError } from './projects.service.js';
+
+/**
+ * What an operator decides about a project's public board (docs/board.md): whether it is served,
+ * whether it takes the host app's signed visitors, and who may frame it. The pages read these
+ * settings through a cache of about a second (web/board-projects.ts), so a running server follows
+ * a change within that.
+ */
+export interface BoardSetting {
+  project: string;
+  boardEnabled: boolean;
+  /** Where the board is served, on the server's own address. */
+  path: string;
+  /** Whether the board takes tokens signed with the project's identity secret. */
+  identifiedVisitors: boolean;
+  /** Origins allowed to show the board in a frame; empty: none. */
+  frameOrigins: string[];
+}
+
+/** Turns a project's public board and roadmap on or off. */
+export async function setBoardEnabled(em: EntityManager, slug: string, enabled: boolean): Promise<BoardSetting> {
+  return change(em, slug, (project) => {
+    project.boardEnabled = enabled;
+  });
+}
+
+/** The identity secret just made: shown once, to be given to the host app's backend. */
+export interface IdentitySecret extends BoardSetting {
+  secret: string;
+}
+
+/** What `feedback board secret` does: make the first secret, replace it, or remove it. */
+export type IdentitySecretAction = 'create' | 'rotate' | 'remove';
+
+/**
+ * Makes, replaces or removes the project's identity secret. `create` refuses to replace one (an
+ * operator who means to must say `rotate`, which ends every visitor's session at once: their
+ * cookies are signed with a key derived from it). `remove` turns identified visits off.
+ */
+export async function changeIdentitySecret(em: EntityManager, slug: string, action: IdentitySecretAction): Promise<IdentitySecret | BoardSetting> {
+  const project = await em.findOne(Project, { slug }, { populate: ['identitySecret'] });
+  if (!project) throw new ProjectNotFoundError(slug);
+  if (action === 'create' && project.identitySecret) throw new IdentitySecretExistsError(slug);
+  if (action === 'remove') {
+    project.identitySecret = null;
+    await em.flush();
+    return settingOf(project);
+  }
+  // 32 random bytes, as a webhook secret: more than HS256's 256 bits of key need.
+  const secret = `bis_${randomBytes(32).toString('base64url')}`;
+  project.identitySecret = secret;
+  await em.flush();
+  return { ...settingOf(project), secret };
+}
+
+/**
+ * The origins allowed to frame the board (none: every frame refused). Each is a scheme, host and
+ * port as a browser names an origin (`https://app.example.com`); anything else is InvalidOriginError.
+ */
+export async function setBoardFrameOrigins(em: EntityManager, slug: string, origins: readonly string[]): Promise<BoardSetting> {
+  const normal = [...new Set(origins.map(normalOrigin))];
+  return change(em, slug, (project) => {
+    project.boardFrameOrigins = normal;
+  });
+}
+
+/** An origin as CSP's frame-ancestors takes it: http(s), a host, maybe a port; nothing more. */
+export function normalOrigin(given: string): string {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new InvalidOriginError(given);
+  }
+  const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !bare || !given.startsWith(url.protocol)) throw new InvalidOriginError(given);
+  return url.origin;
+}
+
+async function change(em: EntityManager, slug: string, apply: (project: Project) => void): Promise<BoardSetting> {
+  const project = await em.findOne(Project, { slug }, { populate: ['identitySecret'] });
+  if (!project) throw new ProjectNotFoundError(slug);
+  apply(project);
+  await em.flush();
+  return settingOf(project);
+}
+
+function settingOf(project: Project): BoardSetting {
+  return {
+    project: project.slug,
+    boardEnabled: project.boardEnabled,
+    path: `/b/${encodeURIComponent(project.slug)}`,
+    identifiedVisitors: Boolean(project.identitySecret),
+    frameOrigins: [...(project.boardFrameOrigins ?? [])],
+  };
+}
+
+export class IdentitySecretExistsError extends Error {
+  constructor(slug: string) {
+    super(`the project "${slug}" has an identity secret already; \`feedback board secret rotate\` replaces it (and signs every visitor out)`);
+    this.name = 'IdentitySecretExistsError';
+  }
+}
+
+export class InvalidOriginError extends Error {
+  constructor(given: string) {
+    super(`"${given}" is not an origin: give a scheme and a host, and a port if not the usual one (https://app.example.com), with no path`);
+    this.name = 'InvalidOriginError';
+  }
+}
