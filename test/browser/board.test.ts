@@ -1,5 +1,10 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SignJWT } from 'jose';
+import { boardSignInLink, signBoardToken } from '@feedbackd/sdk/board';
+import { changeIdentitySecret, setBoardFrameOrigins } from '@feedbackd/server';
+import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import type { Browser, Page } from 'playwright-core';
 import { backends } from '../helpers/backends.js';
 import { expectAccessible, launchChromium, watchedContext, type WatchedContext } from '../helpers/browser.js';
@@ -32,6 +37,13 @@ for (const backend of backends()) {
       const created = await request(server, 'POST', '/api/v1/feedback', { body: { title, type, endUser: { externalId: 'browser-test' } } });
       expect(created.status).to.equal(201);
       return created.body.feedback.id as string;
+    }
+
+    /** A new identity secret for the default board, seen by the server once its project cache turns over. */
+    async function identitySecret(): Promise<string> {
+      const made = (await changeIdentitySecret(server.server.orm.em.fork(), 'default', 'rotate')) as { secret: string };
+      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      return made.secret;
     }
 
     async function open(page: Page, path: string, status = 200): Promise<void> {
@@ -221,6 +233,85 @@ for (const backend of backends()) {
         expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback.voteCount).to.equal(1);
       } finally {
         await new Promise((resolve) => evil.close(resolve));
+      }
+    });
+
+    it('when the host app sends a visitor through a signed link, then the board names them, their vote in place is that end user\'s in the API, and signing out makes them anonymous', async () => {
+      const secret = await identitySecret();
+      const id = await submitApi('Identified vote');
+      const page = await watched.newPage();
+      const link = boardSignInLink({ serverUrl: server.url, project: 'default', secret, user: { externalId: 'browser-ann', name: 'Ann Browser' }, returnTo: `/b/default/items/${id}` });
+      await page.goto(link);
+      expect(page.url(), 'landed where the link said, the token gone from the address').to.equal(`${server.url}/b/default/items/${id}`);
+      expect(await page.locator('.signed-in').textContent()).to.include('Signed in as Ann Browser');
+      await expectAccessible(page);
+      await page.click('.vote-button');
+      await page.waitForSelector('.vote-button[aria-pressed="true"]');
+      await page.reload();
+      expect(await page.locator('.vote-button').getAttribute('aria-pressed')).to.equal('true');
+      expect((await request(server, 'GET', `/api/v1/feedback/${id}/vote?endUserId=browser-ann`)).body).to.deep.equal({ voted: true, voteCount: 2 });
+      const cookies = await watched.context.cookies();
+      expect(cookies.find((c) => c.name === 'feedback_visitor')).to.include({ httpOnly: true, sameSite: 'Lax', path: '/b/default' });
+
+      await page.click('.signed-in button');
+      await page.waitForURL(`${server.url}/b/default`);
+      expect(await page.locator('.signed-in').count()).to.equal(0);
+      watched.expectRefusal(link);
+      await page.goto(link);
+      expect(await page.locator('h1').textContent(), 'the link was spent by the first visit').to.equal('Not signed in');
+    });
+
+    it('when a sign-in link is expired or tampered with, then the board shows a page that says so and passes axe, and the visitor stays anonymous', async () => {
+      const secret = await identitySecret();
+      const now = Math.floor(Date.now() / 1000);
+      const expired = await new SignJWT({ sub: 'late', aud: 'default', exp: now - 300 }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(secret));
+      const page = await watched.newPage();
+      await open(page, `/b/default/sign-in?token=${expired}`, 401);
+      expect(await page.locator('h1').textContent()).to.equal('Not signed in');
+      expect(await page.locator('main').textContent()).to.include('This sign-in link has expired');
+      await expectAccessible(page);
+      const good = signBoardToken({ project: 'default', secret, user: { externalId: 'tamper' } });
+      const tampered = `${good.slice(0, -4)}AAAA`;
+      await open(page, `/b/default/sign-in?token=${tampered}`, 401);
+      expect(await page.locator('main').textContent()).to.include('This sign-in link is not valid');
+      await open(page, '/b/default');
+      expect(await page.locator('.signed-in').count()).to.equal(0);
+    });
+
+    it('when an operator allows a host origin to embed the board, then a page there shows it in a frame, and another origin\'s frame is refused', async () => {
+      const hosts: Server[] = [];
+      const host = async () => {
+        const page: Server = createServer((_req, res) => {
+          res.setHeader('content-type', 'text/html; charset=utf-8');
+          res.end(`<!doctype html><html lang="en"><title>Host app</title><iframe title="Feedback" src="${server.url}/b/default"></iframe></html>`);
+        });
+        await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+        hosts.push(page);
+        return `http://127.0.0.1:${(page.address() as { port: number }).port}`;
+      };
+      try {
+        const allowed = await host();
+        const other = await host();
+        await setBoardFrameOrigins(server.server.orm.em.fork(), 'default', [allowed]);
+        await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+        const page = await watched.newPage();
+        await page.goto(`${allowed}/`);
+        expect(await page.frameLocator('iframe').locator('h1').textContent()).to.equal('Feedback');
+
+        const refused = await watched.newPage();
+        await refused.goto(`${other}/`);
+        await refused.waitForTimeout(300);
+        const framed = refused.frames().find((frame) => frame !== refused.mainFrame());
+        // Chromium shows its own "127.0.0.1 is blocked" page in the frame instead of the board.
+        expect(framed?.url(), 'the board is not in the frame').to.equal('chrome-error://chromewebdata/');
+        expect(await framed?.locator('h1').textContent()).not.to.equal('Feedback');
+        // Chromium says why in the console: the one error this test expects.
+        const blocked = watched.errors.filter((e) => e.includes('frame-ancestors'));
+        expect(blocked, 'Chromium refused the frame for its CSP').to.have.length.greaterThan(0);
+        watched.errors.splice(0, watched.errors.length, ...watched.errors.filter((e) => !e.includes('frame-ancestors')));
+      } finally {
+        await setBoardFrameOrigins(server.server.orm.em.fork(), 'default', []);
+        await Promise.all(hosts.map((h) => new Promise((resolve) => h.close(resolve))));
       }
     });
 

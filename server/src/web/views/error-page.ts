@@ -5,6 +5,7 @@ import { boardPaths, page } from '../layout.js';
 /** What each refusal of the board says to a person (the API's texts are for programs). */
 const HEADINGS: Record<number, string> = {
   400: 'Something in the request is not right',
+  401: 'Not signed in',
   403: 'This form cannot be sent from there',
   404: 'Page not found',
   405: 'Not allowed',
@@ -20,6 +21,6 @@ export function errorPage(status: number, reason: string, assets: AssetPaths, sl
   const body = html`<h1>${heading}</h1>
 <p>${reason}</p>
 ${status === 429 && html`<p>Wait a minute, then try again.</p>`}
-<p>${slug ? html`<a href="${boardPaths.board(slug)}">Go to the board</a>` : html`<a href="/">Go to the start page</a>`}</p>`;
+<p>${slug ? html`<a href="${boardPaths.board(slug)}">${status === 401 ? 'Go to the board without signing in' : 'Go to the board'}</a>` : html`<a href="/">Go to the start page</a>`}</p>`;
   return page({ title: heading, assets, body });
 }
