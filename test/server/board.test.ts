@@ -74,6 +74,32 @@ for (const backend of backends()) {
       expect((await browse(server, '/assets/board.css')).status, 'an unhashed name is no asset').to.equal(404);
     });
 
+    it('when the list, a search and the roadmap are read, then each vote button says whether this visitor votes for its item', async () => {
+      const mine = (await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Pressed marker mine' } })).body.feedback.id as string;
+      const theirs = await apiItem('Pressed marker theirs');
+      const secret = await server.newKey(undefined, 'secret');
+      for (const id of [mine, theirs]) expect((await request(server, 'PATCH', `/api/v1/feedback/${id}`, { apiKey: secret, body: { status: 'planned' } })).status).to.equal(200);
+      const pressed = (text: string, id: string) => new RegExp(`action="/b/default/items/${id}/vote"[^]*?aria-pressed="(true|false)"`).exec(text)?.[1];
+      for (const path of ['/b/default?limit=100', '/b/default?search=pressed%20marker', '/b/default?status=planned&sortBy=votes', '/b/default/roadmap']) {
+        const page = await browse(server, path);
+        expect(page.status, path).to.equal(200);
+        expect(pressed(page.text, mine), `${path}: the submitter's address votes for its item`).to.equal('true');
+        expect(pressed(page.text, theirs), `${path}: an end user's item`).to.equal('false');
+      }
+    });
+
+    it('when a browser takes Brotli or gzip, then a page comes compressed, and the same page otherwise', async () => {
+      const plain = await fetch(`${server.url}/b/default`, { headers: { accept: 'text/html', 'accept-encoding': 'identity' } });
+      const text = await plain.text();
+      expect(plain.headers.get('content-encoding')).to.equal(null);
+      expect(plain.headers.get('vary')).to.include('Accept-Encoding');
+      for (const encoding of ['br', 'gzip']) {
+        const response = await fetch(`${server.url}/b/default`, { headers: { accept: 'text/html', 'accept-encoding': encoding } });
+        expect(response.headers.get('content-encoding'), encoding).to.equal(encoding);
+        expect(await response.text(), 'fetch decodes it to the same page').to.equal(text);
+      }
+    });
+
     it('when the list is asked with an invalid value, then the page is a 400 that shows the contract\'s message next to the control', async () => {
       const page = await browse(server, '/b/default?sortBy=best&status=nope');
       expect(page.status).to.equal(400);

@@ -70,9 +70,13 @@ const SORTS: Record<SortBy, { order: string; matchOrder: string; counters: boole
   comments: { order: 'c.comment_count desc, c.created_at desc, c.feedback_id desc', matchOrder: 'm.comment_count desc, m.created_at desc, m.id desc', counters: true },
 };
 
-/** A list statement and the parameters it takes, in order after $1 project, $2 limit, $3 offset. */
+/**
+ * A list statement and the parameters it takes, in order after $1 project, $2 limit, $3 offset;
+ * with `votedBy`, the voter key is the last.
+ */
 export interface ListStatement extends Statement {
   params: ('status' | 'type' | 'search')[];
+  votedBy: boolean;
 }
 
 /** What joins the title and description in `search_text`; no match can span it. */
@@ -80,7 +84,7 @@ export const FIELD_SEPARATOR = '\u001f';
 
 /**
  * The text of one shape of list (feedback.route.ts builds each shape once). It returns one row:
- * `total` and `items` (the page's JSON array).
+ * `total` and `items` (the page's JSON array), and with `votedBy` (the board's list) `voted`.
  * - Without search, `total` sums the project's feedback_stats cells; the page's ids are found
  *   first (an index-only scan where the sort allows) and only those rows are read and built.
  *   The ids go in as `f.id = any(array(...))`, for which even the generic plan expects a handful
@@ -92,7 +96,7 @@ export const FIELD_SEPARATOR = '\u001f';
  *   (`perColumn`) that also matches each column with `ilike` (slower: it lower-cases every
  *   candidate row).
  */
-export function buildList(sortBy: SortBy, params: ListStatement['params'], perColumn: boolean): string {
+export function buildList(sortBy: SortBy, params: ListStatement['params'], perColumn: boolean, votedBy = false): string {
   const placeholder = (param: ListStatement['params'][number]) => `$${4 + params.indexOf(param)}`;
   const sort = SORTS[sortBy];
   const filters = ['f.project_id = $1'];
@@ -102,7 +106,13 @@ export function buildList(sortBy: SortBy, params: ListStatement['params'], perCo
     select coalesce(json_agg(json_build_object(${itemFields()}) order by ${sort.order}), '[]')::text
     from ${ITEM_FROM}
     where f.id = any(array(${ids}))
-  ) as items`;
+  ) as items${votedBy ? `, ${voted(ids)}` : ''}`;
+  // The board's question (web/board-pages.ts): which of the page's items the voter (the last
+  // parameter) votes for, as a JSON array of ids; one probe of the votes' unique index per item.
+  const voted = (ids: string) => `(
+    select coalesce(json_agg(v.feedback_id), '[]')::text from votes v
+    where v.feedback_id = any(array(${ids})) and v.voter_key = $${4 + params.length}
+  ) as voted`;
 
   if (params.includes('search')) {
     const pattern = placeholder('search');

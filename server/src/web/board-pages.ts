@@ -9,7 +9,6 @@ import { listStatement, listValues } from '../public/feedback.route.js';
 import { similarItems } from '../public/similar.route.js';
 import { CHECK_ANONYMOUS } from '../public/votes.sql.js';
 import type { AssetPaths } from './assets.js';
-import { VOTED_AMONG } from './board.sql.js';
 import { boardPaths, type BoardProject } from './layout.js';
 import { boardPage, type ListFilters } from './views/board-page.js';
 import { itemPage } from './views/item-page.js';
@@ -54,15 +53,11 @@ const LIST_FIELDS = new Set(['status', 'type', 'search', 'sortBy']);
 
 /** The board's pages (GET), on the API's statements: the list, the detail, the vote check. */
 export function boardPages(sql: SqlPool, assets: AssetPaths) {
-  const list = async (project: BoardProject, query: ListFeedbackQuery) => {
-    const statement = listStatement(query);
-    const [row] = await sql.query<{ total: number; items: string }>(statement.name, statement.text, listValues(statement, project.id, query));
-    return { total: row!.total, items: JSON.parse(row!.items) as FeedbackListItem[] };
-  };
-  const votedAmong = async (items: readonly FeedbackListItem[], voterKey: string): Promise<Set<string>> => {
-    if (items.length === 0) return new Set();
-    const rows = await sql.query<{ id: string }>(VOTED_AMONG.name, VOTED_AMONG.text, [items.map((item) => item.id), voterKey]);
-    return new Set(rows.map((row) => row.id));
+  /** A page of the API's list, and which of its items the visitor votes for, in one statement. */
+  const list = async (project: BoardProject, query: ListFeedbackQuery, voterKey: string) => {
+    const statement = listStatement(query, { votedBy: true });
+    const [row] = await sql.query<{ total: number; items: string; voted: string }>(statement.name, statement.text, listValues(statement, project.id, query, voterKey));
+    return { total: row!.total, items: JSON.parse(row!.items) as FeedbackListItem[], voted: JSON.parse(row!.voted) as string[] };
   };
 
   return {
@@ -78,9 +73,8 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
         return boardPage(view);
       }
       const query = parsed.data;
-      const { total, items } = await list(project, query);
-      const voted = await votedAmong(items, voterKey);
-      return boardPage({ ...view, voted, list: { items, total, page: query.page, totalPages: Math.ceil(total / query.limit) } });
+      const { total, items, voted } = await list(project, query, voterKey);
+      return boardPage({ ...view, voted: new Set(voted), list: { items, total, page: query.page, totalPages: Math.ceil(total / query.limit) } });
     },
 
     /** GET /b/:slug/items/:id: the API's detail statement, and its vote check for this visitor. */
@@ -113,10 +107,10 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
       const columns = await Promise.all(
         ROADMAP_STATUSES.map(async (status) => ({
           status,
-          ...(await list(project, { status: [status], sortBy: 'votes', page: 1, limit: ROADMAP_COLUMN_SIZE, type: undefined, search: undefined })),
+          ...(await list(project, { status: [status], sortBy: 'votes', page: 1, limit: ROADMAP_COLUMN_SIZE, type: undefined, search: undefined }, voterKey)),
         })),
       );
-      const voted = await votedAmong(columns.flatMap((column) => column.items), voterKey);
+      const voted = new Set(columns.flatMap((column) => column.voted));
       return roadmapPage({ project, assets, visitor, columns, voted });
     },
   };

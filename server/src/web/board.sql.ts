@@ -2,18 +2,9 @@ import type { Statement } from '../public/feedback.sql.js';
 import { upsertEndUser } from '../public/end-user.sql.js';
 
 /*
- * The board's own reads, beside the API's statements it reuses (the list, the detail, the vote
- * check): what the API has no question for. Hot side: one parameterised statement each.
+ * The board's own statements, beside the API's it reuses (the list, with which items the visitor
+ * votes for; the detail; the vote check): what the API has no question for.
  */
-
-/**
- * Which of the items $1 (uuid[]: a page of the list) the voter $2 votes for, so each vote button
- * says so (the API's list does not: its caller is a backend, not one voter).
- */
-export const VOTED_AMONG: Statement = {
-  name: 'board_voted_among',
-  text: 'select feedback_id::text as id from votes where feedback_id = any($1::uuid[]) and voter_key = $2',
-};
 
 /**
  * A visitor's token exchanged for their session, in one statement: the token's hash is spent (a

@@ -11,6 +11,7 @@ import { ASSETS_PREFIX, boardAssets } from './assets.js';
 import { boardActions, formBody } from './board-actions.js';
 import { boardPages, type BoardRequest } from './board-pages.js';
 import { boardProjects } from './board-projects.js';
+import { sendCompressed } from './compression.js';
 import { allowFraming, checkSameOrigin, postLimit, setPageHeaders } from './guards.js';
 import type { SafeHtml } from './html.js';
 import { visitorOf } from './visitors.js';
@@ -47,7 +48,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
   /** A route's handler: its project loaded (404 when unknown or its board is off), its page sent as HTML. */
   const read = (handler: (request: BoardRequest) => Promise<SafeHtml | undefined> | SafeHtml | undefined) => async (ctx: AppContext) => {
     const page = await handler(await boardRequest(ctx));
-    if (page) send(ctx, page);
+    if (page) await send(ctx, page);
   };
   /** A post: from our own pages only, within the address's budget, its form read; then as a read. */
   const write = (handler: (request: BoardRequest) => Promise<SafeHtml | undefined | void>) => async (ctx: AppContext) => {
@@ -55,7 +56,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
     await limit(ctx);
     await parseForm(ctx, async () => {});
     const page = await handler(await boardRequest(ctx));
-    if (page) send(ctx, page);
+    if (page) await send(ctx, page);
   };
   /**
    * The page's project (cached for about a second: board-projects.ts) and who is looking: the
@@ -97,7 +98,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
       if (response.unexpected) logger.error('unexpected error', { id: ctx.state.requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       ctx.set(response.headers);
       ctx.status = response.status;
-      send(ctx, errorPage(response.status, response.body.error, assets.paths, ctx.state.boardSlug));
+      await send(ctx, errorPage(response.status, response.body.error, assets.paths, ctx.state.boardSlug));
     }
   };
 }
@@ -112,9 +113,10 @@ function unrouted(router: Router<AppState>, ctx: AppContext): never {
   throw new AppError(404, 'There is no page at this address.');
 }
 
-function send(ctx: AppContext, page: SafeHtml): void {
+function send(ctx: AppContext, page: SafeHtml): Promise<void> {
   // Pages change with every vote and are the visitor's own (their votes): kept by no shared cache.
-  ctx.set('Cache-Control', 'private, no-cache');
+  // A sign-in's refusal has said no-store already, and keeps it.
+  if (!ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'private, no-cache');
   ctx.set('Content-Type', HTML_TYPE);
-  ctx.body = page.text;
+  return sendCompressed(ctx, page.text);
 }
