@@ -74,7 +74,7 @@ for (const backend of backends()) {
       for (const route of labelValues(after, 'feedback_http_requests_total', 'route')) expect(route).to.not.match(/no\/such|nothing-here|[0-9a-f]{8}-/);
     });
 
-    it('when a key spends its budget and an address sends unknown keys, then each limit counts its refusals', async () => {
+    it('when a key spends its budget, an address sends unknown keys and another posts past its board budget, then each limit counts its refusals', async () => {
       const key = await newKey();
       const before = await scrape(metricsUrl);
       const statuses = [];
@@ -83,10 +83,17 @@ for (const backend of backends()) {
       const guesser = { 'x-forwarded-for': '203.0.113.7' };
       for (let i = 0; i < FAILED_AUTH_LIMIT; i++) expect((await get('/api/v1/feedback', `pk_unknown${i}`, guesser)).status).to.equal(401);
       expect((await get('/api/v1/feedback', key, guesser)).status).to.equal(429);
+      // The board's posts spend an address's budget of their own (an empty title: refused, but spent).
+      const boardPost = () =>
+        fetch(`${server.url}/b/default/new`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '203.0.113.8' }, body: 'title=' });
+      const posts = [];
+      for (let i = 0; i < RATE_LIMIT + 1; i++) posts.push((await boardPost()).status);
+      expect(posts.filter((status) => status === 429)).to.have.length(1);
       const after = await scrape(metricsUrl);
       const grew = (limit: string) => sampleSum(after, 'feedback_rate_limit_refusals_total', { limit }) - sampleSum(before, 'feedback_rate_limit_refusals_total', { limit });
       expect(grew('key')).to.equal(2);
       expect(grew('failed_auth')).to.equal(1);
+      expect(grew('board')).to.equal(1);
     });
 
     it('when votes are toggled, then the batch queue figures count them, and the pool and process figures are there', async () => {

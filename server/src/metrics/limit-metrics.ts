@@ -1,20 +1,22 @@
 import { Counter } from 'prom-client';
 import { recording, registry } from './registry.js';
 
-/** Which limit refused a request: the per-key budget (`--rate-limit`) or the failed-key lock-out (`--failed-auth-limit`). */
-export type Refusal = 'key' | 'failed_auth';
+/**
+ * Which limit refused a request: the per-key budget (`--rate-limit`), the failed-key lock-out
+ * (`--failed-auth-limit`), or an address's budget of board posts (web/guards.ts).
+ */
+export type Refusal = 'key' | 'failed_auth' | 'board';
 
 const refusals = new Counter({
   name: 'feedback_rate_limit_refusals_total',
-  help: 'Requests refused with 429 by a limit: key (the per-key rate limit) or failed_auth (an address locked out after unknown or revoked keys)',
+  help: 'Requests refused with 429 by a limit: key (the per-key rate limit), failed_auth (an address locked out after unknown or revoked keys) or board (an address past its budget of board posts)',
   labelNames: ['limit'],
   registers: [registry],
 });
 
-const children = { key: refusals.labels('key'), failed_auth: refusals.labels('failed_auth') };
-// Both series exist from the start, at 0: a rate() over a series that appears only at the first refusal misses it.
-children.key.inc(0);
-children.failed_auth.inc(0);
+const children = { key: refusals.labels('key'), failed_auth: refusals.labels('failed_auth'), board: refusals.labels('board') };
+// Every series exists from the start, at 0: a rate() over a series that appears only at the first refusal misses it.
+for (const child of Object.values(children)) child.inc(0);
 
 export function countRefusal(limit: Refusal): void {
   if (recording) children[limit].inc();

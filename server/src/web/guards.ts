@@ -3,6 +3,7 @@ import { AppError } from '../http/errors.js';
 import type { RateLimiter } from '../limits/lease-client.js';
 import type { Logger } from '../logger.js';
 import { clientIp } from '../http/access.js';
+import { countRefusal } from '../metrics/limit-metrics.js';
 
 /**
  * The board's pages allow only what they use: our own stylesheet, script and forms; images of our
@@ -71,6 +72,7 @@ export function postLimit(limiter: RateLimiter | undefined, logger: Logger): (ct
       return;
     }
     if (state.allowed) return;
+    countRefusal('board');
     throw new AppError(429, 'Too many posts from your address in a short time.', undefined, {
       'Retry-After': String(Math.max(1, Math.ceil(state.msBeforeNext / 1000))),
     });
