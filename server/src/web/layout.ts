@@ -1,6 +1,7 @@
 import type { AssetPaths } from './assets.js';
 import type { BoardProject } from './board-projects.js';
 import { html, type HtmlValue, type SafeHtml } from './html.js';
+import { boardPaths } from './paths.js';
 import type { Visitor } from './visitors.js';
 
 export type { BoardProject } from './board-projects.js';
@@ -19,17 +20,7 @@ export interface PageOptions {
   body: HtmlValue;
 }
 
-/** The board's paths, in one place. */
-export const boardPaths = {
-  board: (slug: string) => `/b/${encodeURIComponent(slug)}`,
-  item: (slug: string, id: string) => `/b/${encodeURIComponent(slug)}/items/${encodeURIComponent(id)}`,
-  vote: (slug: string, id: string) => `/b/${encodeURIComponent(slug)}/items/${encodeURIComponent(id)}/vote`,
-  submit: (slug: string) => `/b/${encodeURIComponent(slug)}/new`,
-  similar: (slug: string) => `/b/${encodeURIComponent(slug)}/similar`,
-  roadmap: (slug: string) => `/b/${encodeURIComponent(slug)}/roadmap`,
-  signIn: (slug: string) => `/b/${encodeURIComponent(slug)}/sign-in`,
-  signOut: (slug: string) => `/b/${encodeURIComponent(slug)}/sign-out`,
-};
+export { boardPaths } from './paths.js';
 
 /**
  * Every page's frame: language, title, the stylesheet and the deferred script (both ours, same

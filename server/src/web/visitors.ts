@@ -8,7 +8,7 @@ import type { AppContext } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import type { BoardProject } from './board-projects.js';
 import { EXCHANGE_TOKEN } from './board.sql.js';
-import { boardPaths } from './layout.js';
+import { boardPaths } from './paths.js';
 
 /**
  * Identified visitors (docs/board.md, "Identified visitors"). The host app's backend signs a short

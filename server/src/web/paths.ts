@@ -1,0 +1,11 @@
+/** The board's paths, in one place. */
+export const boardPaths = {
+  board: (slug: string) => `/b/${encodeURIComponent(slug)}`,
+  item: (slug: string, id: string) => `/b/${encodeURIComponent(slug)}/items/${encodeURIComponent(id)}`,
+  vote: (slug: string, id: string) => `/b/${encodeURIComponent(slug)}/items/${encodeURIComponent(id)}/vote`,
+  submit: (slug: string) => `/b/${encodeURIComponent(slug)}/new`,
+  similar: (slug: string) => `/b/${encodeURIComponent(slug)}/similar`,
+  roadmap: (slug: string) => `/b/${encodeURIComponent(slug)}/roadmap`,
+  signIn: (slug: string) => `/b/${encodeURIComponent(slug)}/sign-in`,
+  signOut: (slug: string) => `/b/${encodeURIComponent(slug)}/sign-out`,
+};
