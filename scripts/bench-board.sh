@@ -3,7 +3,9 @@
 # server and data, in one run: `feedback serve` on DATABASE_URL, then wrk for DURATION seconds
 # (default 10, after a 2 s warm-up, 32 connections) on GET /api/v1/feedback?page=1&limit=20 with
 # the key, and on GET /b/<slug> (the board's first page: the same list, as HTML, plus which items
-# the visitor voted for). Prints both rates and their ratio. Run from a built checkout, on a
+# the visitor voted for), first as the API list is asked (no compression), then as a browser asks
+# (`Accept-Encoding: gzip, deflate, br, zstd`: the page comes with Brotli). Prints the rates and
+# each ratio to the API list. Run from a built checkout, on a
 # database with the items to measure, for example the perf kit's after compare.sh (100,000 items):
 #
 #   DATABASE_URL=postgres://postgres@127.0.0.1:55433/proj_perf API_KEY=pk_... bash scripts/bench-board.sh
@@ -31,7 +33,10 @@ rate() {
 }
 api=$(rate -H "x-api-key: $API_KEY" "http://127.0.0.1:$port/api/v1/feedback?page=1&limit=20")
 board=$(rate -H 'accept: text/html' "http://127.0.0.1:$port/b/$slug")
+browser=$(rate -H 'accept: text/html' -H 'accept-encoding: gzip, deflate, br, zstd' "http://127.0.0.1:$port/b/$slug")
 bytes=$(curl -s -H 'accept: text/html' "http://127.0.0.1:$port/b/$slug" | wc -c)
-echo "api list  $api req/s"
-echo "board     $board req/s ($bytes bytes of HTML)"
-awk -v a="$api" -v b="$board" 'BEGIN { printf "ratio     %.2fx (board / api list)\n", b / a }'
+compressed=$(curl -s -H 'accept: text/html' -H 'accept-encoding: br' "http://127.0.0.1:$port/b/$slug" | wc -c)
+echo "api list        $api req/s"
+echo "board           $board req/s ($bytes bytes of HTML)"
+echo "board, Brotli   $browser req/s ($compressed bytes)"
+awk -v a="$api" -v b="$board" -v c="$browser" 'BEGIN { printf "ratio           %.2fx (board / api list), %.2fx (board with Brotli / api list)\n", b / a, c / a }'

@@ -29,7 +29,7 @@ export { boardPaths } from './paths.js';
  */
 export function page(options: PageOptions): SafeHtml {
   const { project, section } = options;
-  const title = project ? `${options.title} – ${project.name}` : options.title;
+  const title = project ? html`${options.title} &ndash; ${project.name}` : options.title;
   return html`<!doctype html>
 <html lang="en">
 <head>

@@ -38,7 +38,7 @@ export function boardPage(view: BoardView): SafeHtml {
   const body = html`<h1>Feedback</h1>
 ${errorSummary(view.problems)}
 ${filterForm(project.slug, filters)}
-${list && html`<p id="list-summary" aria-live="polite">${count(list.total, 'item')}${filters.search ? html` matching “${filters.search}”` : ''}</p>
+${list && html`<p id="list-summary" aria-live="polite">${count(list.total, 'item')}${filters.search ? html` matching &ldquo;${filters.search}&rdquo;` : ''}</p>
 ${list.items.length === 0
       ? html`<p class="empty">Nothing here yet. <a href="${boardPaths.submit(project.slug)}">Give feedback</a>.</p>`
       : html`<ol class="items" aria-labelledby="list-summary">${list.items.map((item) => itemRow(project.slug, item, view.voted.has(item.id), view.here))}</ol>`}

@@ -50,7 +50,7 @@ function similarList(slug: string, items: readonly SimilarFeedbackItem[] | undef
   return html`<section class="similar" aria-live="polite" data-similar="${boardPaths.similar(slug)}" data-board="${boardPaths.board(slug)}">
 ${items !== undefined && found.length === 0 && html`<p>Nothing like it yet: go ahead and send it.</p>`}
 ${found.length > 0 && html`<h2>Already asked? Vote for it instead</h2>
-<ul>${found.map((item) => html`<li><a href="${boardPaths.item(slug, item.id)}">${item.title}</a> <span>${label(item.status)} · ${count(item.voteCount, 'vote')}</span></li>`)}</ul>`}
+<ul>${found.map((item) => html`<li><a href="${boardPaths.item(slug, item.id)}">${item.title}</a> <span>${label(item.status)} &middot; ${count(item.voteCount, 'vote')}</span></li>`)}</ul>`}
 </section>`;
 }
 
