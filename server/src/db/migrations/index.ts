@@ -12,6 +12,7 @@ import { Migration20261125000900Webhooks } from './Migration20261125000900_webho
 import { Migration20261126001000WebhookListeners } from './Migration20261126001000_webhook_listeners.js';
 import { Migration20261126001100OutboxFanOut } from './Migration20261126001100_outbox_fan_out.js';
 import { Migration20261127001200Board } from './Migration20261127001200_board.js';
+import { Migration20261127001400TeamSessions } from './Migration20261127001400_team_sessions.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
 export const migrationsList: MigrationObject[] = [
@@ -28,4 +29,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126001000_webhook_listeners', class: Migration20261126001000WebhookListeners },
   { name: 'Migration20261126001100_outbox_fan_out', class: Migration20261126001100OutboxFanOut },
   { name: 'Migration20261127001200_board', class: Migration20261127001200Board },
+  { name: 'Migration20261127001400_team_sessions', class: Migration20261127001400TeamSessions },
 ];
