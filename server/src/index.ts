@@ -17,6 +17,7 @@ export { createLogger, type Logger, type LogLevel } from './logger.js';
 export { createApiKey, listApiKeys, revokeApiKey, ApiKeyNotFoundError, type ApiKeySummary } from './admin/keys.service.js';
 export { ProjectNotFoundError, DEFAULT_PROJECT_SLUG, setBoardEnabled, type BoardSetting } from './admin/projects.service.js';
 export type { MikroORM } from '@mikro-orm/postgresql';
+export { createSignInLink, endTeamSessions, listTeamSessions, TeamSessionNotFoundError, type SignInLink, type TeamSessionSummary } from './web/team/sessions.service.js';
 export { DEFAULT_RATE_LIMIT } from './serve-defaults.js';
 export type { RateLimitOptions } from './http/access.js';
 export type { RateLimiter, RateLimitState } from './limits/lease-client.js';
