@@ -107,6 +107,34 @@ for (const backend of backends()) {
       expect(planned).to.include(`${marker} first`).and.include(`${marker} second`).and.not.include(`${marker} third`);
     });
 
+    it('when a member opens an item, changes its status with a comment and replies, then the public board and the API show both at once', async () => {
+      const id = await submitApi('Item view in a browser');
+      const page = await watched.newPage();
+      await signIn(page);
+      await page.fill('#search', 'Item view in a browser');
+      await page.click('button:has-text("Apply")');
+      await page.click('a:has-text("Item view in a browser")');
+      expect(new URL(page.url()).pathname).to.equal(`/team/items/${id}`);
+      await expectAccessible(page);
+      await page.selectOption('#status', 'planned');
+      await page.fill('#comment', 'Planned for the spring.');
+      await page.click('button:has-text("Save status")');
+      expect(await page.locator('.notice').textContent()).to.equal('Saved: the status is Planned.');
+      expect(await page.locator('.history').textContent()).to.include('New → Planned');
+      await page.fill('#reply', 'We will write here when it ships.');
+      await page.click('button:has-text("Post reply")');
+      expect(await page.locator('.notice').textContent()).to.equal('Your reply is posted.');
+      await expectAccessible(page);
+
+      const api = (await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback;
+      expect(api.status).to.equal('planned');
+      expect(api.comments.map((c: { content: string }) => c.content)).to.deep.equal(['Planned for the spring.', 'We will write here when it ships.']);
+      await page.click('a:has-text("See it on the public board")');
+      expect(new URL(page.url()).pathname).to.equal(`/b/default/items/${id}`);
+      expect(await page.locator('.comment.team').count()).to.equal(2);
+      expect(await page.locator('.meta').first().textContent()).to.include('Planned');
+    });
+
     it('when another site\'s page posts a status change to the team\'s pages of a signed-in member, then it is refused with a 403 page and nothing changes', async () => {
       const id = await submitApi('Forged triage');
       const page = await watched.newPage();

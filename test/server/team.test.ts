@@ -227,6 +227,51 @@ for (const backend of backends()) {
       expect((await request(server, 'GET', `/api/v1/feedback/${foreign.body.feedback.id}`, { apiKey: otherProject })).body.feedback.status, 'another project\'s item is not reached').to.equal('new');
     });
 
+    it('when the team changes an item\'s status with a comment, then both are made in one step through the API\'s services, and the page shows them with the history', async () => {
+      const id = await apiItem('Item in the team view');
+      const cookie = await signIn();
+      const page = await browse(server, `/team/items/${id}`, { cookie });
+      expect(page.status).to.equal(200);
+      expect(page.text).to.include('<h1>Item in the team view</h1>').and.include('The status has not changed');
+      const changed = await browse(server, `/team/items/${id}/status`, { method: 'POST', cookie, form: { status: 'in-progress', comment: 'Started this week.' } });
+      expect(changed.status).to.equal(303);
+      expect(changed.headers.get('location')).to.equal(`/team/items/${id}?done=status`);
+      const api = (await request(server, 'GET', `/api/v1/feedback/${id}`, { apiKey: secretKey })).body.feedback;
+      expect(api.status).to.equal('in-progress');
+      expect(api.commentCount).to.equal(1);
+      expect(api.comments[0]).to.deep.include({ content: 'Started this week.', author: { name: 'Default project', isTeam: true } });
+      expect(api.statusHistory).to.have.length(1);
+      const shown = await browse(server, changed.headers.get('location')!, { cookie });
+      expect(shown.text).to.include('Saved: the status is In progress.').and.include('New → In progress').and.include('by team session ');
+      expect(shown.text, 'no part of a key in the history').not.to.include(secretKey.slice(0, 9));
+
+      const same = await browse(server, `/team/items/${id}/status`, { method: 'POST', cookie, form: { status: 'in-progress', comment: '' } });
+      expect(same.status).to.equal(303);
+      expect((await request(server, 'GET', `/api/v1/feedback/${id}`, { apiKey: secretKey })).body.feedback.statusHistory, 'the same status records nothing').to.have.length(1);
+
+      const tooLong = await browse(server, `/team/items/${id}/status`, { method: 'POST', cookie, form: { status: 'closed', comment: 'x'.repeat(10_001) } });
+      expect(tooLong.status).to.equal(400);
+      expect(tooLong.text).to.include('<a href="#comment">Content must be at most 10000 characters</a>');
+      expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback.status, 'neither is made').to.equal('in-progress');
+    });
+
+    it('when the team replies on an item, then the reply is the team\'s comment on the API and the board; an empty reply is refused next to its field', async () => {
+      const id = await apiItem('Replied from the team view');
+      const cookie = await signIn();
+      const empty = await browse(server, `/team/items/${id}/comments`, { method: 'POST', cookie, form: { reply: '   ' } });
+      expect(empty.status).to.equal(400);
+      expect(empty.text).to.include('<a href="#reply">Content is required</a>');
+      const replied = await browse(server, `/team/items/${id}/comments`, { method: 'POST', cookie, form: { reply: 'Thanks, <b>noted</b>.' } });
+      expect(replied.status).to.equal(303);
+      expect(replied.headers.get('location')).to.equal(`/team/items/${id}?done=reply`);
+      const api = (await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback;
+      expect(api.comments).to.have.length(1);
+      expect(api.comments[0].author).to.deep.equal({ name: 'Default project', isTeam: true });
+      const board = await browse(server, `/b/default/items/${id}`);
+      expect(board.text).to.include('Thanks, &lt;b&gt;noted&lt;/b&gt;.');
+      for (const path of [`/team/items/0194a7d2-0000-7000-8000-000000000000`, '/team/items/not-an-id']) expect((await browse(server, path, { cookie })).status, path).to.equal(404);
+    });
+
     it('when a team form is posted from another site, or with no sign of its origin, then it is refused with a 403 page and nothing changes', async () => {
       const id = await apiItem('Cross-site bulk');
       const cookie = await signIn();

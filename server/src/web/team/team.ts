@@ -11,6 +11,7 @@ import { formBody } from '../board-actions.js';
 import { checkSameOrigin, postLimit, setPageHeaders } from '../guards.js';
 import type { SafeHtml } from '../html.js';
 import { inbox } from './inbox.js';
+import { teamItems } from './items.js';
 import { teamErrorPage, teamPaths } from './layout.js';
 import type { TeamRequest } from './requests.js';
 import { teamSessions, type TeamSession } from './session.js';
@@ -46,6 +47,7 @@ export function team(options: TeamOptions): Middleware<AppState> {
   const sessions = teamSessions(sql);
   const ways = signIn(sessions, assets);
   const items = inbox(sql, options.orm, assets);
+  const item = teamItems(sql, options.orm, assets);
   const limit = postLimit(options.limiter, logger, 'team');
   const parseForm = formBody();
 
@@ -94,6 +96,9 @@ export function team(options: TeamOptions): Middleware<AppState> {
     send(ctx, await ways.signOut(ctx));
   });
   router.post(teamPaths.bulkStatus, memberPost(items.changeStatus));
+  router.get('/team/items/:id', member(item.page));
+  router.post('/team/items/:id/status', memberPost(item.changeStatus));
+  router.post('/team/items/:id/comments', memberPost(item.reply));
   const dispatch = router.routes();
 
   return async (ctx, next) => {
