@@ -135,6 +135,37 @@ for (const backend of backends()) {
       expect(await page.locator('.meta').first().textContent()).to.include('Planned');
     });
 
+    it('when a member merges a duplicate found by search and deletes another item after confirming, then the counts are the API\'s and the items are gone', async () => {
+      const marker = `Merge ${Date.now()}`;
+      const original = await submitApi(`${marker} original`);
+      const duplicate = (await request(server, 'POST', '/api/v1/feedback', { body: { title: `${marker} duplicate`, endUser: { externalId: 'someone-else' } } })).body.feedback.id as string;
+      const doomed = await submitApi(`${marker} to delete`);
+      const page = await watched.newPage();
+      await signIn(page);
+      await page.goto(`${server.url}/team/items/${duplicate}`);
+      await page.fill('#merge-search', `${marker} original`);
+      await page.click('button:has-text("Find")');
+      await page.getByLabel(`${marker} original`).check();
+      await expectAccessible(page);
+      await page.click('button:has-text("Merge this item into the chosen one")');
+      expect(new URL(page.url()).pathname).to.equal(`/team/items/${original}`);
+      expect(await page.locator('.notice').textContent()).to.include('Merged');
+      const target = (await request(server, 'GET', `/api/v1/feedback/${original}`)).body.feedback;
+      expect(target.voteCount, 'two different voters').to.equal(2);
+      expect(await page.locator('.hint').first().textContent()).to.include(`${target.voteCount} votes`);
+      expect((await request(server, 'GET', `/api/v1/feedback/${duplicate}`)).status).to.equal(404);
+
+      await page.goto(`${server.url}/team/items/${doomed}`);
+      await page.click('a:has-text("Delete this item")');
+      expect(await page.locator('h1').textContent()).to.equal(`Delete “${marker} to delete”?`);
+      await expectAccessible(page);
+      expect((await request(server, 'GET', `/api/v1/feedback/${doomed}`)).status, 'not before the confirmation').to.equal(200);
+      await page.click('button:has-text("Delete for good")');
+      expect(new URL(page.url()).pathname).to.equal('/team');
+      expect(await page.locator('.notice').textContent()).to.equal('The item was deleted.');
+      expect((await request(server, 'GET', `/api/v1/feedback/${doomed}`)).status).to.equal(404);
+    });
+
     it('when another site\'s page posts a status change to the team\'s pages of a signed-in member, then it is refused with a 403 page and nothing changes', async () => {
       const id = await submitApi('Forged triage');
       const page = await watched.newPage();

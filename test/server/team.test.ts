@@ -272,6 +272,58 @@ for (const backend of backends()) {
       for (const path of [`/team/items/0194a7d2-0000-7000-8000-000000000000`, '/team/items/not-an-id']) expect((await browse(server, path, { cookie })).status, path).to.equal(404);
     });
 
+    it('when the team merges a duplicate chosen by search, then its votes and comments move as through the API, and the duplicate is gone', async () => {
+      const marker = `merge-${Date.now()}`;
+      const original = (await request(server, 'POST', '/api/v1/feedback', { body: { title: `${marker} export to CSV`, endUser: { externalId: 'ann' } } })).body.feedback.id as string;
+      const duplicate = (await request(server, 'POST', '/api/v1/feedback', { body: { title: `${marker} CSV export please`, endUser: { externalId: 'bob' } } })).body.feedback.id as string;
+      await request(server, 'POST', `/api/v1/feedback/${duplicate}/vote`, { body: { endUser: { externalId: 'ann' } } });
+      await request(server, 'POST', `/api/v1/feedback/${duplicate}/comments`, { apiKey: secretKey, body: { content: 'Me too', endUser: { externalId: 'bob' } } });
+      const cookie = await signIn();
+
+      const found = await browse(server, `/team/items/${duplicate}?merge=${marker}`, { cookie });
+      expect(found.text).to.include(`<input type="radio" name="intoId" value="${original}"`);
+      expect(found.text, 'never the item itself').not.to.include(`value="${duplicate}" id=`);
+      const none = await browse(server, `/team/items/${duplicate}/merge`, { method: 'POST', cookie, form: { merge: marker } });
+      expect(none.status).to.equal(400);
+      expect(none.text).to.include('Choose the item to merge this one into');
+      const itself = await browse(server, `/team/items/${duplicate}/merge`, { method: 'POST', cookie, form: { intoId: duplicate } });
+      expect(itself.status).to.equal(400);
+
+      const merged = await browse(server, `/team/items/${duplicate}/merge`, { method: 'POST', cookie, form: { intoId: original, merge: marker } });
+      expect(merged.status).to.equal(303);
+      expect(merged.headers.get('location')).to.equal(`/team/items/${original}?done=merged`);
+      const target = (await request(server, 'GET', `/api/v1/feedback/${original}`)).body.feedback;
+      expect(target.voteCount, 'ann voted on both: counted once; bob moves over').to.equal(2);
+      expect(target.commentCount).to.equal(1);
+      expect((await request(server, 'GET', `/api/v1/feedback/${duplicate}`)).status).to.equal(404);
+      expect((await browse(server, merged.headers.get('location')!, { cookie })).text).to.include('Merged: the duplicate');
+      expect((await browse(server, `/team/items/${duplicate}`, { cookie })).status).to.equal(404);
+    });
+
+    it('when the team deletes an item, then a confirmation page comes first, and only its post deletes it through the API\'s delete', async () => {
+      const id = await apiItem('Deleted from the team view');
+      const cookie = await signIn();
+      const confirm = await browse(server, `/team/items/${id}/delete`, { cookie });
+      expect(confirm.status).to.equal(200);
+      expect(confirm.text).to.include('<h1>Delete “Deleted from the team view”?</h1>').and.include('This cannot be undone');
+      expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).status, 'asking is not deleting').to.equal(200);
+      const deleted = await browse(server, `/team/items/${id}/delete`, { method: 'POST', cookie });
+      expect(deleted.status).to.equal(303);
+      expect(deleted.headers.get('location')).to.equal('/team?deleted=1');
+      expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).status).to.equal(404);
+      expect((await browse(server, '/team?deleted=1', { cookie })).text).to.include('The item was deleted.');
+      expect((await browse(server, `/team/items/${id}/delete`, { method: 'POST', cookie })).status, 'twice').to.equal(404);
+    });
+
+    it('when a browser signs in again, then the session its cookie named ends', async () => {
+      const first = await signIn();
+      const link = await request(server, 'POST', '/api/v1/team/sign-in-links', { apiKey: secretKey });
+      const second = await browse(server, link.body.path, { cookie: first });
+      expect(second.status).to.equal(303);
+      expect((await browse(server, '/team', { cookie: first })).status).to.equal(303);
+      expect((await browse(server, '/team', { cookie: sessionCookie(second) })).status).to.equal(200);
+    });
+
     it('when a team form is posted from another site, or with no sign of its origin, then it is refused with a 403 page and nothing changes', async () => {
       const id = await apiItem('Cross-site bulk');
       const cookie = await signIn();

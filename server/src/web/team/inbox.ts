@@ -21,7 +21,7 @@ export const INBOX_DEFAULT_STATUS = 'new';
 const LIST_FIELDS = new Set(['status', 'type', 'search', 'sortBy']);
 
 /** What the bulk change adds to the inbox's address on its way back: said once, and never kept in links. */
-const NOTICE_PARAMS = ['changed', 'missing', 'to'] as const;
+const NOTICE_PARAMS = ['changed', 'missing', 'to', 'deleted'] as const;
 
 /**
  * Who made a change, in the item's status history: the team session, by its id (which
@@ -122,6 +122,7 @@ function idsOf(value: unknown): string[] | undefined {
 
 /** What the last bulk change did, from the address it came back to. */
 function noticeOf(params: URLSearchParams): string | undefined {
+  if (params.get('deleted') === '1') return 'The item was deleted.';
   const changed = Number(params.get('changed'));
   const to = FeedbackStatusSchema.safeParse(params.get('to'));
   if (!Number.isInteger(changed) || changed < 0 || !to.success) return undefined;

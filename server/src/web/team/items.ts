@@ -1,11 +1,14 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AddCommentRequestSchema, FeedbackStatusSchema, type FeedbackDetail } from '@feedbackd/sdk/contract';
+import { AddCommentRequestSchema, FeedbackStatusSchema, MergeFeedbackRequestSchema, type FeedbackDetail, type FeedbackListItem } from '@feedbackd/sdk/contract';
 import { addComment } from '../../admin/comments.service.js';
-import { updateItem } from '../../admin/items.service.js';
+import { deleteItem, updateItem } from '../../admin/items.service.js';
+import { mergeItems } from '../../admin/merge.service.js';
 import type { SqlPool } from '../../db/pool.js';
 import { requestTransactions } from '../../db/request-transaction.js';
 import { toValidationDetails } from '../../http/errors.js';
 import { DETAIL_WITH_HISTORY } from '../../public/feedback.sql.js';
+import { listStatement, listValues } from '../../public/feedback.route.js';
+import { similarItems } from '../../public/similar.route.js';
 import type { AssetPaths } from '../assets.js';
 import { itemId, itemNotFound } from '../board-pages.js';
 import type { SafeHtml } from '../html.js';
@@ -15,12 +18,17 @@ import { teamPaths } from './layout.js';
 import { formField, seeOther, type TeamRequest } from './requests.js';
 import type { TeamProject } from './session.js';
 import { teamItemPage, type ItemFormValues } from './views/item-page.js';
+import { deletePage, type MergeCandidates } from './views/remove-parts.js';
 
 /** What the item page's address says after a change, once: `?done=status`, `?done=reply`. */
 const NOTICES: Record<string, (item: FeedbackDetail) => string> = {
   status: (item) => `Saved: the status is ${label(item.status)}.`,
   reply: () => 'Your reply is posted.',
+  merged: () => 'Merged: the duplicate\'s votes and comments are now on this item, and the duplicate is deleted.',
 };
+
+/** Items offered as merge targets: those like the title, or those a search finds. */
+const MERGE_CHOICES = 8;
 
 /** How the team signs its comments on the board: under the project's name, marked as the team's. */
 function teamAuthor(project: TeamProject) {
@@ -42,11 +50,29 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: As
     if (!row) throw itemNotFound();
     return JSON.parse(row.body) as FeedbackDetail;
   };
-  const render = async ({ ctx, session }: TeamRequest, id: string, values: ItemFormValues = {}, problems: Problem[] = []): Promise<SafeHtml> => {
+  /**
+   * What the item may be merged into: with `search`, the API's list for it (by votes); without,
+   * the API's similar items for its title. Never the item itself.
+   */
+  const mergeCandidates = async (project: TeamProject, item: FeedbackDetail, search: string | undefined): Promise<MergeCandidates> => {
+    let items: FeedbackListItem[];
+    if (search) {
+      const query = { search, sortBy: 'votes' as const, page: 1, limit: MERGE_CHOICES + 1, status: undefined, type: undefined };
+      const statement = listStatement(query);
+      const [row] = await sql.query<{ items: string }>(statement.name, statement.text, listValues(statement, project.id, query));
+      items = JSON.parse(row!.items) as FeedbackListItem[];
+    } else {
+      items = JSON.parse((await similarItems(sql, project.id, item.title, { limit: MERGE_CHOICES + 1 })).text) as FeedbackListItem[];
+    }
+    return { search, items: items.filter((c) => c.id !== item.id).slice(0, MERGE_CHOICES) };
+  };
+  const render = async ({ ctx, session }: TeamRequest, id: string, values: ItemFormValues = {}, problems: Problem[] = [], mergeProblem?: string): Promise<SafeHtml> => {
     const item = await detail(session.project, id);
-    if (problems.length > 0) ctx.status = 400;
+    if (problems.length > 0 || mergeProblem) ctx.status = 400;
     const done = typeof ctx.query.done === 'string' && problems.length === 0 ? NOTICES[ctx.query.done]?.(item) : undefined;
-    return teamItemPage({ project: session.project, assets, item, values, problems, notice: done });
+    const search = searchText(ctx.method === 'GET' ? ctx.query.merge : formField(ctx, 'merge'));
+    const merge = await mergeCandidates(session.project, item, search);
+    return teamItemPage({ project: session.project, assets, item, values, problems, notice: done, merge, mergeProblem });
   };
   /** A comment's text checked as the API checks it (the contract's messages), tied to the control `field`. */
   const comment = (value: unknown, field: string, required: boolean): { content?: string; problems: Problem[] } => {
@@ -83,6 +109,34 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: As
       return undefined;
     },
 
+    /**
+     * POST /team/items/:id/merge: `intoId`, chosen on the page. The API's merge (mergeItems): the
+     * votes and comments move, the duplicate is deleted; then the target's page.
+     */
+    async merge(request: TeamRequest): Promise<SafeHtml | undefined> {
+      const { ctx, session } = request;
+      const id = itemId(ctx);
+      const parsed = MergeFeedbackRequestSchema.safeParse({ intoId: formField(ctx, 'intoId') ?? '' });
+      if (!parsed.success) return render(request, id, {}, [], 'Choose the item to merge this one into');
+      if (parsed.data.intoId === id) return render(request, id, {}, [], 'Choose another item than this one');
+      const merged = await mergeItems((await orm()).em.fork(), session.project.id, id, parsed.data.intoId);
+      if (!merged) throw itemNotFound();
+      seeOther(ctx, `${teamPaths.item(parsed.data.intoId)}?done=merged`);
+      return undefined;
+    },
+
+    /** GET /team/items/:id/delete: the confirmation, with what goes with the item. */
+    async confirmDelete({ ctx, session }: TeamRequest): Promise<SafeHtml> {
+      return deletePage(session.project, assets, await detail(session.project, itemId(ctx)));
+    },
+
+    /** POST /team/items/:id/delete: the API's delete (deleteItem), then the inbox, which says so. */
+    async delete({ ctx, session }: TeamRequest): Promise<undefined> {
+      if (!(await deleteItem((await orm()).em.fork(), session.project.id, itemId(ctx)))) throw itemNotFound();
+      seeOther(ctx, `${teamPaths.inbox}?deleted=1`);
+      return undefined;
+    },
+
     /** POST /team/items/:id/comments: `reply`, posted as the team. */
     async reply(request: TeamRequest): Promise<SafeHtml | undefined> {
       const { ctx, session } = request;
@@ -96,6 +150,13 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: As
       return undefined;
     },
   };
+}
+
+/** The merge search as typed: one text value within the list's limit, or none. */
+function searchText(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const search = value.trim();
+  return search === '' || search.length > 200 ? undefined : search;
 }
 
 /** A form field as text, to check and to show again; a repeated field is not text. */

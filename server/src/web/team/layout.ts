@@ -12,6 +12,8 @@ export const teamPaths = {
   item: (id: string) => `/team/items/${encodeURIComponent(id)}`,
   itemStatus: (id: string) => `/team/items/${encodeURIComponent(id)}/status`,
   itemComment: (id: string) => `/team/items/${encodeURIComponent(id)}/comments`,
+  itemMerge: (id: string) => `/team/items/${encodeURIComponent(id)}/merge`,
+  itemDelete: (id: string) => `/team/items/${encodeURIComponent(id)}/delete`,
 };
 
 export interface TeamPageOptions {

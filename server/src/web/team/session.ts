@@ -43,6 +43,9 @@ export function teamSessions(sql: SqlPool) {
     const token = newToken();
     const [row] = await sql.query<{ id: string }>(statement.name, statement.text, [secretHash, hashToken(token)]);
     if (!row) return false;
+    // A browser signing in again leaves no second session behind it: the one its cookie named ends.
+    const previous = cookieToken(ctx);
+    if (previous) await sql.query(END_SESSION.name, END_SESSION.text, [hashToken(previous)]);
     setCookie(ctx, token);
     return true;
   };

@@ -99,6 +99,9 @@ export function team(options: TeamOptions): Middleware<AppState> {
   router.get('/team/items/:id', member(item.page));
   router.post('/team/items/:id/status', memberPost(item.changeStatus));
   router.post('/team/items/:id/comments', memberPost(item.reply));
+  router.post('/team/items/:id/merge', memberPost(item.merge));
+  router.get('/team/items/:id/delete', member(item.confirmDelete));
+  router.post('/team/items/:id/delete', memberPost(item.delete));
   const dispatch = router.routes();
 
   return async (ctx, next) => {

@@ -5,6 +5,7 @@ import { boardPaths } from '../../layout.js';
 import { count, errorSummary, itemMeta, label, options, type Problem } from '../../views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
 import type { TeamProject } from '../session.js';
+import { deleteSection, mergeSection, type MergeCandidates } from './remove-parts.js';
 
 /** What the member typed, to fill a refused form again. */
 export interface ItemFormValues {
@@ -22,6 +23,9 @@ export interface TeamItemView {
   /** The contract's messages, each about a control (`comment`, `reply`) or the page. */
   problems: Problem[];
   notice?: string | undefined;
+  /** The items it may be merged into, and why a merge was refused (shown at the choice). */
+  merge: MergeCandidates;
+  mergeProblem?: string | undefined;
 }
 
 /**
@@ -75,7 +79,9 @@ ${history.length === 0
     : html`<ol class="history">${history.map(
         (h) => html`<li>${label(h.from)} → ${label(h.to)}, <time datetime="${h.changedAt}">${h.changedAt.slice(0, 16).replace('T', ' ')} UTC</time>${h.actor ? html`, by ${h.actor}` : h.keyId ? ', with an API key' : ''}</li>`,
       )}</ol>`}
-</section>`;
+</section>
+${mergeSection(item, view.merge, view.mergeProblem)}
+${deleteSection(item)}`;
   return teamPage({ title: problems.length > 0 ? `Error: ${item.title}` : item.title, assets: view.assets, project, body });
 }
 
