@@ -166,6 +166,58 @@ for (const backend of backends()) {
       expect((await request(server, 'GET', `/api/v1/feedback/${doomed}`)).status).to.equal(404);
     });
 
+    it('when a member triages by keyboard, then j/k move, x selects, s reaches the status, r and m reach the reply and the merge, and ? lists them all', async () => {
+      const marker = `Keys ${Date.now()}`;
+      const first = await submitApi(`${marker} one`);
+      const second = await submitApi(`${marker} two`);
+      const third = await submitApi(`${marker} three`);
+      const page = await watched.newPage();
+      await signIn(page);
+      await page.goto(`${server.url}/team?search=${encodeURIComponent(marker)}`);
+      expect(await page.locator('[data-shortcuts-hint]').isVisible(), 'the hint shows where the script runs').to.equal(true);
+
+      await page.keyboard.press('?');
+      const dialog = page.locator('dialog#shortcuts');
+      expect(await dialog.isVisible()).to.equal(true);
+      expect(await dialog.textContent()).to.include('Next item').and.include('Merge into another item');
+      await expectAccessible(page);
+      await page.keyboard.press('Escape');
+      expect(await dialog.isVisible()).to.equal(false);
+
+      // Newest first: three, two, one. Select three and one.
+      for (const key of ['j', 'x', 'j', 'j', 'x', 'k']) await page.keyboard.press(key);
+      expect(await page.evaluate('document.activeElement?.textContent')).to.equal(`${marker} two`);
+      expect(await page.isChecked(`#select-${third}`)).to.equal(true);
+      expect(await page.isChecked(`#select-${second}`)).to.equal(false);
+      expect(await page.isChecked(`#select-${first}`)).to.equal(true);
+      await page.keyboard.press('s');
+      expect(await page.evaluate('document.activeElement?.id')).to.equal('new-status');
+      await page.selectOption('#new-status', 'closed');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.notice');
+      expect(await page.locator('.notice').textContent()).to.equal('2 items moved to Closed.');
+      for (const [id, status] of [[first, 'closed'], [second, 'new'], [third, 'closed']] as const) {
+        expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback.status, id).to.equal(status);
+      }
+
+      await page.keyboard.press('j');
+      await page.keyboard.press('r');
+      await page.waitForURL((url) => url.pathname === `/team/items/${second}`);
+      await page.waitForFunction('document.activeElement?.id === "reply"');
+      await page.keyboard.type('Typed without a mouse.');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.notice');
+      expect((await request(server, 'GET', `/api/v1/feedback/${second}`)).body.feedback.comments[0].content).to.equal('Typed without a mouse.');
+      await page.keyboard.press('m');
+      expect(await page.evaluate('document.activeElement?.id')).to.equal('merge-search');
+      await page.keyboard.press('Escape');
+      await page.locator('h1').click();
+      await page.keyboard.press('s');
+      expect(await page.evaluate('document.activeElement?.id'), 'on an item page, its own status').to.equal('status');
+    });
+
     it('when another site\'s page posts a status change to the team\'s pages of a signed-in member, then it is refused with a 403 page and nothing changes', async () => {
       const id = await submitApi('Forged triage');
       const page = await watched.newPage();

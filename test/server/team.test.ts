@@ -165,6 +165,15 @@ for (const backend of backends()) {
       expect(post.text).to.include('Sign in');
       expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback.status).to.equal('new');
       expect((await browse(server, '/team/nope', { cookie })).status).to.equal(404);
+      const inbox = await browse(server, '/team', { cookie });
+      expect(inbox.text, 'no inline script or style').not.to.match(/<script>|<style|style="/);
+      const script = /<script src="(\/team\/assets\/team\.[\w-]{12}\.js)" defer><\/script>/.exec(inbox.text)?.[1];
+      expect(script, 'the team script, by a hashed name').to.be.a('string');
+      const asset = await fetch(server.url + script!, { headers: { 'accept-encoding': 'br' } });
+      expect(asset.status).to.equal(200);
+      expect(asset.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+      expect(asset.headers.get('content-encoding')).to.equal('br');
+      expect(await asset.text()).to.include('keydown');
     });
 
     it('when the inbox is opened, then it lists the new items newest first by the API\'s own list, with the board\'s filters, search, sorts and pages', async () => {

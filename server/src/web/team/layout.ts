@@ -27,8 +27,8 @@ export interface TeamPageOptions {
 }
 
 /**
- * Every team page's frame: the board's stylesheet (same origin, hashed name: the CSP allows
- * nothing inline), a skip link, and the header, navigation, main and footer landmarks. Signed
+ * Every team page's frame: the board's stylesheet and the team's script (same origin, hashed
+ * names: the CSP allows nothing inline), a skip link, and the header, navigation, main and footer landmarks. Signed
  * in, the header names the project and holds the sign-out button (a form: signing out changes
  * something on the server, so it is a post, checked for its origin like every other).
  */
@@ -45,6 +45,7 @@ export function teamPage(options: TeamPageOptions): SafeHtml {
 <title>${title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${options.assets.css}">
+<script src="${options.assets.js}" defer></script>
 </head>
 <body>
 <a class="skip-link" href="#main">Skip to main content</a>
@@ -55,7 +56,8 @@ ${project && navigation(project, options.inbox ?? false)}
 <main id="main" class="wrap" tabindex="-1">
 ${options.body}
 </main>
-<footer class="wrap"><p>Feedback triage</p></footer>
+<footer class="wrap"><p>Feedback triage${project && html`<span data-shortcuts-hint hidden> · Press <kbd>?</kbd> for keyboard shortcuts</span>`}</p></footer>
+${project && shortcutsDialog()}
 </body>
 </html>
 `;
@@ -67,6 +69,31 @@ function navigation(project: TeamProject, inbox: boolean): SafeHtml {
 ${project.boardEnabled && html`<li><a href="${boardPaths.board(project.slug)}">Public board</a></li>`}
 <li><form method="post" action="${teamPaths.signOut}"><button type="submit" class="button secondary">Sign out</button></form></li>
 </ul></nav>`;
+}
+
+/** The keyboard shortcuts (static/team.js), each with what it does. */
+export const SHORTCUTS: readonly [key: string, does: string][] = [
+  ['j', 'Next item in the inbox'],
+  ['k', 'Previous item in the inbox'],
+  ['x', 'Select or unselect the current item'],
+  ['s', 'Change the status (of the selected items, or of this item)'],
+  ['r', 'Reply as the team'],
+  ['m', 'Merge into another item'],
+  ['o', 'Open the current item'],
+  ['?', 'Show these shortcuts'],
+];
+
+/**
+ * The overlay that `?` opens (a modal dialog: Escape or its button closes it). It is in every
+ * signed-in page and never shown without the script, which is what makes the keys work.
+ */
+function shortcutsDialog(): SafeHtml {
+  return html`<dialog id="shortcuts" aria-labelledby="shortcuts-title">
+<h2 id="shortcuts-title">Keyboard shortcuts</h2>
+<dl class="shortcuts">${SHORTCUTS.map(([key, does]) => html`<div><dt><kbd>${key}</kbd></dt><dd>${does}</dd></div>`)}</dl>
+<p class="hint">They work when no field has the focus.</p>
+<button type="button" class="button" data-close-shortcuts>Close</button>
+</dialog>`;
 }
 
 /** What each refusal of the team's pages says to a person. */

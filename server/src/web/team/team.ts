@@ -6,7 +6,7 @@ import type { AppContext, AppState } from '../../http/context.js';
 import { AppError, toErrorResponse } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
-import { boardAssets } from '../assets.js';
+import { boardAssets, type AssetPaths } from '../assets.js';
 import { formBody } from '../board-actions.js';
 import { checkSameOrigin, postLimit, setPageHeaders } from '../guards.js';
 import type { SafeHtml } from '../html.js';
@@ -15,6 +15,7 @@ import { teamItems } from './items.js';
 import { teamErrorPage, teamPaths } from './layout.js';
 import type { TeamRequest } from './requests.js';
 import { teamSessions, type TeamSession } from './session.js';
+import { teamScript } from './team-assets.js';
 import { signIn } from './sign-in.js';
 
 /** Where the team's pages are. */
@@ -42,8 +43,10 @@ export interface TeamOptions {
  */
 export function team(options: TeamOptions): Middleware<AppState> {
   const { sql, logger } = options;
-  // The board's stylesheet, under the same hashed name: the board's middleware serves it.
-  const assets = boardAssets().paths;
+  // The board's stylesheet, under the same hashed name (the board's middleware serves it), and
+  // the team's own script (served here).
+  const script = teamScript();
+  const assets: AssetPaths = { css: boardAssets().paths.css, js: script.path };
   const sessions = teamSessions(sql);
   const ways = signIn(sessions, assets);
   const items = inbox(sql, options.orm, assets);
@@ -107,6 +110,7 @@ export function team(options: TeamOptions): Middleware<AppState> {
   return async (ctx, next) => {
     if (ctx.path !== TEAM_PREFIX && !ctx.path.startsWith(`${TEAM_PREFIX}/`)) return next();
     setPageHeaders(ctx);
+    if (script.serve(ctx)) return;
     // A team page shows what only the team may see, and its answers set and clear the session's
     // cookie: no cache, shared or the browser's own, keeps any of them.
     ctx.set('Cache-Control', 'no-store');
