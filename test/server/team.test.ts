@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { backends } from '../helpers/backends.js';
+import { backendAt, backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
-import { request, withServer, type TestServer } from '../helpers/test-server.js';
+import { request, startTestServer, withServer, type TestServer } from '../helpers/test-server.js';
 
 /** The team's pages over HTTP (docs/triage.md): sign-in, sessions, the inbox and its bulk change. The browser suite drives them in Chromium. */
 
@@ -411,6 +411,35 @@ for (const backend of backends()) {
       const all = await inProcess(['sessions', 'end', '--all', ...locationOf(server)]);
       expect(all.code, all.stderr).to.equal(0);
       expect((await browse(server, '/team', { cookie: one })).status).to.equal(303);
+    });
+  });
+
+  describe(`team session sweep (${backend.name})`, () => {
+    it('when a server starts on links a day past their expiry and sessions dead for 30 days, then the machine\'s jobs delete them, and the others stay', async () => {
+      const first = await startTestServer(backend);
+      const secret = await first.newKey(undefined, 'secret');
+      for (let i = 0; i < 2; i++) await request(first, 'POST', '/api/v1/team/sign-in-links', { apiKey: secret });
+      await first.sql("update team_sign_in_links set expires_at = now() - interval '25 hours' where id = (select id from team_sign_in_links order by id limit 1)");
+      await first.sql("insert into team_sessions (project_id, token_hash, opened_with, last_seen_at) select id, 'old', 'link', now() - interval '31 days' from projects where slug = 'default'");
+      await first.sql("insert into team_sessions (project_id, token_hash, opened_with, last_seen_at, ended_at) select id, 'ended', 'link', now(), now() - interval '31 days' from projects where slug = 'default'");
+      await first.sql("insert into team_sessions (project_id, token_hash, opened_with, last_seen_at) select id, 'recent', 'link', now() - interval '9 hours' from projects where slug = 'default'");
+      await first.server.close();
+      const restarted = await startTestServer(backendAt(backend.name, first.database.location), { existingKey: first.apiKey });
+      try {
+        const left = async () => ({
+          links: (await restarted.sql<{ n: number }>('select count(*)::int as n from team_sign_in_links'))[0]!.n,
+          sessions: (await restarted.sql<{ token_hash: string }>('select token_hash from team_sessions order by token_hash')).map((row) => row.token_hash),
+        });
+        let now = await left();
+        for (let i = 0; i < 60 && now.links > 1; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          now = await left();
+        }
+        expect(now).to.deep.equal({ links: 1, sessions: ['recent'] });
+      } finally {
+        await restarted.server.close();
+        await first.database.drop();
+      }
     });
   });
 

@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import { deleteExpiredKeys } from '../db/idempotency-keys.js';
 import { PRUNE_LOG } from '../webhooks/deliveries.sql.js';
 import { PRUNE_LISTENERS } from '../webhooks/listeners.sql.js';
+import { PRUNE_LINKS, PRUNE_SESSIONS } from '../web/team/sessions.sql.js';
 import { webhookSender } from '../webhooks/sender.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
 
@@ -12,6 +13,8 @@ export const IDEMPOTENCY_SWEEP_EVERY_MS = 10 * 60_000;
 export const WEBHOOK_POLL_EVERY_MS = 500;
 /** How often the webhook log is pruned of what is older than its keeping period, and of listeners gone for an hour. */
 export const WEBHOOK_PRUNE_EVERY_MS = 60 * 60_000;
+/** How often used-up sign-in links and long-dead team sessions are deleted (web/team/sessions.sql.ts). */
+export const TEAM_SESSION_SWEEP_EVERY_MS = 60 * 60_000;
 
 export interface MachineJobOptions {
   /** Webhook targets may be on loopback and private networks. */
@@ -49,6 +52,14 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
           const listeners = (await sql.query('', `${PRUNE_LISTENERS} returning 1`, [])).length;
           return { listeners, events: (await sql.query('', `${PRUNE_LOG} returning 1`, [])).length };
         },
+      },
+      {
+        name: 'team session sweep',
+        everyMs: TEAM_SESSION_SWEEP_EVERY_MS,
+        run: async () => ({
+          links: (await sql.query('', `${PRUNE_LINKS} returning 1`, [])).length,
+          sessions: (await sql.query('', `${PRUNE_SESSIONS} returning 1`, [])).length,
+        }),
       },
     ],
     logger,

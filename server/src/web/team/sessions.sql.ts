@@ -83,3 +83,12 @@ export const END_SESSION: Statement = {
   name: 'team_end_session',
   text: `update team_sessions set ended_at = coalesce(ended_at, now()) where token_hash = $1`,
 };
+
+/**
+ * What the machine's jobs delete (jobs/machine-jobs.ts), hourly: links a day past their expiry
+ * (used or not: they can never work again), and sessions that have not worked for 30 days (ended,
+ * or idle since: a session of a revoked key stops being seen, so it goes too). Until then
+ * `feedback sessions list --all` shows them.
+ */
+export const PRUNE_LINKS = `delete from team_sign_in_links where expires_at < now() - interval '1 day'`;
+export const PRUNE_SESSIONS = `delete from team_sessions where coalesce(ended_at, last_seen_at) < now() - interval '30 days'`;
