@@ -23,7 +23,7 @@ ${errorSummary(problems)}
 ${view.notice && html`<p class="notice" role="status">${view.notice}</p>`}
 <p>The quickest way in is a one-time link from the server's command line:</p>
 <pre><code>feedback open</code></pre>
-<p class="hint">It prints a link that works once, for 10 minutes, and opens it in your browser. With a secret key instead of the database: <code>feedback open --url https://your-server --api-key sk_…</code>.</p>
+<p class="hint">It prints a link that works once, for 10 minutes, and opens it in your browser. With a secret key instead of the database: <code>FEEDBACK_URL=https://your-server FEEDBACK_API_KEY=sk_… feedback open</code>.</p>
 <h2>Or sign in with a secret key</h2>
 <form method="post" action="${teamPaths.signIn}" novalidate>
 <div class="field${problems.length > 0 ? ' invalid' : ''}">
