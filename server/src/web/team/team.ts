@@ -8,7 +8,7 @@ import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
 import { boardAssets, type AssetPaths } from '../assets.js';
 import { formBody } from '../board-actions.js';
-import { checkSameOrigin, postLimit, setPageHeaders } from '../guards.js';
+import { checkSameOrigin, CROSS_SITE_REFUSAL, postLimit, setPageHeaders } from '../guards.js';
 import type { SafeHtml } from '../html.js';
 import { inbox } from './inbox.js';
 import { teamItems } from './items.js';
@@ -119,11 +119,13 @@ export function team(options: TeamOptions): Middleware<AppState> {
       if (ctx.body === undefined || ctx.body === null) unrouted(router, ctx);
     } catch (error) {
       const response = toErrorResponse(error);
+      // The guard's words send people back to the board; these pages are the team's.
+      const reason = response.body.error === CROSS_SITE_REFUSAL ? "The form was sent from another site. Open the team's pages and send it from there." : response.body.error;
       if (response.unexpected) logger.error('unexpected error', { id: ctx.state.requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       ctx.set(response.headers);
       ctx.status = response.status;
       ctx.set('Content-Type', HTML_TYPE);
-      ctx.body = teamErrorPage(response.status, response.body.error, assets, signedIn.get(ctx)?.project).text;
+      ctx.body = teamErrorPage(response.status, reason, assets, signedIn.get(ctx)?.project).text;
     }
   };
 }
