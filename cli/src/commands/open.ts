@@ -26,7 +26,13 @@ export function openCommand(output: Output): Command {
   const command = new Command('open')
     .description("Sign in to the team's inbox in a browser: prints a one-time link (10 minutes, usable once) and opens it")
     .addOption(new Option('--project <slug>', 'the project to sign in to (on the database; a secret key signs in to its own)').default('default'))
-    .option('--print', 'only print the link; do not open a browser');
+    .option('--print', 'only print the link; do not open a browser')
+    .addHelpText(
+      'after',
+      '\nWith --data-dir or --database-url (or no key at all), the link is made on the database, for --project.\n' +
+        'With a secret key (--api-key, FEEDBACK_API_KEY or `feedback login`), the server makes it, for the key\'s project.\n' +
+        'The link is on --url. --json prints {"url", "expiresAt"} and opens nothing.',
+    );
   addDatabaseOptions(command);
   addApiOptions(command).action(async (flags: OpenFlags, self: Command) => {
     const api = apiFlags(self);
