@@ -55,6 +55,10 @@ for (const backend of backends()) {
       expect(await signInStatus(url)).to.equal(303);
       const [row] = await server.sql<{ keyed: boolean }>('select api_key_id is not null as keyed from team_sign_in_links order by created_at desc limit 1');
       expect(row!.keyed, 'the link names the key that asked for it').to.equal(true);
+      const named = await runFeedback(['open', '--print', '--name', 'Ada'], { FEEDBACK_URL: server.url, FEEDBACK_API_KEY: secretKey });
+      expect(named.code, named.stderr).to.equal(0);
+      const [link] = await server.sql<{ name: string | null }>('select name from team_sign_in_links order by created_at desc limit 1');
+      expect(link!.name, 'the server keeps who the link is for').to.equal('Ada');
 
       const publicKey = await runFeedback(['open', '--print', '--url', server.url, '--api-key', server.apiKey]);
       expect(publicKey.code).to.equal(4);

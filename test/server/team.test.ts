@@ -333,6 +333,29 @@ for (const backend of backends()) {
       expect((await browse(server, '/team', { cookie: sessionCookie(second) })).status).to.equal(200);
     });
 
+    it('when a member gives a name (`feedback open --name`, or the form), then it signs their replies and names them in the history and `sessions list`', async () => {
+      const id = await apiItem('Signed by a name');
+      const run = await inProcess(['open', '--print', '--name', '  Ada  ', '--url', server.url, ...locationOf(server)]);
+      expect(run.code, run.stderr).to.equal(0);
+      const cookie = sessionCookie(await browse(server, new URL(run.stdout.trim()).pathname + new URL(run.stdout.trim()).search));
+      await browse(server, `/team/items/${id}/status`, { method: 'POST', cookie, form: { status: 'planned', comment: 'On it.' } });
+      const item = (await request(server, 'GET', `/api/v1/feedback/${id}`, { apiKey: secretKey })).body.feedback;
+      expect(item.comments[0].author).to.deep.equal({ name: 'Ada', isTeam: true });
+      expect(item.statusHistory[0].actor).to.match(/^Ada \(team session [0-9a-f-]{36}\)$/);
+      const listed = JSON.parse((await inProcess(['sessions', 'list', '--json', ...locationOf(server)])).stdout) as { name: string | null }[];
+      expect(listed[0]!.name).to.equal('Ada');
+
+      const tooLong = await browse(server, '/team/sign-in', { method: 'POST', form: { key: secretKey, name: 'x'.repeat(201) } });
+      expect(tooLong.status).to.equal(400);
+      expect(tooLong.text).to.include('<a href="#name">name must be at most 200 characters</a>');
+      expect(tooLong.text, 'the key is not written back').not.to.include(secretKey.slice(3, 12));
+      const named = await browse(server, '/team/sign-in', { method: 'POST', form: { key: secretKey, name: 'Grace' } });
+      expect(named.status).to.equal(303);
+      await browse(server, `/team/items/${id}/comments`, { method: 'POST', cookie: sessionCookie(named), form: { reply: 'Hello' } });
+      expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback.comments[1].author.name).to.equal('Grace');
+      expect((await inProcess(['open', '--print', '--name', ' ', ...locationOf(server)])).code, 'an empty name is a usage error').to.equal(2);
+    });
+
     it('when a team form is posted from another site, or with no sign of its origin, then it is refused with a 403 page and nothing changes', async () => {
       const id = await apiItem('Cross-site bulk');
       const cookie = await signIn();

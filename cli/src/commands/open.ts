@@ -9,6 +9,7 @@ import { formatTime, printJson, type Output } from '../output.js';
 
 interface OpenFlags extends DatabaseFlags {
   project: string;
+  name?: string;
   print?: boolean;
 }
 
@@ -26,6 +27,7 @@ export function openCommand(output: Output): Command {
   const command = new Command('open')
     .description("Sign in to the team's inbox in a browser: prints a one-time link (10 minutes, usable once) and opens it")
     .addOption(new Option('--project <slug>', 'the project to sign in to (on the database; a secret key signs in to its own)').default('default'))
+    .option('--name <name>', 'who the link is for: it signs your replies and status changes (otherwise the project\'s name and the session)')
     .option('--print', 'only print the link; do not open a browser')
     .addHelpText(
       'after',
@@ -42,14 +44,15 @@ export function openCommand(output: Output): Command {
     if (!onDatabase && self.getOptionValueSource('project') === 'cli') {
       throw new CliError('--project applies on the database (--data-dir, --database-url); a secret key signs in to its own project', EXIT.usage);
     }
+    const name = await memberName(flags.name);
     const link = onDatabase
       ? await withDatabase(databaseLocation(flags), async (orm, server) =>
-          server.createSignInLink(orm.em.fork(), { projectSlug: flags.project }).catch((error: unknown) => {
+          server.createSignInLink(orm.em.fork(), { projectSlug: flags.project }, { name }).catch((error: unknown) => {
             if (error instanceof server.ProjectNotFoundError) throw new CliError(error.message, EXIT.notFound);
             throw error;
           }),
         )
-      : await withClient(api, (client) => client.admin.signInLink());
+      : await withClient(api, (client) => client.admin.signInLink({ name }));
     const url = base + link.path;
     if (api.json) return printJson(output, { url, expiresAt: link.expiresAt });
     output.out(url);
@@ -57,6 +60,18 @@ export function openCommand(output: Output): Command {
     if (!flags.print) openInBrowser(url);
   });
   return command;
+}
+
+/**
+ * `--name` checked by the contract's schema, so the database way refuses what the server would.
+ * The contract (zod) is loaded here, when the command runs, not when the CLI starts.
+ */
+async function memberName(name: string | undefined): Promise<string | undefined> {
+  if (name === undefined) return undefined;
+  const { TeamMemberNameSchema } = await import('@feedbackd/sdk/contract');
+  const parsed = TeamMemberNameSchema.safeParse(name);
+  if (!parsed.success) throw new CliError(`--name: ${parsed.error.issues[0]?.message ?? 'not a name'}`, EXIT.usage);
+  return parsed.data;
 }
 
 /**

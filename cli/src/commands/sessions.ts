@@ -32,6 +32,7 @@ export function sessionsCommand(output: Output): Command {
         [
           { header: 'ID', value: (row: TeamSessionSummary) => row.id },
           { header: 'PROJECT', value: (row: TeamSessionSummary) => row.project },
+          { header: 'NAME', value: (row: TeamSessionSummary) => row.name ?? '' },
           { header: 'OPENED WITH', value: (row: TeamSessionSummary) => (row.keyPrefix ? `${row.openedWith} (${row.keyPrefix}…)` : `${row.openedWith} (database)`) },
           { header: 'CREATED', value: (row: TeamSessionSummary) => row.createdAt },
           { header: 'LAST SEEN', value: (row: TeamSessionSummary) => row.lastSeenAt },

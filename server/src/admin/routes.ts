@@ -69,8 +69,8 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
   });
 
   // `feedback open` with a secret key: a link to the team's pages (web/team/), tied to the key.
-  mount(router, routes.createSignInLink, options, async (_input, ctx) => {
-    return reply(201, await createSignInLink(await em(ctx), { projectId: projectOf(ctx), keyId: ctx.state.caller.keyId }));
+  mount(router, routes.createSignInLink, options, async ({ body }, ctx) => {
+    return reply(201, await createSignInLink(await em(ctx), { projectId: projectOf(ctx), keyId: ctx.state.caller.keyId }, { name: body.name }));
   });
 }
 

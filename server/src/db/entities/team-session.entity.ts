@@ -21,6 +21,8 @@ export const TeamSignInLink = defineEntity({
     project: p.manyToOne(Project).deleteRule('cascade').updateRule('cascade'),
     apiKey: p.manyToOne(ApiKey).nullable().deleteRule('cascade').updateRule('cascade'),
     tokenHash: p.text().unique(),
+    /** Who the link is for, if `feedback open --name` said so: its session takes it. */
+    name: p.text().nullable(),
     createdAt: p.datetime(3).defaultRaw('now()'),
     expiresAt: p.datetime(3),
     usedAt: p.datetime(3).nullable(),
@@ -44,6 +46,8 @@ export const TeamSession = defineEntity({
     project: p.manyToOne(Project).deleteRule('cascade').updateRule('cascade'),
     apiKey: p.manyToOne(ApiKey).nullable().deleteRule('cascade').updateRule('cascade'),
     tokenHash: p.text().unique(),
+    /** Who the member said they are (optional): it signs their replies and names them in the status history. */
+    name: p.text().nullable(),
     openedWith: p.enum([...TEAM_SESSION_OPENERS]),
     createdAt: p.datetime(3).defaultRaw('now()'),
     lastSeenAt: p.datetime(3).defaultRaw('now()'),

@@ -12,6 +12,7 @@ import type { SafeHtml } from '../html.js';
 import { count, label, problemsOf, type Problem } from '../views/parts.js';
 import { safeTeamReturn, seeOther, formField, type TeamRequest } from './requests.js';
 import { teamPaths } from './layout.js';
+import type { TeamSession } from './session.js';
 import { inboxPage } from './views/inbox-page.js';
 
 /** What the inbox lists when no status is asked for: what nobody has looked at yet. */
@@ -24,11 +25,11 @@ const LIST_FIELDS = new Set(['status', 'type', 'search', 'sortBy']);
 const NOTICE_PARAMS = ['changed', 'missing', 'to', 'deleted'] as const;
 
 /**
- * Who made a change, in the item's status history: the team session, by its id (which
- * `feedback sessions list` shows), beside the key that opened it.
+ * Who made a change, in the item's status history: the member's name when they gave one, and
+ * the team session by its id (which `feedback sessions list` shows), beside the key that opened it.
  */
-export function sessionActor(sessionId: string): string {
-  return `team session ${sessionId}`;
+export function sessionActor(session: Pick<TeamSession, 'id' | 'name'>): string {
+  return session.name ? `${session.name} (team session ${session.id})` : `team session ${session.id}`;
 }
 
 /**
@@ -100,7 +101,7 @@ export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: AssetP
       const em = (await orm()).em;
       let changed = 0;
       for (const id of ids!) {
-        const found = await updateItem(em.fork(), session.project.id, id, { status: status.data }, { keyId: session.keyId, actor: sessionActor(session.id) });
+        const found = await updateItem(em.fork(), session.project.id, id, { status: status.data }, { keyId: session.keyId, actor: sessionActor(session) });
         if (found) changed++;
       }
       const url = new URL(back, 'http://team.invalid');

@@ -16,7 +16,7 @@ import { label, type Problem } from '../views/parts.js';
 import { sessionActor } from './inbox.js';
 import { teamPaths } from './layout.js';
 import { formField, seeOther, type TeamRequest } from './requests.js';
-import type { TeamProject } from './session.js';
+import type { TeamProject, TeamSession } from './session.js';
 import { teamItemPage, type ItemFormValues } from './views/item-page.js';
 import { deletePage, type MergeCandidates } from './views/remove-parts.js';
 
@@ -30,9 +30,9 @@ const NOTICES: Record<string, (item: FeedbackDetail) => string> = {
 /** Items offered as merge targets: those like the title, or those a search finds. */
 const MERGE_CHOICES = 8;
 
-/** How the team signs its comments on the board: under the project's name, marked as the team's. */
-function teamAuthor(project: TeamProject) {
-  return { kind: 'team' as const, name: project.name };
+/** How the team signs its comments on the board: the member's name, or the project's, marked as the team's. */
+function teamAuthor(session: TeamSession) {
+  return { kind: 'team' as const, name: session.name ?? session.project.name };
 }
 
 /**
@@ -100,8 +100,8 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: As
       const problems = [...(status.success ? [] : [{ field: 'status', message: 'Choose one of the statuses' }]), ...note.problems];
       if (problems.length > 0) return render(request, id, given, problems);
       const found = await inTransaction(async ({ em }) => {
-        if (!(await updateItem(em, session.project.id, id, { status: status.data }, { keyId: session.keyId, actor: sessionActor(session.id) }))) return false;
-        if (note.content !== undefined) await addComment(em, session.project.id, id, note.content, teamAuthor(session.project));
+        if (!(await updateItem(em, session.project.id, id, { status: status.data }, { keyId: session.keyId, actor: sessionActor(session) }))) return false;
+        if (note.content !== undefined) await addComment(em, session.project.id, id, note.content, teamAuthor(session));
         return true;
       });
       if (!found) throw itemNotFound();
@@ -144,7 +144,7 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: As
       const given = text(formField(ctx, 'reply'));
       const checked = comment(given, 'reply', true);
       if (checked.problems.length > 0) return render(request, id, { reply: given }, checked.problems);
-      const added = await addComment((await orm()).em.fork(), session.project.id, id, checked.content!, teamAuthor(session.project));
+      const added = await addComment((await orm()).em.fork(), session.project.id, id, checked.content!, teamAuthor(session));
       if (!added) throw itemNotFound();
       seeOther(ctx, `${teamPaths.item(id)}?done=reply`);
       return undefined;

@@ -22,9 +22,13 @@ export interface TeamProject {
   boardEnabled: boolean;
 }
 
-/** A live session: its id (the actor of its changes), the key that opened it (null: made on the database), and its project. */
+/**
+ * A live session: its id (the actor of its changes), who the member said they are (null: not
+ * said), the key that opened it (null: made on the database), and its project.
+ */
 export interface TeamSession {
   id: string;
+  name: string | null;
   keyId: string | null;
   project: TeamProject;
 }
@@ -39,9 +43,9 @@ export function teamSessions(sql: SqlPool) {
   const setCookie = (ctx: AppContext, token: string | null): void => {
     ctx.cookies.set(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: COOKIE_PATH, overwrite: true });
   };
-  const open = async (ctx: AppContext, statement: typeof USE_LINK, secretHash: string): Promise<boolean> => {
+  const open = async (ctx: AppContext, statement: typeof USE_LINK, values: unknown[]): Promise<boolean> => {
     const token = newToken();
-    const [row] = await sql.query<{ id: string }>(statement.name, statement.text, [secretHash, hashToken(token)]);
+    const [row] = await sql.query<{ id: string }>(statement.name, statement.text, [values[0], hashToken(token), ...values.slice(1)]);
     if (!row) return false;
     // A browser signing in again leaves no second session behind it: the one its cookie named ends.
     const previous = cookieToken(ctx);
@@ -58,17 +62,17 @@ export function teamSessions(sql: SqlPool) {
     async current(ctx: AppContext): Promise<TeamSession | undefined> {
       const token = cookieToken(ctx);
       if (!token) return undefined;
-      const [row] = await sql.query<{ id: string; api_key_id: string | null; project_id: string; slug: string; name: string; board_enabled: boolean }>(
+      const [row] = await sql.query<{ id: string; member: string | null; api_key_id: string | null; project_id: string; slug: string; project_name: string; board_enabled: boolean }>(
         FIND_SESSION.name,
         FIND_SESSION.text,
         [hashToken(token)],
       );
       if (!row) return undefined;
-      return { id: row.id, keyId: row.api_key_id, project: { id: row.project_id, slug: row.slug, name: row.name, boardEnabled: row.board_enabled } };
+      return { id: row.id, name: row.member, keyId: row.api_key_id, project: { id: row.project_id, slug: row.slug, name: row.project_name, boardEnabled: row.board_enabled } };
     },
 
     /** Uses a one-time link's token and, when it works, opens a session and sets its cookie. */
-    openWithLink: (ctx: AppContext, linkToken: string): Promise<boolean> => open(ctx, USE_LINK, hashToken(linkToken)),
+    openWithLink: (ctx: AppContext, linkToken: string): Promise<boolean> => open(ctx, USE_LINK, [hashToken(linkToken)]),
 
     /** Why a link's token did not work: unknown, used or expired. */
     async linkState(linkToken: string): Promise<'unknown' | 'used' | 'expired'> {
@@ -78,8 +82,8 @@ export function teamSessions(sql: SqlPool) {
       return row.used ? 'used' : 'expired';
     },
 
-    /** Opens a session with a secret key's hash (the sign-in form), setting its cookie; false when it is no live secret key. */
-    openWithKey: (ctx: AppContext, keyHash: string): Promise<boolean> => open(ctx, OPEN_WITH_KEY, keyHash),
+    /** Opens a session with a secret key's hash (the sign-in form) and the name given, setting its cookie; false when it is no live secret key. */
+    openWithKey: (ctx: AppContext, keyHash: string, name: string | null): Promise<boolean> => open(ctx, OPEN_WITH_KEY, [keyHash, name]),
 
     /** Ends the request's session on the server and clears its cookie. */
     async end(ctx: AppContext): Promise<void> {

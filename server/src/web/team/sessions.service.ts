@@ -37,17 +37,18 @@ export type LinkRequester = { projectSlug: string } | { projectId: string; keyId
 
 /**
  * Makes a one-time sign-in link to the team's pages of a project: usable once, for 10 minutes.
- * Only the SHA-256 of its token is stored. ProjectNotFoundError when no project has the slug.
+ * Only the SHA-256 of its token is stored. `name`, if given, is who the link is for: its session
+ * signs replies and status changes with it. ProjectNotFoundError when no project has the slug.
  */
-export async function createSignInLink(em: EntityManager, by: LinkRequester): Promise<SignInLink> {
+export async function createSignInLink(em: EntityManager, by: LinkRequester, options: { name?: string | null | undefined } = {}): Promise<SignInLink> {
   const projectId = 'projectId' in by ? by.projectId : (await ensureProject(em, by.projectSlug)).project.id;
   const keyId = 'keyId' in by ? by.keyId : null;
   const token = newToken();
   const [row] = await em.getConnection().execute<{ expires_at: string }[]>(
-    `insert into team_sign_in_links (project_id, api_key_id, token_hash, expires_at)
-     values (?, ?, ?, now() + interval '${LINK_LIFETIME}')
+    `insert into team_sign_in_links (project_id, api_key_id, token_hash, name, expires_at)
+     values (?, ?, ?, ?, now() + interval '${LINK_LIFETIME}')
      returning to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as expires_at`,
-    [projectId, keyId, hashToken(token)],
+    [projectId, keyId, hashToken(token), options.name ?? null],
   );
   return { path: `${SIGN_IN_PATH}?token=${token}`, expiresAt: row!.expires_at };
 }
@@ -56,6 +57,8 @@ export async function createSignInLink(em: EntityManager, by: LinkRequester): Pr
 export interface TeamSessionSummary {
   id: string;
   project: string;
+  /** Who the member said they are, or null. */
+  name: string | null;
   /** How it was opened: a one-time link, or a secret key in the sign-in form. */
   openedWith: 'link' | 'key';
   /** The prefix of the secret key that opened it (or asked for its link); null when made on the database. */
@@ -77,7 +80,7 @@ export async function listTeamSessions(em: EntityManager, options: { projectSlug
       else 'active' end`;
   const rows = await em.getConnection().execute<Record<string, string | null>[]>(
     `select * from (
-       select s.id::text as id, p.slug as project, s.opened_with, k.key_prefix, ${ISO('s.created_at')} as created_at,
+       select s.id::text as id, p.slug as project, s.name, s.opened_with, k.key_prefix, ${ISO('s.created_at')} as created_at,
               ${ISO('s.last_seen_at')} as last_seen_at, ${ISO('s.ended_at')} as ended_at, ${state} as state
        from team_sessions s join projects p on p.id = s.project_id left join api_keys k on k.id = s.api_key_id
        where (?::text is null or p.slug = ?)
@@ -88,6 +91,7 @@ export async function listTeamSessions(em: EntityManager, options: { projectSlug
   return rows.map((row) => ({
     id: row.id!,
     project: row.project!,
+    name: row.name ?? null,
     openedWith: row.opened_with as 'link' | 'key',
     keyPrefix: row.key_prefix ?? null,
     createdAt: row.created_at!,

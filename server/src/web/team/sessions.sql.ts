@@ -28,10 +28,10 @@ export const USE_LINK: Statement = {
       update team_sign_in_links l set used_at = now()
       where l.token_hash = $1 and l.used_at is null and l.expires_at > now()
         and (l.api_key_id is null or exists (select 1 from api_keys k where k.id = l.api_key_id and k.revoked_at is null))
-      returning l.project_id, l.api_key_id
+      returning l.project_id, l.api_key_id, l.name
     )
-    insert into team_sessions (project_id, api_key_id, token_hash, opened_with)
-    select project_id, api_key_id, $2, 'link' from used
+    insert into team_sessions (project_id, api_key_id, token_hash, name, opened_with)
+    select project_id, api_key_id, $2, name, 'link' from used
     returning id::text`,
 };
 
@@ -44,12 +44,13 @@ export const LINK_STATE: Statement = {
 /**
  * Opens a session with a secret key typed into the sign-in form: the key whose hash is $1, if it
  * is a secret key and not revoked; $2 is the new session's token hash. One statement, so the key
- * cannot be revoked between the check and the insert. No row: no such key (or not a secret one).
+ * cannot be revoked between the check and the insert. $3 is the name the member gave, or null.
+ * No row: no such key (or not a secret one).
  */
 export const OPEN_WITH_KEY: Statement = {
   name: 'team_open_with_key',
-  text: `insert into team_sessions (project_id, api_key_id, token_hash, opened_with)
-    select k.project_id, k.id, $2, 'key' from api_keys k
+  text: `insert into team_sessions (project_id, api_key_id, token_hash, name, opened_with)
+    select k.project_id, k.id, $2, $3, 'key' from api_keys k
     where k.key_hash = $1 and k.kind = 'secret' and k.revoked_at is null
     returning id::text`,
 };
@@ -63,7 +64,7 @@ export const OPEN_WITH_KEY: Statement = {
 export const FIND_SESSION: Statement = {
   name: 'team_find_session',
   text: `with live as (
-      select s.id, s.api_key_id, s.last_seen_at, p.id as project_id, p.slug, p.name, p.board_enabled
+      select s.id, s.api_key_id, s.name, s.last_seen_at, p.id as project_id, p.slug, p.name as project_name, p.board_enabled
       from team_sessions s
       join projects p on p.id = s.project_id
       left join api_keys k on k.id = s.api_key_id
@@ -75,7 +76,7 @@ export const FIND_SESSION: Statement = {
       from live where t.id = live.id and live.last_seen_at < now() - interval '1 minute'
       returning t.id
     )
-    select id::text, api_key_id::text, project_id::text, slug, name, board_enabled from live`,
+    select id::text, api_key_id::text, name as member, project_id::text, slug, project_name, board_enabled from live`,
 };
 
 /** Ends the session whose token hashes to $1 (sign-out). Ending one twice is harmless. */

@@ -1,8 +1,9 @@
+import { TeamMemberNameSchema } from '@feedbackd/sdk/contract';
 import { hashApiKey, looksLikeApiKey } from '../../admin/api-key-format.js';
 import type { AppContext } from '../../http/context.js';
-import { AppError } from '../../http/errors.js';
 import type { AssetPaths } from '../assets.js';
 import type { SafeHtml } from '../html.js';
+import type { Problem } from '../views/parts.js';
 import { teamErrorPage, teamPaths } from './layout.js';
 import { formField, seeOther } from './requests.js';
 import type { TeamSessions } from './session.js';
@@ -51,9 +52,19 @@ export function signIn(sessions: TeamSessions, assets: AssetPaths) {
     async withKey(ctx: AppContext): Promise<SafeHtml | undefined> {
       const value = formField(ctx, 'key');
       const key = typeof value === 'string' ? value.trim() : '';
-      if (key === '') return refuse(ctx, 400, 'Enter a secret key');
-      if (key.startsWith('pk_')) return refuse(ctx, 400, 'That is a public key (pk_): the team pages need a secret key (sk_)');
-      if (!looksLikeApiKey(key) || !(await sessions.openWithKey(ctx, hashApiKey(key)))) return refuse(ctx, 401, 'That key is not a secret key of this server, or it has been revoked');
+      const typed = formField(ctx, 'name');
+      const nameText = typeof typed === 'string' ? typed : undefined;
+      const name = nameText === undefined || nameText.trim() === '' ? undefined : TeamMemberNameSchema.safeParse(nameText);
+      const refuse = (status: 400 | 401, problem: Problem): SafeHtml => {
+        ctx.status = status;
+        return signInPage({ assets, problems: [problem], name: nameText });
+      };
+      if (key === '') return refuse(400, { field: 'key', message: 'Enter a secret key' });
+      if (key.startsWith('pk_')) return refuse(400, { field: 'key', message: 'That is a public key (pk_): the team pages need a secret key (sk_)' });
+      if (name && !name.success) return refuse(400, { field: 'name', message: name.error.issues[0]?.message ?? 'name is not valid' });
+      if (!looksLikeApiKey(key) || !(await sessions.openWithKey(ctx, hashApiKey(key), name?.data ?? null))) {
+        return refuse(401, { field: 'key', message: 'That key is not a secret key of this server, or it has been revoked' });
+      }
       seeOther(ctx, teamPaths.inbox);
       return undefined;
     },
@@ -65,14 +76,4 @@ export function signIn(sessions: TeamSessions, assets: AssetPaths) {
       return undefined;
     },
   };
-
-  function refuse(ctx: AppContext, status: 400 | 401, problem: string): SafeHtml {
-    ctx.status = status;
-    return signInPage({ assets, problem });
-  }
-}
-
-/** A team page asked for without a live session. */
-export function notSignedIn(): AppError {
-  return new AppError(401, 'Sign in to see this page: your session has ended, or you have not signed in yet.');
 }
