@@ -32,6 +32,8 @@ export function signIn(sessions: TeamSessions, assets: AssetPaths) {
           : undefined;
         return signInPage({ assets, notice });
       }
+      // A HEAD (a link checker, a preview) only looks: it must not use up the link it was given.
+      if (ctx.method === 'HEAD') return signInPage({ assets });
       if (typeof token === 'string' && /^[A-Za-z0-9_-]{43}$/.test(token) && (await sessions.openWithLink(ctx, token))) {
         seeOther(ctx, teamPaths.inbox);
         return undefined;
