@@ -38,7 +38,7 @@ export function teamItemPage(view: TeamItemView): SafeHtml {
   const { project, item, values, problems } = view;
   const history = item.statusHistory ?? [];
   const body = html`<p><a href="${teamPaths.inbox}">Back to the inbox</a>${project.boardEnabled ? html` · <a href="${boardPaths.item(project.slug, item.id)}">See it on the public board</a>` : ''}</p>
-${errorSummary(problems)}
+${errorSummary(view.mergeProblem ? [...problems, { field: 'intoId', message: view.mergeProblem }] : problems)}
 ${view.notice && html`<p class="notice" role="status">${view.notice}</p>`}
 <article>
 <h1>${item.title}</h1>
@@ -82,7 +82,7 @@ ${history.length === 0
 </section>
 ${mergeSection(item, view.merge, view.mergeProblem)}
 ${deleteSection(item)}`;
-  return teamPage({ title: problems.length > 0 ? `Error: ${item.title}` : item.title, assets: view.assets, project, body });
+  return teamPage({ title: problems.length > 0 || view.mergeProblem ? `Error: ${item.title}` : item.title, assets: view.assets, project, body });
 }
 
 /** A labelled textarea with its hint and its error message, tied to it by aria-describedby. */
