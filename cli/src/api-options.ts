@@ -27,6 +27,7 @@ export const API_COMMANDS = {
   login: 'public',
   whoami: 'public',
   webhooks: 'secret',
+  open: 'secret',
 } as const satisfies Record<string, 'public' | 'secret'>;
 
 /** The API commands that need a secret key, as a phrase: "status, comment, merge and delete". */

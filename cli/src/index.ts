@@ -11,8 +11,10 @@ import { listCommand } from './commands/list.js';
 import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { mergeCommand } from './commands/merge.js';
+import { openCommand } from './commands/open.js';
 import { migrateCommand } from './commands/migrate.js';
 import { seedCommand } from './commands/seed.js';
+import { sessionsCommand } from './commands/sessions.js';
 import { serveCommand } from './commands/serve.js';
 import { showCommand } from './commands/show.js';
 import { similarCommand } from './commands/similar.js';
@@ -95,6 +97,8 @@ export function buildProgram(output: Output = processOutput, jsonErrors = false)
     logoutCommand(output),
     whoamiCommand(output),
     webhooksCommand(output),
+    openCommand(output),
+    sessionsCommand(output),
   ];
   for (const command of commands) {
     // API_COMMANDS is the list the help and the checks read: it must name exactly these.

@@ -93,6 +93,7 @@ const METHOD_NAMES: Record<OperationName, string> = {
   listenWebhook: 'webhooks.listen',
   pullWebhookDeliveries: 'webhooks.pull',
   reportWebhookDelivery: 'webhooks.reportOutcome',
+  createSignInLink: 'admin.signInLink',
 };
 
 /**

@@ -16,6 +16,7 @@ import type { Logger } from './logger.js';
 import { openApiJson } from './openapi.js';
 import { hotWrites, mountPublicRoutes } from './public/routes.js';
 import { board } from './web/board.js';
+import { team } from './web/team/team.js';
 import { mountWebhookRoutes } from './webhooks/routes.js';
 
 export interface AppDependencies {
@@ -88,7 +89,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   // contract's routes.
   app
     .use(edge(deps.logger))
-    .use(keylessRoutes(deps.sql, openApiJson(), board({ sql: deps.sql, writes, limiter, logger: deps.logger })).routes())
+    .use(keylessRoutes(deps.sql, openApiJson(), board({ sql: deps.sql, writes, limiter, logger: deps.logger }), team({ sql: deps.sql, orm, limiter, logger: deps.logger })).routes())
     .use(
       access({
         sql: deps.sql,

@@ -27,6 +27,7 @@ export {
   type IdentitySecretAction,
 } from './admin/board-settings.service.js';
 export type { MikroORM } from '@mikro-orm/postgresql';
+export { createSignInLink, endTeamSessions, listTeamSessions, TeamSessionNotFoundError, type SignInLink, type TeamSessionSummary } from './web/team/sessions.service.js';
 export { DEFAULT_RATE_LIMIT } from './serve-defaults.js';
 export type { RateLimitOptions } from './http/access.js';
 export type { RateLimiter, RateLimitState } from './limits/lease-client.js';

@@ -17,6 +17,7 @@ const ALL = [
   'Migration20261126001100_outbox_fan_out',
   'Migration20261127001200_board',
   'Migration20261127001300_board_identity',
+  'Migration20261127001400_team_sessions',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */

@@ -30,7 +30,14 @@ const RELEASE_MIGRATIONS = [
   'Migration20261125000800_exactly_once',
 ];
 /** The migrations added since 0.1.0, in order: what an upgrade applies. */
-const SINCE_RELEASE = ['Migration20261125000900_webhooks', 'Migration20261126001000_webhook_listeners', 'Migration20261126001100_outbox_fan_out', 'Migration20261127001200_board', 'Migration20261127001300_board_identity'];
+const SINCE_RELEASE = [
+  'Migration20261125000900_webhooks',
+  'Migration20261126001000_webhook_listeners',
+  'Migration20261126001100_outbox_fan_out',
+  'Migration20261127001200_board',
+  'Migration20261127001300_board_identity',
+  'Migration20261127001400_team_sessions',
+];
 
 const fixture = readReleaseFixture();
 const script = dumpScript(fixture.dumpPath);

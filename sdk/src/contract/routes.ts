@@ -21,6 +21,7 @@ import {
   SimilarFeedbackQuerySchema,
   SimilarFeedbackResponseSchema,
 } from './feedback.js';
+import { CreateSignInLinkRequestSchema, SignInLinkResponseSchema } from './team.js';
 import { IdentifyRequestSchema, IdentifyResponseSchema } from './users.js';
 import { ToggleVoteRequestSchema, VoteResultSchema } from './votes.js';
 import {
@@ -297,6 +298,19 @@ export const routes = {
     params: WebhookDeliveryParamsSchema,
     body: ReportWebhookDeliveryRequestSchema,
     responses: { 200: WebhookDeliveryResponseSchema },
+  },
+
+  // Triage in the browser (docs/triage.md): a one-time link to the team's pages, for the key's project.
+  createSignInLink: {
+    method: 'POST',
+    path: '/api/v1/team/sign-in-links',
+    auth: 'secret',
+    summary: "A one-time sign-in link to the team's pages (/team) of the key's project, valid for 10 minutes",
+    body: CreateSignInLinkRequestSchema,
+    responses: { 201: SignInLinkResponseSchema },
+    // The answer holds the link's token, which the server stores only as a hash: an idempotency
+    // record would keep the token itself to replay it. A repeat makes another link, harmlessly.
+    idempotencyKey: false,
   },
 } as const satisfies Record<string, RouteDefinition>;
 

@@ -7,6 +7,7 @@ import type {
   UpdateFeedbackRequest,
 } from '../contract/admin.js';
 import type { FeedbackDetail } from '../contract/feedback.js';
+import type { CreateSignInLinkRequest, SignInLink } from '../contract/team.js';
 import type { RequestOptions, Transport } from '../transport.js';
 
 /**
@@ -84,5 +85,20 @@ export class AdminResource {
    */
   async merge(duplicateId: string, intoId: string, options?: RequestOptions): Promise<MergeFeedbackResult> {
     return this.#transport.call('mergeFeedback', { params: { id: duplicateId }, body: { intoId } }, options);
+  }
+
+  /**
+   * A one-time sign-in link to the team's pages (`/team`: the inbox) of your key's project, valid
+   * for 10 minutes and usable once; `feedback open` calls this. `POST /api/v1/team/sign-in-links`.
+   * `name` (optional) is who it is for: the session signs replies and status changes with it.
+   * Sessions opened through it end when your key is revoked.
+   *
+   * @returns The link as a path on the server (put the server's address in front) and when it expires.
+   * @example
+   * const { path } = await client.admin.signInLink({ name: 'Ada' });
+   * console.log(new URL(path, 'https://feedback.example.com').href);
+   */
+  async signInLink(input: CreateSignInLinkRequest = {}, options?: RequestOptions): Promise<SignInLink> {
+    return this.#transport.call('createSignInLink', { body: input }, options);
   }
 }

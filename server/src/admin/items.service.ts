@@ -15,9 +15,12 @@ export interface ItemChanges {
   type?: FeedbackType | undefined;
 }
 
-/** Who changes an item: the key (recorded with a status change) and the optional name the caller gave. */
+/**
+ * Who changes an item: the key (recorded with a status change) and the optional name the caller
+ * gave. No key for a team session the operator opened on the database (web/team/).
+ */
 export interface ChangedBy {
-  keyId: string;
+  keyId: string | null;
   actor: string | null;
 }
 

@@ -9,6 +9,7 @@ import { DETAIL_WITH_HISTORY } from '../public/feedback.sql.js';
 import { addComment, deleteComment } from './comments.service.js';
 import { deleteItem, updateItem } from './items.service.js';
 import { mergeItems } from './merge.service.js';
+import { createSignInLink } from '../web/team/sessions.service.js';
 
 /** What the operator's endpoints need: the ORM for their transactions, the hot pool to read an item back. */
 export interface AdminDependencies {
@@ -65,6 +66,11 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
     if (!merged) throw feedbackNotFound();
     const summary = JSON.stringify({ id, ...merged });
     return jsonReply(routes.mergeFeedback, 200, `{"feedback":${await detail(body.intoId, ctx, sql)},"merged":${summary}}`);
+  });
+
+  // `feedback open` with a secret key: a link to the team's pages (web/team/), tied to the key.
+  mount(router, routes.createSignInLink, options, async ({ body }, ctx) => {
+    return reply(201, await createSignInLink(await em(ctx), { projectId: projectOf(ctx), keyId: ctx.state.caller.keyId }, { name: body.name }));
   });
 }
 

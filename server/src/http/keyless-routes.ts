@@ -31,7 +31,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * Another method on one of them is a 405 with `Allow: GET, HEAD`. The paths match exactly (case and
  * trailing slash included): `/healthz/` is an API path like any other, asked for a key.
  */
-export function keylessRoutes(sql: SqlPool, openApiDocument: string, board?: Middleware<AppState>): Router<AppState> {
+export function keylessRoutes(sql: SqlPool, openApiDocument: string, board?: Middleware<AppState>, team?: Middleware<AppState>): Router<AppState> {
   const index = JSON.stringify({
     name: 'feedback',
     version: SERVER_VERSION,
@@ -59,6 +59,8 @@ export function keylessRoutes(sql: SqlPool, openApiDocument: string, board?: Mid
   // The board's pages and assets (web/board.ts), matched here by the router, so that an API
   // request runs none of the board's code on its way.
   if (board) for (const path of ['/b/{*rest}', '/assets/{*rest}']) router.all(path, board);
+  // The team's pages (web/team/), likewise: they have their own session, asked for there.
+  if (team) for (const path of ['/team', '/team/{*rest}']) router.all(path, team);
   return router;
 }
 

@@ -4,6 +4,7 @@ import { deleteExpiredKeys } from '../db/idempotency-keys.js';
 import { PRUNE_LOG } from '../webhooks/deliveries.sql.js';
 import { PRUNE_LISTENERS } from '../webhooks/listeners.sql.js';
 import { SWEEP_SPENT_TOKENS } from '../web/board.sql.js';
+import { PRUNE_LINKS, PRUNE_SESSIONS } from '../web/team/sessions.sql.js';
 import { webhookSender } from '../webhooks/sender.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
 
@@ -13,6 +14,11 @@ export const IDEMPOTENCY_SWEEP_EVERY_MS = 10 * 60_000;
 export const WEBHOOK_POLL_EVERY_MS = 500;
 /** How often the webhook log is pruned of what is older than its keeping period, and of listeners gone for an hour. */
 export const WEBHOOK_PRUNE_EVERY_MS = 60 * 60_000;
+/**
+ * How often used-up team sign-in links and long-dead team sessions (web/team/sessions.sql.ts), and
+ * the board's spent visitor tokens past their expiry (web/board.sql.ts), are deleted.
+ */
+export const SIGN_IN_SWEEP_EVERY_MS = 60 * 60_000;
 
 export interface MachineJobOptions {
   /** Webhook targets may be on loopback and private networks. */
@@ -37,12 +43,6 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
         run: async () => ({ deleted: await deleteExpiredKeys(sql) }),
       },
       {
-        // Tokens past their expiry cannot be used again anyway: their hashes need keeping no longer.
-        name: 'board sign-in token sweep',
-        everyMs: IDEMPOTENCY_SWEEP_EVERY_MS,
-        run: async () => ({ deleted: (await sql.query('', `${SWEEP_SPENT_TOKENS} returning 1`, [])).length }),
-      },
-      {
         name: 'webhook sender',
         everyMs: WEBHOOK_POLL_EVERY_MS,
         quiet: true,
@@ -56,6 +56,16 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
           const listeners = (await sql.query('', `${PRUNE_LISTENERS} returning 1`, [])).length;
           return { listeners, events: (await sql.query('', `${PRUNE_LOG} returning 1`, [])).length };
         },
+      },
+      {
+        name: 'sign-in sweep',
+        everyMs: SIGN_IN_SWEEP_EVERY_MS,
+        run: async () => ({
+          links: (await sql.query('', `${PRUNE_LINKS} returning 1`, [])).length,
+          sessions: (await sql.query('', `${PRUNE_SESSIONS} returning 1`, [])).length,
+          // The board's spent tokens past their expiry could not be used again anyway.
+          boardTokens: (await sql.query('', `${SWEEP_SPENT_TOKENS} returning 1`, [])).length,
+        }),
       },
     ],
     logger,

@@ -59,20 +59,21 @@ export function checkSameOrigin(ctx: AppContext): void {
 /**
  * The board's posts (votes, submissions) spend the budget of the caller's address in the server's
  * rate limiter (the API keys' one, so the same store: this process, the cluster's bank or Redis),
- * under a key of their own. A store that fails lets the post through, as for API keys.
+ * under a key of their own (`scope`: the team's pages spend a budget apart from the board's). A
+ * store that fails lets the post through, as for API keys.
  */
-export function postLimit(limiter: RateLimiter | undefined, logger: Logger): (ctx: AppContext) => Promise<void> {
+export function postLimit(limiter: RateLimiter | undefined, logger: Logger, scope: 'board' | 'team' = 'board'): (ctx: AppContext) => Promise<void> {
   if (!limiter) return () => Promise.resolve();
   return async (ctx) => {
     let state;
     try {
-      state = await limiter.consume(`board:${clientIp(ctx)}`);
+      state = await limiter.consume(`${scope}:${clientIp(ctx)}`);
     } catch (error) {
-      logger.warn('rate limiter store failed; board post served without a limit', { id: ctx.state.requestId, error: error instanceof Error ? error.message : String(error) });
+      logger.warn(`rate limiter store failed; ${scope} post served without a limit`, { id: ctx.state.requestId, error: error instanceof Error ? error.message : String(error) });
       return;
     }
     if (state.allowed) return;
-    countRefusal('board');
+    countRefusal(scope);
     throw new AppError(429, 'Too many posts from your address in a short time.', undefined, {
       'Retry-After': String(Math.max(1, Math.ceil(state.msBeforeNext / 1000))),
     });

@@ -13,6 +13,7 @@ import { Migration20261126001000WebhookListeners } from './Migration202611260010
 import { Migration20261126001100OutboxFanOut } from './Migration20261126001100_outbox_fan_out.js';
 import { Migration20261127001200Board } from './Migration20261127001200_board.js';
 import { Migration20261127001300BoardIdentity } from './Migration20261127001300_board_identity.js';
+import { Migration20261127001400TeamSessions } from './Migration20261127001400_team_sessions.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
 export const migrationsList: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126001100_outbox_fan_out', class: Migration20261126001100OutboxFanOut },
   { name: 'Migration20261127001200_board', class: Migration20261127001200Board },
   { name: 'Migration20261127001300_board_identity', class: Migration20261127001300BoardIdentity },
+  { name: 'Migration20261127001400_team_sessions', class: Migration20261127001400TeamSessions },
 ];

@@ -1,0 +1,133 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { FeedbackStatusSchema, ListFeedbackQuerySchema, PAGE_SIZE_MAX, type FeedbackListItem, type FeedbackStatus, type ListFeedbackQuery } from '@feedbackd/sdk/contract';
+import { updateItem } from '../../admin/items.service.js';
+import type { SqlPool } from '../../db/pool.js';
+import { UUID } from '../../db/uuid.js';
+import { checkInputLimits } from '../../http/body.js';
+import type { AppContext } from '../../http/context.js';
+import { toValidationDetails } from '../../http/errors.js';
+import { listStatement, listValues } from '../../public/feedback.route.js';
+import type { AssetPaths } from '../assets.js';
+import type { SafeHtml } from '../html.js';
+import { count, label, problemsOf, type Problem } from '../views/parts.js';
+import { safeTeamReturn, seeOther, formField, type TeamRequest } from './requests.js';
+import { teamPaths } from './layout.js';
+import type { TeamSession } from './session.js';
+import { inboxPage } from './views/inbox-page.js';
+
+/** What the inbox lists when no status is asked for: what nobody has looked at yet. */
+export const INBOX_DEFAULT_STATUS = 'new';
+
+/** The list's controls, by the API's query names: a problem with one of them is shown next to it. */
+const LIST_FIELDS = new Set(['status', 'type', 'search', 'sortBy']);
+
+/** What the bulk change adds to the inbox's address on its way back: said once, and never kept in links. */
+const NOTICE_PARAMS = ['changed', 'missing', 'to', 'deleted'] as const;
+
+/**
+ * Who made a change, in the item's status history: the member's name when they gave one, and
+ * the team session by its id (which `feedback sessions list` shows), beside the key that opened it.
+ */
+export function sessionActor(session: Pick<TeamSession, 'id' | 'name'>): string {
+  return session.name ? `${session.name} (team session ${session.id})` : `team session ${session.id}`;
+}
+
+/**
+ * The inbox (GET /team) and its bulk status change (POST /team/items/status). The list is the
+ * API's own statement (listStatement/listValues, as the board runs it); each change is the API's
+ * PATCH service (updateItem), one transaction per item, so its history, counts and webhook event
+ * are those of a change made through the API or the CLI.
+ */
+export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: AssetPaths) {
+  const list = async (projectId: string, query: ListFeedbackQuery) => {
+    const statement = listStatement(query);
+    const [row] = await sql.query<{ total: number; items: string }>(statement.name, statement.text, listValues(statement, projectId, query));
+    return { total: row!.total, items: JSON.parse(row!.items) as FeedbackListItem[] };
+  };
+
+  /** The inbox for a query (the request's, or the one a refused bulk change came from), with its problems. */
+  const render = async ({ ctx, session }: TeamRequest, params: URLSearchParams, problems: Problem[] = []): Promise<SafeHtml> => {
+    const notice = noticeOf(params);
+    for (const name of NOTICE_PARAMS) params.delete(name);
+    // No status asked for: the new items. An empty one (the filter's "Any") asks for every status.
+    if (!params.has('status')) params.set('status', INBOX_DEFAULT_STATUS);
+    const query = Object.fromEntries([...params.keys()].map((name) => [name, params.getAll(name).length > 1 ? params.getAll(name) : params.get(name)!]));
+    const first = (name: string) => params.get(name) ?? undefined;
+    const here = `${teamPaths.inbox}?${params.toString()}`;
+    const view = {
+      project: session.project,
+      assets,
+      filters: { status: first('status'), type: first('type'), search: first('search'), sortBy: first('sortBy') },
+      here,
+      notice,
+      problems,
+      pageLink: (n: number) => {
+        const link = new URLSearchParams(params);
+        link.set('page', String(n));
+        return `${teamPaths.inbox}?${link.toString()}`;
+      },
+    };
+    const limits = checkInputLimits(query);
+    const parsed = limits ? undefined : ListFeedbackQuerySchema.safeParse(query);
+    if (!parsed?.success) {
+      ctx.status = 400;
+      return inboxPage({ ...view, problems: [...problems, ...problemsOf(limits ?? toValidationDetails(parsed!.error), LIST_FIELDS)] });
+    }
+    const { total, items } = await list(session.project.id, parsed.data);
+    if (problems.length > 0) ctx.status = 400;
+    return inboxPage({ ...view, list: { items, total, page: parsed.data.page, totalPages: Math.ceil(total / parsed.data.limit) } });
+  };
+
+  return {
+    /** GET /team: the inbox, with the API's list query (same names, same validation). */
+    page: (request: TeamRequest): Promise<SafeHtml> => render(request, new URLSearchParams(request.ctx.querystring)),
+
+    /**
+     * POST /team/items/status: `id` (one or several) and `status`. Each item changes through
+     * updateItem in a transaction of its own: an item deleted or merged meanwhile is counted as
+     * missing, and does not stop the others. Then 303 back to the inbox the form came from.
+     */
+    async changeStatus(request: TeamRequest): Promise<SafeHtml | undefined> {
+      const { ctx, session } = request;
+      const back = safeTeamReturn(formField(ctx, 'return')) ?? teamPaths.inbox;
+      const ids = idsOf(formField(ctx, 'id'));
+      const status = FeedbackStatusSchema.safeParse(formField(ctx, 'status'));
+      const problems: Problem[] = [];
+      if (ids === undefined || ids.length === 0) problems.push({ field: 'new-status', message: 'Select at least one item, then choose Change status' });
+      else if (ids.length > PAGE_SIZE_MAX) problems.push({ field: 'new-status', message: `Change at most ${PAGE_SIZE_MAX} items at once` });
+      if (!status.success) problems.push({ field: 'new-status', message: 'Choose one of the statuses' });
+      if (problems.length > 0) return render(request, new URL(back, 'http://team.invalid').searchParams, problems);
+
+      const em = (await orm()).em;
+      let changed = 0;
+      for (const id of ids!) {
+        const found = await updateItem(em.fork(), session.project.id, id, { status: status.data }, { keyId: session.keyId, actor: sessionActor(session) });
+        if (found) changed++;
+      }
+      const url = new URL(back, 'http://team.invalid');
+      url.searchParams.set('changed', String(changed));
+      url.searchParams.set('to', status.data!);
+      if (changed < ids!.length) url.searchParams.set('missing', String(ids!.length - changed));
+      seeOther(ctx, url.pathname + url.search);
+      return undefined;
+    },
+  };
+}
+
+/** The posted ids: one or several, each a uuid (lower-cased); undefined when one is not. */
+function idsOf(value: unknown): string[] | undefined {
+  const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  if (!list.every((id): id is string => typeof id === 'string' && UUID.test(id))) return undefined;
+  return [...new Set(list.map((id) => id.toLowerCase()))];
+}
+
+/** What the last bulk change did, from the address it came back to. */
+function noticeOf(params: URLSearchParams): string | undefined {
+  if (params.get('deleted') === '1') return 'The item was deleted.';
+  const changed = Number(params.get('changed'));
+  const to = FeedbackStatusSchema.safeParse(params.get('to'));
+  if (!Number.isInteger(changed) || changed < 0 || !to.success) return undefined;
+  const missing = Number(params.get('missing')) || 0;
+  const moved = `${count(changed, 'item')} moved to ${label(to.data satisfies FeedbackStatus)}.`;
+  return missing > 0 ? `${moved} ${count(missing, 'item')} could not be found (deleted or merged meanwhile).` : moved;
+}

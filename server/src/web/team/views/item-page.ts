@@ -1,0 +1,98 @@
+import { COMMENT_MAX_LENGTH, FEEDBACK_STATUSES, type FeedbackDetail, type StatusChange } from '@feedbackd/sdk/contract';
+import type { AssetPaths } from '../../assets.js';
+import { html, type SafeHtml } from '../../html.js';
+import { boardPaths } from '../../layout.js';
+import { count, errorSummary, itemMeta, label, options, type Problem } from '../../views/parts.js';
+import { teamPage, teamPaths } from '../layout.js';
+import type { TeamProject } from '../session.js';
+import { deleteSection, mergeSection, type MergeCandidates } from './remove-parts.js';
+
+/** What the member typed, to fill a refused form again. */
+export interface ItemFormValues {
+  status?: string | undefined;
+  comment?: string | undefined;
+  reply?: string | undefined;
+}
+
+export interface TeamItemView {
+  project: TeamProject;
+  assets: AssetPaths;
+  /** The item as a secret key reads it (DETAIL_WITH_HISTORY): its comments and its status history. */
+  item: FeedbackDetail & { statusHistory?: StatusChange[] | undefined };
+  values: ItemFormValues;
+  /** The contract's messages, each about a control (`comment`, `reply`) or the page. */
+  problems: Problem[];
+  notice?: string | undefined;
+  /** The items it may be merged into, and why a merge was refused (shown at the choice). */
+  merge: MergeCandidates;
+  mergeProblem?: string | undefined;
+}
+
+/**
+ * GET /team/items/:id: the item as the team sees it. Two forms: the status with an optional
+ * comment in the same step, and a reply as the team. Then the comments (the team's marked) and the
+ * status history, oldest first. The history names who made each change (the actor), never the
+ * key: no part of a key is shown on a team page.
+ */
+export function teamItemPage(view: TeamItemView): SafeHtml {
+  const { project, item, values, problems } = view;
+  const history = item.statusHistory ?? [];
+  const body = html`<p><a href="${teamPaths.inbox}">Back to the inbox</a>${project.boardEnabled ? html` · <a href="${boardPaths.item(project.slug, item.id)}">See it on the public board</a>` : ''}</p>
+${errorSummary(view.mergeProblem ? [...problems, { field: 'intoId', message: view.mergeProblem }] : problems)}
+${view.notice && html`<p class="notice" role="status">${view.notice}</p>`}
+<article>
+<h1>${item.title}</h1>
+${itemMeta(item)}
+<p class="hint">${count(item.voteCount, 'vote')} · posted <time datetime="${item.createdAt}">${item.createdAt.slice(0, 10)}</time>${item.endUser?.name ? html` by ${item.endUser.name}` : ''}</p>
+${item.description ? html`<p class="description">${item.description}</p>` : html`<p class="empty">No description.</p>`}
+</article>
+<section aria-labelledby="status-title">
+<h2 id="status-title">Change the status</h2>
+<form method="post" action="${teamPaths.itemStatus(item.id)}" novalidate>
+<div class="field"><label for="status">Status</label><select id="status" name="status">${options(FEEDBACK_STATUSES.map((s) => ({ value: s, text: label(s) })), values.status ?? item.status)}</select></div>
+${textField('comment', 'Comment as the team (optional)', 'Posted with the change, in the same step, and shown on the public board.', values.comment, problems, 3)}
+<button type="submit" class="button">Save status</button>
+</form>
+</section>
+<section aria-labelledby="reply-title">
+<h2 id="reply-title">Reply as the team</h2>
+<form method="post" action="${teamPaths.itemComment(item.id)}" novalidate>
+${textField('reply', 'Reply', undefined, values.reply, problems, 4)}
+<button type="submit" class="button">Post reply</button>
+</form>
+</section>
+<section aria-labelledby="comments-title">
+<h2 id="comments-title">${count(item.comments.length, 'comment')}</h2>
+${item.comments.length === 0
+    ? html`<p class="empty">No comments yet.</p>`
+    : html`<ol class="comments">${item.comments.map(
+        (c) => html`<li class="comment${c.author?.isTeam ? ' team' : ''}">
+<p><strong>${c.author?.name ?? 'Anonymous'}</strong>${c.author?.isTeam ? html` <span class="team-badge">Team</span>` : ''} <span class="hint"><time datetime="${c.createdAt}">${c.createdAt.slice(0, 16).replace('T', ' ')}</time></span></p>
+<p>${c.content}</p>
+</li>`,
+      )}</ol>`}
+</section>
+<section aria-labelledby="history-title">
+<h2 id="history-title">Status history</h2>
+${history.length === 0
+    ? html`<p class="empty">The status has not changed since the item was posted.</p>`
+    : html`<ol class="history">${history.map(
+        (h) => html`<li>${label(h.from)} → ${label(h.to)}, <time datetime="${h.changedAt}">${h.changedAt.slice(0, 16).replace('T', ' ')} UTC</time>${h.actor ? html`, by ${h.actor}` : h.keyId ? ', with an API key' : ''}</li>`,
+      )}</ol>`}
+</section>
+${mergeSection(item, view.merge, view.mergeProblem)}
+${deleteSection(item)}`;
+  return teamPage({ title: problems.length > 0 || view.mergeProblem ? `Error: ${item.title}` : item.title, assets: view.assets, project, body });
+}
+
+/** A labelled textarea with its hint and its error message, tied to it by aria-describedby. */
+function textField(name: string, text: string, hint: string | undefined, value: string | undefined, problems: readonly Problem[], rows: number): SafeHtml {
+  const messages = problems.filter((p) => p.field === name).map((p) => p.message);
+  const ids = [hint ? `${name}-hint` : '', messages.length > 0 ? `${name}-error` : ''].filter(Boolean).join(' ');
+  return html`<div class="field${messages.length > 0 ? ' invalid' : ''}">
+<label for="${name}">${text}</label>
+${hint && html`<p class="hint" id="${name}-hint">${hint}</p>`}
+${messages.length > 0 && html`<p class="field-error" id="${name}-error"><span class="visually-hidden">Error: </span>${messages.join('. ')}</p>`}
+<textarea id="${name}" name="${name}" rows="${rows}" maxlength="${COMMENT_MAX_LENGTH}"${ids ? html` aria-describedby="${ids}"` : ''}${messages.length > 0 ? html` aria-invalid="true"` : ''}>${value ?? ''}</textarea>
+</div>`;
+}

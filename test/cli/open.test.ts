@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { backends } from '../helpers/backends.js';
+import { inProcess, runFeedback } from '../helpers/cli-process.js';
+import { withServer, type TestServer } from '../helpers/test-server.js';
+
+/** `feedback open` (docs/cli.md, docs/triage.md): a one-time sign-in link, on the database or with a secret key. */
+
+function locationOf(server: TestServer): string[] {
+  const { databaseUrl, dataDir } = server.database.location;
+  return databaseUrl ? ['--database-url', databaseUrl] : ['--data-dir', dataDir];
+}
+
+/** Uses a link as a browser would: 303 to the inbox the first time. */
+async function signInStatus(url: string): Promise<number> {
+  return (await fetch(url, { redirect: 'manual' })).status;
+}
+
+for (const backend of backends()) {
+  describe(`feedback open (${backend.name})`, () => {
+    const server = withServer(backend);
+    let secretKey: string;
+
+    before(async () => {
+      secretKey = await server.newKey(undefined, 'secret');
+    });
+
+    it('when run on the database with --print, then it prints a link on --url that signs in once; --json prints {url, expiresAt}', async () => {
+      const printed = await inProcess(['open', '--print', '--url', `${server.url}/`, ...locationOf(server)]);
+      expect(printed.code, printed.stderr).to.equal(0);
+      const url = printed.stdout.trim();
+      expect(url).to.match(new RegExp(`^${server.url}/team/sign-in\\?token=[\\w-]{43}$`));
+      expect(printed.stderr).to.include('signs in once');
+      expect(await signInStatus(url)).to.equal(303);
+      expect(await signInStatus(url), 'a second use').to.equal(410);
+
+      const json = await inProcess(['open', '--json', '--url', server.url, ...locationOf(server)]);
+      expect(json.code, json.stderr).to.equal(0);
+      const body = JSON.parse(json.stdout) as { url: string; expiresAt: string };
+      expect(Object.keys(body)).to.deep.equal(['url', 'expiresAt']);
+      expect(Date.parse(body.expiresAt) - Date.now()).to.be.within(9 * 60_000, 11 * 60_000);
+      expect(await signInStatus(body.url)).to.equal(303);
+
+      const unknown = await inProcess(['open', '--print', '--project', 'nope', ...locationOf(server)]);
+      expect(unknown.code, 'no such project').to.equal(3);
+    });
+
+    it('when run with a secret key from FEEDBACK_URL and FEEDBACK_API_KEY, then the link comes from the API, for the key\'s project; a public key is refused', async () => {
+      const run = await runFeedback(['open', '--print'], { FEEDBACK_URL: server.url, FEEDBACK_API_KEY: secretKey });
+      expect(run.code, run.stderr).to.equal(0);
+      const url = run.stdout.trim();
+      expect(url.startsWith(`${server.url}/team/sign-in?token=`)).to.equal(true);
+      expect(await signInStatus(url)).to.equal(303);
+      const [row] = await server.sql<{ keyed: boolean }>('select api_key_id is not null as keyed from team_sign_in_links order by created_at desc limit 1');
+      expect(row!.keyed, 'the link names the key that asked for it').to.equal(true);
+      const named = await runFeedback(['open', '--print', '--name', 'Ada'], { FEEDBACK_URL: server.url, FEEDBACK_API_KEY: secretKey });
+      expect(named.code, named.stderr).to.equal(0);
+      const [link] = await server.sql<{ name: string | null }>('select name from team_sign_in_links order by created_at desc limit 1');
+      expect(link!.name, 'the server keeps who the link is for').to.equal('Ada');
+
+      const publicKey = await runFeedback(['open', '--print', '--url', server.url, '--api-key', server.apiKey]);
+      expect(publicKey.code).to.equal(4);
+      expect(publicKey.stderr).to.include('secret key');
+      const project = await runFeedback(['open', '--print', '--project', 'other', '--url', server.url, '--api-key', secretKey]);
+      expect(project.code, '--project is for the database').to.equal(2);
+    });
+
+    it('when run without --print where there is a display, then it hands the link to the desktop\'s opener', async function () {
+      if (process.platform !== 'linux') this.skip();
+      const bin = mkdtempSync(join(tmpdir(), 'feedback-opener-'));
+      const seen = join(bin, 'seen');
+      writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${seen}'\n`);
+      chmodSync(join(bin, 'xdg-open'), 0o755);
+      const run = await runFeedback(['open', '--url', server.url, ...locationOf(server)], { PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':99' });
+      expect(run.code, run.stderr).to.equal(0);
+      for (let i = 0; i < 50 && !existsSync(seen); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(readFileSync(seen, 'utf8')).to.equal(run.stdout.trim());
+
+      const without = await runFeedback(['open', '--url', server.url, ...locationOf(server)], { PATH: `${bin}:${process.env.PATH}`, DISPLAY: '', WAYLAND_DISPLAY: '' });
+      expect(without.code, 'no display: the link is printed, nothing is opened, no error').to.equal(0);
+    });
+  });
+}
