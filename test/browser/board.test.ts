@@ -5,32 +5,20 @@ import { SignJWT } from 'jose';
 import { boardSignInLink, signBoardToken } from '@feedbackd/sdk/board';
 import { changeIdentitySecret, setBoardFrameOrigins } from '@feedbackd/server';
 import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { backends } from '../helpers/backends.js';
-import { expectAccessible, launchChromium, watchedContext, type WatchedContext } from '../helpers/browser.js';
+import { browserSuite, expectAccessible, watchedContext } from '../helpers/browser.js';
 import { request, withServer } from '../helpers/test-server.js';
 
 /** The board in headless Chromium (docs/board.md): what a visitor does, with and without JavaScript. */
 for (const backend of backends()) {
   describe(`board in a browser (${backend.name})`, function () {
     const server = withServer(backend);
-    let browser: Browser;
-    let watched: WatchedContext;
+    const chrome = browserSuite();
     let secretKey: string;
 
     before(async () => {
-      browser = await launchChromium();
       secretKey = await server.newKey(undefined, 'secret');
-    });
-    after(async () => browser?.close());
-    beforeEach(async () => {
-      watched = await watchedContext(browser);
-    });
-    afterEach(async function () {
-      const errors = watched.errors;
-      await watched.close();
-      // Every test ends without a console error or an uncaught exception on any page it opened.
-      if (this.currentTest?.state !== 'failed') expect(errors, 'console errors').to.deep.equal([]);
     });
 
     async function submitApi(title: string, type = 'idea'): Promise<string> {
@@ -47,7 +35,7 @@ for (const backend of backends()) {
     }
 
     async function open(page: Page, path: string, status = 200): Promise<void> {
-      if (status >= 400) watched.expectRefusal(server.url + path);
+      if (status >= 400) chrome.watched.expectRefusal(server.url + path);
       const response = await page.goto(server.url + path);
       expect(response?.status(), path).to.equal(status);
     }
@@ -56,7 +44,7 @@ for (const backend of backends()) {
       await submitApi('Browser crash on save', 'bug');
       await submitApi('Browser idea: keyboard shortcuts', 'idea');
       await submitApi('Browser idea: dark theme', 'idea');
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await open(page, '/');
       expect(new URL(page.url()).pathname, 'a browser at / lands on the default board').to.equal('/b/default');
       expect(await page.locator('h1').textContent()).to.equal('Feedback');
@@ -90,7 +78,7 @@ for (const backend of backends()) {
       const id = await submitApi('Export to CSV');
       const comment = await request(server, 'POST', `/api/v1/feedback/${id}/comments`, { apiKey: secretKey, body: { content: 'Planned for March.', team: { name: 'Support' } } });
       expect(comment.status, JSON.stringify(comment.body)).to.equal(201);
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await open(page, '/b/default?search=Export%20to%20CSV');
       await page.click('a:has-text("Export to CSV")');
       expect(new URL(page.url()).pathname).to.equal(`/b/default/items/${id}`);
@@ -102,7 +90,7 @@ for (const backend of backends()) {
 
     it('when a visitor votes and unvotes in place, then the count and aria-pressed change, survive a reload, and the API agrees', async () => {
       const id = await submitApi('Vote in place');
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await open(page, `/b/default/items/${id}`);
       const button = page.locator('.vote-button');
       expect(await button.getAttribute('aria-pressed')).to.equal('false');
@@ -126,7 +114,7 @@ for (const backend of backends()) {
     });
 
     it('when JavaScript is off, then a vote posts and comes back to the page, and an item is submitted after the form shows the contract\'s error', async () => {
-      const noScript = await watchedContext(browser, { javaScriptEnabled: false });
+      const noScript = await watchedContext(chrome.browser, { javaScriptEnabled: false });
       try {
         const id = await submitApi('Vote without script');
         const page = await noScript.newPage();
@@ -156,10 +144,10 @@ for (const backend of backends()) {
     });
 
     it('when JavaScript runs and a submission is refused, then the error summary takes the focus; corrected, the item is made', async () => {
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await open(page, '/b/default/new');
       await page.fill('#title', '   ');
-      watched.expectRefusal(`${server.url}/b/default/new`);
+      chrome.watched.expectRefusal(`${server.url}/b/default/new`);
       await page.click('button:has-text("Send feedback")');
       await page.waitForSelector('.error-summary');
       expect(await page.evaluate(`document.activeElement?.hasAttribute('data-error-summary')`)).to.equal(true);
@@ -176,7 +164,7 @@ for (const backend of backends()) {
       const existing = await submitApi('Dark mode for the dashboard');
       const before = (await request(server, 'GET', '/api/v1/feedback?limit=1')).body.total as number;
 
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await open(page, '/b/default/new');
       await page.fill('#title', 'Dashboard dark mode please');
       const hint = page.locator(`[data-similar] a[href="/b/default/items/${existing}"]`);
@@ -184,7 +172,7 @@ for (const backend of backends()) {
       expect(await hint.textContent()).to.equal('Dark mode for the dashboard');
       await expectAccessible(page);
 
-      const noScript = await watchedContext(browser, { javaScriptEnabled: false });
+      const noScript = await watchedContext(chrome.browser, { javaScriptEnabled: false });
       try {
         const plain = await noScript.newPage();
         await open(plain, '/b/default/new');
@@ -202,7 +190,7 @@ for (const backend of backends()) {
 
     it('when an operator moves an item to planned through the API, then the roadmap shows it in that column', async () => {
       const id = await submitApi('Roadmap candidate');
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await open(page, '/b/default/roadmap');
       expect(await page.locator('section.column').filter({ hasText: 'Roadmap candidate' }).count()).to.equal(0);
       const changed = await request(server, 'PATCH', `/api/v1/feedback/${id}`, { apiKey: secretKey, body: { status: 'planned' } });
@@ -223,8 +211,8 @@ for (const backend of backends()) {
       await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
       try {
         const port = (evil.address() as { port: number }).port;
-        const page = await watched.newPage();
-        watched.expectRefusal(`${server.url}/b/default/items/${id}/vote`);
+        const page = await chrome.watched.newPage();
+        chrome.watched.expectRefusal(`${server.url}/b/default/items/${id}/vote`);
         await page.goto(`http://127.0.0.1:${port}/`);
         const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/vote')), page.click('button')]);
         expect(response.status()).to.equal(403);
@@ -239,7 +227,7 @@ for (const backend of backends()) {
     it('when the host app sends a visitor through a signed link, then the board names them, their vote in place is that end user\'s in the API, and signing out makes them anonymous', async () => {
       const secret = await identitySecret();
       const id = await submitApi('Identified vote');
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       const link = boardSignInLink({ serverUrl: server.url, project: 'default', secret, user: { externalId: 'browser-ann', name: 'Ann Browser' }, returnTo: `/b/default/items/${id}` });
       await page.goto(link);
       expect(page.url(), 'landed where the link said, the token gone from the address').to.equal(`${server.url}/b/default/items/${id}`);
@@ -250,13 +238,13 @@ for (const backend of backends()) {
       await page.reload();
       expect(await page.locator('.vote-button').getAttribute('aria-pressed')).to.equal('true');
       expect((await request(server, 'GET', `/api/v1/feedback/${id}/vote?endUserId=browser-ann`)).body).to.deep.equal({ voted: true, voteCount: 2 });
-      const cookies = await watched.context.cookies();
+      const cookies = await chrome.watched.context.cookies();
       expect(cookies.find((c) => c.name === 'feedback_visitor')).to.include({ httpOnly: true, sameSite: 'Lax', path: '/b/default' });
 
       await page.click('.signed-in button');
       await page.waitForURL(`${server.url}/b/default`);
       expect(await page.locator('.signed-in').count()).to.equal(0);
-      watched.expectRefusal(link);
+      chrome.watched.expectRefusal(link);
       await page.goto(link);
       expect(await page.locator('h1').textContent(), 'the link was spent by the first visit').to.equal('Not signed in');
     });
@@ -265,7 +253,7 @@ for (const backend of backends()) {
       const secret = await identitySecret();
       const now = Math.floor(Date.now() / 1000);
       const expired = await new SignJWT({ sub: 'late', aud: 'default', exp: now - 300 }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(secret));
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await open(page, `/b/default/sign-in?token=${expired}`, 401);
       expect(await page.locator('h1').textContent()).to.equal('Not signed in');
       expect(await page.locator('main').textContent()).to.include('This sign-in link has expired');
@@ -294,11 +282,11 @@ for (const backend of backends()) {
         const other = await host();
         await setBoardFrameOrigins(server.server.orm.em.fork(), 'default', [allowed]);
         await sleep(BOARD_PROJECT_CACHE_TTL_MS);
-        const page = await watched.newPage();
+        const page = await chrome.watched.newPage();
         await page.goto(`${allowed}/`);
         expect(await page.frameLocator('iframe').locator('h1').textContent()).to.equal('Feedback');
 
-        const refused = await watched.newPage();
+        const refused = await chrome.watched.newPage();
         await refused.goto(`${other}/`);
         await refused.waitForTimeout(300);
         const framed = refused.frames().find((frame) => frame !== refused.mainFrame());
@@ -306,9 +294,9 @@ for (const backend of backends()) {
         expect(framed?.url(), 'the board is not in the frame').to.equal('chrome-error://chromewebdata/');
         expect(await framed?.locator('h1').textContent()).not.to.equal('Feedback');
         // Chromium says why in the console: the one error this test expects.
-        const blocked = watched.errors.filter((e) => e.includes('frame-ancestors'));
+        const blocked = chrome.watched.errors.filter((e) => e.includes('frame-ancestors'));
         expect(blocked, 'Chromium refused the frame for its CSP').to.have.length.greaterThan(0);
-        watched.errors.splice(0, watched.errors.length, ...watched.errors.filter((e) => !e.includes('frame-ancestors')));
+        chrome.watched.errors.splice(0, chrome.watched.errors.length, ...chrome.watched.errors.filter((e) => !e.includes('frame-ancestors')));
       } finally {
         await setBoardFrameOrigins(server.server.orm.em.fork(), 'default', []);
         await Promise.all(hosts.map((h) => new Promise((resolve) => h.close(resolve))));
@@ -317,7 +305,7 @@ for (const backend of backends()) {
 
     it('when a project\'s board is off, then its pages are the board\'s 404 page, which passes axe', async () => {
       await server.newKey('hidden');
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await open(page, '/b/hidden', 404);
       expect(await page.locator('h1').textContent()).to.equal('Page not found');
       await open(page, '/b/hidden/roadmap', 404);

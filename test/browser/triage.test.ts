@@ -1,38 +1,22 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { backends } from '../helpers/backends.js';
-import { expectAccessible, launchChromium, watchedContext, type WatchedContext } from '../helpers/browser.js';
+import { browserSuite, expectAccessible, watchedContext } from '../helpers/browser.js';
 import { inProcess } from '../helpers/cli-process.js';
-import { request, withServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer, locationOf } from '../helpers/test-server.js';
 
 /** Triage in headless Chromium (docs/triage.md): sign in by a link from `feedback open`, the inbox and its bulk change, sign-out, refusals. */
 for (const backend of backends()) {
   describe(`triage in a browser (${backend.name})`, function () {
     const server = withServer(backend);
-    let browser: Browser;
-    let watched: WatchedContext;
+    const chrome = browserSuite();
     let secretKey: string;
 
     before(async () => {
-      browser = await launchChromium();
       secretKey = await server.newKey(undefined, 'secret');
     });
-    after(async () => browser?.close());
-    beforeEach(async () => {
-      watched = await watchedContext(browser);
-    });
-    afterEach(async function () {
-      const errors = watched.errors;
-      await watched.close();
-      // Every test ends without a console error or an uncaught exception on any page it opened.
-      if (this.currentTest?.state !== 'failed') expect(errors, 'console errors').to.deep.equal([]);
-    });
 
-    function locationOf(running: TestServer): string[] {
-      const { databaseUrl, dataDir } = running.database.location;
-      return databaseUrl ? ['--database-url', databaseUrl] : ['--data-dir', dataDir];
-    }
 
     /** The link `feedback open --print` prints for the test server, on its database. */
     async function printedLink(): Promise<string> {
@@ -54,14 +38,14 @@ for (const backend of backends()) {
 
     it('when a member opens the link `feedback open --print` printed, then the inbox shows, and the same link opened again is refused with a page that says how to get another', async () => {
       const link = await printedLink();
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await page.goto(link);
       expect(new URL(page.url()).pathname).to.equal('/team');
       expect(await page.locator('h1').textContent()).to.equal('Inbox');
       expect(await page.locator('#status').inputValue(), 'new items first').to.equal('new');
       await expectAccessible(page);
 
-      const other = await watchedContext(browser);
+      const other = await watchedContext(chrome.browser);
       try {
         const second = await other.newPage();
         other.expectRefusal(link);
@@ -81,7 +65,7 @@ for (const backend of backends()) {
       const first = await submitApi(`${marker} first`);
       const second = await submitApi(`${marker} second`);
       const third = await submitApi(`${marker} third`);
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await signIn(page);
       await page.fill('#search', marker);
       await page.click('button:has-text("Apply")');
@@ -101,7 +85,7 @@ for (const backend of backends()) {
         expect(item.body.feedback.statusHistory.at(-1).actor).to.match(/^team session [0-9a-f-]{36}$/);
       }
       expect((await request(server, 'GET', `/api/v1/feedback/${third}`)).body.feedback.status).to.equal('new');
-      const board = await watched.newPage();
+      const board = await chrome.watched.newPage();
       await board.goto(`${server.url}/b/default/roadmap`);
       const planned = await board.locator('section.column[aria-labelledby="column-planned"]').textContent();
       expect(planned).to.include(`${marker} first`).and.include(`${marker} second`).and.not.include(`${marker} third`);
@@ -109,7 +93,7 @@ for (const backend of backends()) {
 
     it('when a member opens an item, changes its status with a comment and replies, then the public board and the API show both at once', async () => {
       const id = await submitApi('Item view in a browser');
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await signIn(page);
       await page.fill('#search', 'Item view in a browser');
       await page.click('button:has-text("Apply")');
@@ -140,7 +124,7 @@ for (const backend of backends()) {
       const original = await submitApi(`${marker} original`);
       const duplicate = (await request(server, 'POST', '/api/v1/feedback', { body: { title: `${marker} duplicate`, endUser: { externalId: 'someone-else' } } })).body.feedback.id as string;
       const doomed = await submitApi(`${marker} to delete`);
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await signIn(page);
       await page.goto(`${server.url}/team/items/${duplicate}`);
       await page.fill('#merge-search', `${marker} original`);
@@ -171,7 +155,7 @@ for (const backend of backends()) {
       const first = await submitApi(`${marker} one`);
       const second = await submitApi(`${marker} two`);
       const third = await submitApi(`${marker} three`);
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await signIn(page);
       await page.goto(`${server.url}/team?search=${encodeURIComponent(marker)}`);
       expect(await page.locator('[data-shortcuts-hint]').isVisible(), 'the hint shows where the script runs').to.equal(true);
@@ -220,7 +204,7 @@ for (const backend of backends()) {
 
     it('when another site\'s page posts a status change to the team\'s pages of a signed-in member, then it is refused with a 403 page and nothing changes', async () => {
       const id = await submitApi('Forged triage');
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await signIn(page);
       const evil: Server = createServer((_req, res) => {
         res.setHeader('content-type', 'text/html; charset=utf-8');
@@ -229,7 +213,7 @@ for (const backend of backends()) {
       await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
       try {
         const port = (evil.address() as { port: number }).port;
-        watched.expectRefusal(`${server.url}/team/items/status`);
+        chrome.watched.expectRefusal(`${server.url}/team/items/status`);
         await page.goto(`http://127.0.0.1:${port}/`);
         const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/team/items/status')), page.click('button')]);
         expect(response.status()).to.equal(403);
@@ -242,15 +226,15 @@ for (const backend of backends()) {
     });
 
     it('when a member signs out, then the session is ended on the server: its cookie, put back, no longer opens the inbox', async () => {
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await signIn(page);
-      const [cookie] = await watched.context.cookies(server.url + '/team');
+      const [cookie] = await chrome.watched.context.cookies(server.url + '/team');
       expect(cookie).to.include({ name: 'feedback_team', httpOnly: true, sameSite: 'Lax', path: '/team' });
       await page.click('button:has-text("Sign out")');
       await page.waitForURL((url) => url.pathname === '/team/sign-in');
       expect(await page.locator('.notice').textContent()).to.equal('You have signed out.');
       await expectAccessible(page);
-      await watched.context.addCookies([cookie!]);
+      await chrome.watched.context.addCookies([cookie!]);
       await page.goto(`${server.url}/team`);
       expect(new URL(page.url()).pathname).to.equal('/team/sign-in');
       expect(await page.locator('.notice').textContent()).to.include('Your session has ended');
@@ -258,10 +242,10 @@ for (const backend of backends()) {
 
     it('when a member signs in with a secret key and that key is revoked, then the next page is the sign-in page; a public key is refused and never shown back', async () => {
       const key = await server.newKey(undefined, 'secret');
-      const page = await watched.newPage();
+      const page = await chrome.watched.newPage();
       await page.goto(`${server.url}/team/sign-in`);
       await expectAccessible(page);
-      watched.expectRefusal(`${server.url}/team/sign-in`);
+      chrome.watched.expectRefusal(`${server.url}/team/sign-in`);
       await page.fill('#key', server.apiKey);
       await page.click('button:has-text("Sign in")');
       expect(await page.locator('.error-summary').textContent()).to.include('public key');

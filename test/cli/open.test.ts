@@ -4,14 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backends } from '../helpers/backends.js';
 import { inProcess, runFeedback } from '../helpers/cli-process.js';
-import { withServer, type TestServer } from '../helpers/test-server.js';
+import { withServer, locationOf } from '../helpers/test-server.js';
 
 /** `feedback open` (docs/cli.md, docs/triage.md): a one-time sign-in link, on the database or with a secret key. */
 
-function locationOf(server: TestServer): string[] {
-  const { databaseUrl, dataDir } = server.database.location;
-  return databaseUrl ? ['--database-url', databaseUrl] : ['--data-dir', dataDir];
-}
 
 /** Uses a link as a browser would: 303 to the inbox the first time. */
 async function signInStatus(url: string): Promise<number> {

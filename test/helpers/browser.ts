@@ -66,3 +66,25 @@ export async function expectAccessible(page: Page): Promise<void> {
   const grave = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(grave, `${page.url()}: ${grave.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`).join('; ')}`).to.deep.equal([]);
 }
+
+/**
+ * The hooks of a suite of browser tests: one Chromium for the suite, a watched context for each
+ * test (`watched`), and a test that leaves a console error or an uncaught exception on any page
+ * it opened fails. Call it inside the suite's `describe`.
+ */
+export function browserSuite(): { readonly browser: Browser; readonly watched: WatchedContext } {
+  const suite = {} as { browser: Browser; watched: WatchedContext };
+  before(async () => {
+    suite.browser = await launchChromium();
+  });
+  after(async () => suite.browser?.close());
+  beforeEach(async () => {
+    suite.watched = await watchedContext(suite.browser);
+  });
+  afterEach(async function () {
+    const errors = suite.watched.errors;
+    await suite.watched.close();
+    if (this.currentTest?.state !== 'failed') expect(errors, 'console errors').to.deep.equal([]);
+  });
+  return suite;
+}

@@ -159,3 +159,9 @@ export async function request(
   }
   return { status: response.status, headers: response.headers, body: parsed };
 }
+
+/** The CLI's flags that name a test server's database: `--database-url URL` or `--data-dir DIR`. */
+export function locationOf(server: TestServer): string[] {
+  const { databaseUrl, dataDir } = server.database.location;
+  return databaseUrl ? ['--database-url', databaseUrl] : ['--data-dir', dataDir];
+}

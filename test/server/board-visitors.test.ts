@@ -6,7 +6,7 @@ import { changeIdentitySecret } from '@feedbackd/server';
 import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
-import { request, withServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer, locationOf } from '../helpers/test-server.js';
 
 /**
  * Identified visitors of the board (docs/board.md, "Identified visitors") and its framing, over
@@ -29,10 +29,6 @@ async function browse(server: { url: string }, path: string, init: { method?: st
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-function locationOf(options: TestServer): string[] {
-  const { databaseUrl, dataDir } = options.database.location;
-  return databaseUrl ? ['--database-url', databaseUrl] : ['--data-dir', dataDir];
-}
 
 /** The cookie a sign-in answer set, as a browser sends it back (`name=value`). */
 function cookieOf(page: Page): string {

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
-import { request, withServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer, locationOf } from '../helpers/test-server.js';
 
 /** The public board's HTTP behaviour (docs/board.md); the browser suite (test/browser/) drives the same pages in Chromium. */
 
@@ -22,10 +22,6 @@ async function browse(server: { url: string }, path: string, init: { method?: st
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-function locationOf(options: TestServer): string[] {
-  const { databaseUrl, dataDir } = options.database.location;
-  return databaseUrl ? ['--database-url', databaseUrl] : ['--data-dir', dataDir];
-}
 
 for (const backend of backends()) {
   describe(`board pages (${backend.name})`, () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { backendAt, backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
-import { request, startTestServer, withServer, type TestServer } from '../helpers/test-server.js';
+import { request, startTestServer, withServer, type TestServer, locationOf } from '../helpers/test-server.js';
 
 /** The team's pages over HTTP (docs/triage.md): sign-in, sessions, the inbox and its bulk change. The browser suite drives them in Chromium. */
 
@@ -40,10 +40,6 @@ function sessionCookie(page: Page): string {
   return set!.split(';')[0]!;
 }
 
-function locationOf(server: TestServer): string[] {
-  const { databaseUrl, dataDir } = server.database.location;
-  return databaseUrl ? ['--database-url', databaseUrl] : ['--data-dir', dataDir];
-}
 
 for (const backend of backends()) {
   describe(`team pages (${backend.name})`, () => {

@@ -20,11 +20,37 @@ export const ASSETS_PREFIX = '/assets/';
 const TYPES = { css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8' } as const;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-interface Asset {
+/** A file of static/, read, hashed and compressed once. */
+export interface StaticAsset {
+  /** Where it is served: `<prefix><name>.<hash>.<kind>`. */
+  path: string;
   type: string;
   identity: Buffer;
   gzip: Buffer;
   br: Buffer;
+}
+
+/** Reads `static/<name>.<kind>` and names it by a hash of its content under `prefix`. */
+export function staticAsset(name: string, kind: keyof typeof TYPES, prefix: string = ASSETS_PREFIX): StaticAsset {
+  const identity = readFileSync(new URL(`${name}.${kind}`, STATIC_DIR));
+  const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 12);
+  return {
+    path: `${prefix}${name}.${hash}.${kind}`,
+    type: TYPES[kind],
+    identity,
+    gzip: gzipSync(identity, { level: 9 }),
+    br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+  };
+}
+
+/** Answers a GET or HEAD of the asset: a year of cache, Brotli or gzip when the browser takes it. */
+export function serveAsset(ctx: AppContext, asset: StaticAsset): void {
+  const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
+  ctx.set('Cache-Control', IMMUTABLE);
+  ctx.set('Vary', 'Accept-Encoding');
+  ctx.set('Content-Type', asset.type);
+  if (encoding === 'br' || encoding === 'gzip') ctx.set('Content-Encoding', encoding);
+  ctx.body = encoding === 'br' ? asset.br : encoding === 'gzip' ? asset.gzip : asset.identity;
 }
 
 /** The assets' public paths, for the pages' <link> and <script>. */
@@ -40,31 +66,15 @@ export interface BoardAssets {
 }
 
 export function boardAssets(): BoardAssets {
-  const byPath = new Map<string, Asset>();
-  const paths = {} as AssetPaths;
-  for (const kind of ['css', 'js'] as const) {
-    const identity = readFileSync(new URL(`board.${kind}`, STATIC_DIR));
-    const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 12);
-    const path = `${ASSETS_PREFIX}board.${hash}.${kind}`;
-    paths[kind] = path;
-    byPath.set(path, {
-      type: TYPES[kind],
-      identity,
-      gzip: gzipSync(identity, { level: 9 }),
-      br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
-    });
-  }
+  const css = staticAsset('board', 'css');
+  const js = staticAsset('board', 'js');
+  const byPath = new Map([css, js].map((asset) => [asset.path, asset]));
   return {
-    paths,
+    paths: { css: css.path, js: js.path },
     serve(ctx) {
       const asset = byPath.get(ctx.path);
       if (!asset) return false;
-      const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
-      ctx.set('Cache-Control', IMMUTABLE);
-      ctx.set('Vary', 'Accept-Encoding');
-      ctx.set('Content-Type', asset.type);
-      if (encoding === 'br' || encoding === 'gzip') ctx.set('Content-Encoding', encoding);
-      ctx.body = encoding === 'br' ? asset.br : encoding === 'gzip' ? asset.gzip : asset.identity;
+      serveAsset(ctx, asset);
       return true;
     },
   };

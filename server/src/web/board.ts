@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import type { SqlPool } from '../db/pool.js';
 import { clientIp, voterKeyOf } from '../http/access.js';
 import type { AppContext, AppState } from '../http/context.js';
-import { AppError, toErrorResponse } from '../http/errors.js';
+import { AppError } from '../http/errors.js';
 import type { RateLimiter } from '../limits/lease-client.js';
 import type { Logger } from '../logger.js';
 import type { HotWrites } from '../public/routes.js';
@@ -11,16 +11,14 @@ import { ASSETS_PREFIX, boardAssets } from './assets.js';
 import { boardActions, formBody } from './board-actions.js';
 import { boardPages, type BoardRequest } from './board-pages.js';
 import { boardProjects } from './board-projects.js';
-import { sendCompressed } from './compression.js';
 import { allowFraming, checkSameOrigin, postLimit, setPageHeaders } from './guards.js';
 import type { SafeHtml } from './html.js';
+import { pageRunner, sendPage } from './pages.js';
 import { visitorOf } from './visitors.js';
 import { errorPage } from './views/error-page.js';
 
 /** Where the boards are: /b/<project slug>. */
 export const BOARD_PREFIX = '/b/';
-
-const HTML_TYPE = 'text/html; charset=utf-8';
 
 export interface BoardOptions {
   sql: SqlPool;
@@ -47,16 +45,14 @@ export function board(options: BoardOptions): Middleware<AppState> {
 
   /** A route's handler: its project loaded (404 when unknown or its board is off), its page sent as HTML. */
   const read = (handler: (request: BoardRequest) => Promise<SafeHtml | undefined> | SafeHtml | undefined) => async (ctx: AppContext) => {
-    const page = await handler(await boardRequest(ctx));
-    if (page) await send(ctx, page);
+    await sendPage(ctx, await handler(await boardRequest(ctx)));
   };
   /** A post: from our own pages only, within the address's budget, its form read; then as a read. */
   const write = (handler: (request: BoardRequest) => Promise<SafeHtml | undefined | void>) => async (ctx: AppContext) => {
     checkSameOrigin(ctx);
     await limit(ctx);
     await parseForm(ctx, async () => {});
-    const page = await handler(await boardRequest(ctx));
-    if (page) await send(ctx, page);
+    await sendPage(ctx, await handler(await boardRequest(ctx)));
   };
   /**
    * The page's project (cached for about a second: board-projects.ts) and who is looking: the
@@ -82,41 +78,17 @@ export function board(options: BoardOptions): Middleware<AppState> {
   router.post('/b/:slug/new', write(actions.submit));
   router.post('/b/:slug/items/:id/vote', write(actions.vote));
   router.post('/b/:slug/sign-out', write(actions.signOut));
-  const dispatch = router.routes();
+
+  const answer = pageRunner(router, logger, (ctx, status, reason) => errorPage(status, reason, assets.paths, ctx.state.boardSlug));
 
   return async (ctx, next) => {
     const isAsset = ctx.path.startsWith(ASSETS_PREFIX);
     if (!isAsset && !ctx.path.startsWith(BOARD_PREFIX)) return next();
     setPageHeaders(ctx);
-    try {
-      if (isAsset && (ctx.method === 'GET' || ctx.method === 'HEAD') && assets.serve(ctx)) return;
-      // The router is run here rather than mounted, so that what it does not answer is answered here, as HTML.
-      if (!isAsset) await dispatch(ctx as Parameters<typeof dispatch>[0], async () => {});
-      if (ctx.body === undefined || ctx.body === null) unrouted(router, ctx);
-    } catch (error) {
-      const response = toErrorResponse(error);
-      if (response.unexpected) logger.error('unexpected error', { id: ctx.state.requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-      ctx.set(response.headers);
-      ctx.status = response.status;
-      await send(ctx, errorPage(response.status, response.body.error, assets.paths, ctx.state.boardSlug));
-    }
+    if (isAsset && (ctx.method === 'GET' || ctx.method === 'HEAD') && assets.serve(ctx)) return;
+    // Pages change with every vote and are the visitor's own (their votes): kept by no shared
+    // cache. (A sign-in answer says no-store instead.) Anything else under /assets/ is a 404 page.
+    ctx.set('Cache-Control', 'private, no-cache');
+    await answer(ctx);
   };
-}
-
-/** A path no route answered: 405 with Allow when another method would have been, else 404. */
-function unrouted(router: Router<AppState>, ctx: AppContext): never {
-  const matched = router.match(ctx.path, ctx.method);
-  if (matched.path.length > 0 && !matched.route) {
-    const allowed = [...new Set(matched.path.flatMap((layer) => layer.methods))].join(', ');
-    throw new AppError(405, `This address does not take ${ctx.method}.`, undefined, { Allow: allowed });
-  }
-  throw new AppError(404, 'There is no page at this address.');
-}
-
-function send(ctx: AppContext, page: SafeHtml): Promise<void> {
-  // Pages change with every vote and are the visitor's own (their votes): kept by no shared cache.
-  // A sign-in's refusal has said no-store already, and keeps it.
-  if (!ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'private, no-cache');
-  ctx.set('Content-Type', HTML_TYPE);
-  return sendCompressed(ctx, page.text);
 }

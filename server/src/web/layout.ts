@@ -22,36 +22,60 @@ export interface PageOptions {
 
 export { boardPaths } from './paths.js';
 
-/**
- * Every page's frame: language, title, the stylesheet and the deferred script (both ours, same
- * origin: the CSP allows nothing inline), a skip link to the main content, and the header,
- * navigation, main and footer landmarks.
- */
+/** A page of the board: its frame (documentFrame) with the project's name, navigation and signed-in visitor. */
 export function page(options: PageOptions): SafeHtml {
   const { project, section } = options;
-  const title = project ? html`${options.title} &ndash; ${project.name}` : options.title;
+  return documentFrame({
+    title: project ? html`${options.title} &ndash; ${project.name}` : options.title,
+    assets: options.assets,
+    header: html`${project ? html`<a class="brand" href="${boardPaths.board(project.slug)}">${project.name}</a>` : html`<span class="brand">Feedback</span>`}
+${project && navigation(project.slug, section)}
+${project && options.visitor && signedIn(project.slug, options.visitor)}`,
+    body: options.body,
+    footer: 'Feedback board',
+  });
+}
+
+/** What fills the frame of a page of the board or of the team (documentFrame). */
+export interface FrameParts {
+  title: HtmlValue;
+  assets: AssetPaths;
+  /** The header's content: the brand, the navigation, who is signed in. */
+  header: HtmlValue;
+  body: HtmlValue;
+  /** The footer's line. */
+  footer: HtmlValue;
+  /** What comes after the footer (a dialog). */
+  after?: HtmlValue;
+}
+
+/**
+ * The document every page of the board and of the team is: language, title, the stylesheet and
+ * the deferred script (ours, same origin: the CSP allows nothing inline), a skip link to the main
+ * content, and the header, main and footer landmarks.
+ */
+export function documentFrame(parts: FrameParts): SafeHtml {
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>${title}</title>
+<title>${parts.title}</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="${options.assets.css}">
-<script src="${options.assets.js}" defer></script>
+<link rel="stylesheet" href="${parts.assets.css}">
+<script src="${parts.assets.js}" defer></script>
 </head>
 <body>
 <a class="skip-link" href="#main">Skip to main content</a>
 <header class="site-header"><div class="wrap">
-${project ? html`<a class="brand" href="${boardPaths.board(project.slug)}">${project.name}</a>` : html`<span class="brand">Feedback</span>`}
-${project && navigation(project.slug, section)}
-${project && options.visitor && signedIn(project.slug, options.visitor)}
+${parts.header}
 </div></header>
 <main id="main" class="wrap" tabindex="-1">
-${options.body}
+${parts.body}
 </main>
-<footer class="wrap"><p>Feedback board</p></footer>
+<footer class="wrap"><p>${parts.footer}</p></footer>
+${parts.after}
 </body>
 </html>
 `;

@@ -1,6 +1,7 @@
 import type { AssetPaths } from '../assets.js';
 import { html, type HtmlValue, type SafeHtml } from '../html.js';
-import { boardPaths } from '../layout.js';
+import { boardPaths, documentFrame } from '../layout.js';
+import { refusal } from '../views/error-page.js';
 import type { TeamProject } from './session.js';
 
 /** The team's paths, in one place. */
@@ -27,40 +28,22 @@ export interface TeamPageOptions {
 }
 
 /**
- * Every team page's frame: the board's stylesheet and the team's script (same origin, hashed
- * names: the CSP allows nothing inline), a skip link, and the header, navigation, main and footer landmarks. Signed
- * in, the header names the project and holds the sign-out button (a form: signing out changes
- * something on the server, so it is a post, checked for its origin like every other).
+ * A team page: the board's frame (documentFrame) with the board's stylesheet and the team's
+ * script. Signed in, the header names the project and holds the sign-out button (a form: signing
+ * out changes something on the server, so it is a post, checked for its origin like every other),
+ * and the `?` overlay of keyboard shortcuts follows the footer.
  */
 export function teamPage(options: TeamPageOptions): SafeHtml {
   const { project } = options;
-  const title = project ? `${options.title} – ${project.name} – Team` : `${options.title} – Team`;
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta name="referrer" content="same-origin">
-<title>${title}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${options.assets.css}">
-<script src="${options.assets.js}" defer></script>
-</head>
-<body>
-<a class="skip-link" href="#main">Skip to main content</a>
-<header class="site-header"><div class="wrap">
-${project ? html`<a class="brand" href="${teamPaths.inbox}">${project.name} · Team</a>` : html`<span class="brand">Feedback · Team</span>`}
-${project && navigation(project, options.inbox ?? false)}
-</div></header>
-<main id="main" class="wrap" tabindex="-1">
-${options.body}
-</main>
-<footer class="wrap"><p>Feedback triage${project && html`<span data-shortcuts-hint hidden> · Press <kbd>?</kbd> for keyboard shortcuts</span>`}</p></footer>
-${project && shortcutsDialog()}
-</body>
-</html>
-`;
+  return documentFrame({
+    title: project ? `${options.title} – ${project.name} – Team` : `${options.title} – Team`,
+    assets: options.assets,
+    header: html`${project ? html`<a class="brand" href="${teamPaths.inbox}">${project.name} · Team</a>` : html`<span class="brand">Feedback · Team</span>`}
+${project && navigation(project, options.inbox ?? false)}`,
+    body: options.body,
+    footer: html`Feedback triage${project && html`<span data-shortcuts-hint hidden> · Press <kbd>?</kbd> for keyboard shortcuts</span>`}`,
+    after: project && shortcutsDialog(),
+  });
 }
 
 function navigation(project: TeamProject, inbox: boolean): SafeHtml {
@@ -96,26 +79,12 @@ function shortcutsDialog(): SafeHtml {
 </dialog>`;
 }
 
-/** What each refusal of the team's pages says to a person. */
-const HEADINGS: Record<number, string> = {
-  400: 'Something in the request is not right',
-  401: 'You are not signed in',
-  403: 'This form cannot be sent from there',
-  404: 'Page not found',
-  405: 'Not allowed',
-  410: 'This sign-in link no longer works',
-  413: 'That was too much text',
-  415: 'Something in the request is not right',
-  429: 'Too many requests',
-  503: 'Sorry, the service is unavailable',
-};
+/** Where the team's headings differ from the board's (views/error-page.ts). */
+const TEAM_HEADINGS: Record<number, string> = { 401: 'You are not signed in' };
 
 /** The team's page for a refusal or a failure: a heading for people, the reason, and the way back in. */
 export function teamErrorPage(status: number, reason: string, assets: AssetPaths, project?: TeamProject): SafeHtml {
-  const heading = HEADINGS[status] ?? 'Sorry, something went wrong';
-  const body = html`<h1>${heading}</h1>
-<p>${reason}</p>
-${status === 429 && html`<p>Wait a minute, then try again.</p>`}
-<p>${project ? html`<a href="${teamPaths.inbox}">Go to the inbox</a>` : html`<a href="${teamPaths.signIn}">Sign in</a>`}</p>`;
+  const back = project ? html`<a href="${teamPaths.inbox}">Go to the inbox</a>` : html`<a href="${teamPaths.signIn}">Sign in</a>`;
+  const { heading, body } = refusal(status, reason, back, TEAM_HEADINGS);
   return teamPage({ title: heading, assets, project, body });
 }

@@ -3,13 +3,14 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
 import type { SqlPool } from '../../db/pool.js';
 import type { AppContext, AppState } from '../../http/context.js';
-import { AppError, toErrorResponse } from '../../http/errors.js';
+import { AppError } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
 import { boardAssets, type AssetPaths } from '../assets.js';
 import { formBody } from '../board-actions.js';
 import { checkSameOrigin, CROSS_SITE_REFUSAL, postLimit, setPageHeaders } from '../guards.js';
 import type { SafeHtml } from '../html.js';
+import { pageRunner, sendPage } from '../pages.js';
 import { inbox } from './inbox.js';
 import { teamItems } from './items.js';
 import { teamErrorPage, teamPaths } from './layout.js';
@@ -20,8 +21,6 @@ import { signIn } from './sign-in.js';
 
 /** Where the team's pages are. */
 export const TEAM_PREFIX = '/team';
-
-const HTML_TYPE = 'text/html; charset=utf-8';
 
 /** The session of a request once known: a refusal after it keeps the signed-in header. */
 const signedIn = new WeakMap<AppContext, TeamSession>();
@@ -64,7 +63,7 @@ export function team(options: TeamOptions): Middleware<AppState> {
       return ctx.redirect(stale ? `${teamPaths.signIn}?ended` : teamPaths.signIn);
     }
     signedIn.set(ctx, session);
-    send(ctx, await handler({ ctx, session }));
+    await sendPage(ctx, await handler({ ctx, session }));
   };
   /** A post of a signed-in member: from our own pages, within budget, its form read; a post without a session is a 401 page. */
   const memberPost = (handler: (request: TeamRequest) => Promise<SafeHtml | undefined>) => async (ctx: AppContext) => {
@@ -77,7 +76,7 @@ export function team(options: TeamOptions): Middleware<AppState> {
     }
     signedIn.set(ctx, session);
     await parseForm(ctx, async () => {});
-    send(ctx, await handler({ ctx, session }));
+    await sendPage(ctx, await handler({ ctx, session }));
   };
 
   const router = new Router<AppState>({ sensitive: true, strict: true });
@@ -85,18 +84,18 @@ export function team(options: TeamOptions): Middleware<AppState> {
   router.get(teamPaths.signIn, async (ctx) => {
     // A link's token is limited per address like a post (the form itself is not).
     if (ctx.query.token !== undefined) await limit(ctx);
-    send(ctx, await ways.page(ctx));
+    await sendPage(ctx, await ways.page(ctx));
   });
   router.post(teamPaths.signIn, async (ctx) => {
     checkSameOrigin(ctx);
     await limit(ctx);
     await parseForm(ctx, async () => {});
-    send(ctx, await ways.withKey(ctx));
+    await sendPage(ctx, await ways.withKey(ctx));
   });
   router.post(teamPaths.signOut, async (ctx) => {
     checkSameOrigin(ctx);
     await limit(ctx);
-    send(ctx, await ways.signOut(ctx));
+    await sendPage(ctx, await ways.signOut(ctx));
   });
   router.post(teamPaths.bulkStatus, memberPost(items.changeStatus));
   router.get('/team/items/:id', member(item.page));
@@ -105,7 +104,11 @@ export function team(options: TeamOptions): Middleware<AppState> {
   router.post('/team/items/:id/merge', memberPost(item.merge));
   router.get('/team/items/:id/delete', member(item.confirmDelete));
   router.post('/team/items/:id/delete', memberPost(item.delete));
-  const dispatch = router.routes();
+
+  const answer = pageRunner(router, logger, (ctx, status, reason) =>
+    // The guard's words send people back to the board; these pages are the team's.
+    teamErrorPage(status, reason === CROSS_SITE_REFUSAL ? "The form was sent from another site. Open the team's pages and send it from there." : reason, assets, signedIn.get(ctx)?.project),
+  );
 
   return async (ctx, next) => {
     if (ctx.path !== TEAM_PREFIX && !ctx.path.startsWith(`${TEAM_PREFIX}/`)) return next();
@@ -114,34 +117,6 @@ export function team(options: TeamOptions): Middleware<AppState> {
     // A team page shows what only the team may see, and its answers set and clear the session's
     // cookie: no cache, shared or the browser's own, keeps any of them.
     ctx.set('Cache-Control', 'no-store');
-    try {
-      await dispatch(ctx as Parameters<typeof dispatch>[0], async () => {});
-      if (ctx.body === undefined || ctx.body === null) unrouted(router, ctx);
-    } catch (error) {
-      const response = toErrorResponse(error);
-      // The guard's words send people back to the board; these pages are the team's.
-      const reason = response.body.error === CROSS_SITE_REFUSAL ? "The form was sent from another site. Open the team's pages and send it from there." : response.body.error;
-      if (response.unexpected) logger.error('unexpected error', { id: ctx.state.requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-      ctx.set(response.headers);
-      ctx.status = response.status;
-      ctx.set('Content-Type', HTML_TYPE);
-      ctx.body = teamErrorPage(response.status, reason, assets, signedIn.get(ctx)?.project).text;
-    }
+    await answer(ctx);
   };
-}
-
-/** A path no route answered: 405 with Allow when another method would have been, else 404. */
-function unrouted(router: Router<AppState>, ctx: AppContext): never {
-  const matched = router.match(ctx.path, ctx.method);
-  if (matched.path.length > 0 && !matched.route) {
-    const allowed = [...new Set(matched.path.flatMap((layer) => layer.methods))].join(', ');
-    throw new AppError(405, `This address does not take ${ctx.method}.`, undefined, { Allow: allowed });
-  }
-  throw new AppError(404, 'There is no page at this address.');
-}
-
-function send(ctx: AppContext, page: SafeHtml | undefined): void {
-  if (!page) return;
-  ctx.set('Content-Type', HTML_TYPE);
-  ctx.body = page.text;
 }

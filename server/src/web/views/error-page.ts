@@ -2,25 +2,36 @@ import type { AssetPaths } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
 import { boardPaths, page } from '../layout.js';
 
-/** What each refusal of the board says to a person (the API's texts are for programs). */
+/** What each refusal says to a person (the API's texts are for programs), on the board and the team's pages. */
 const HEADINGS: Record<number, string> = {
   400: 'Something in the request is not right',
   401: 'Not signed in',
   403: 'This form cannot be sent from there',
   404: 'Page not found',
   405: 'Not allowed',
+  410: 'This sign-in link no longer works',
   413: 'That was too much text',
   415: 'Something in the request is not right',
   429: 'Too many requests',
   503: 'Sorry, the service is unavailable',
 };
 
-/** The board's page for a refusal or a failure: a heading for people, the server's reason, and a way back. */
-export function errorPage(status: number, reason: string, assets: AssetPaths, slug?: string): SafeHtml {
-  const heading = HEADINGS[status] ?? 'Sorry, something went wrong';
+/**
+ * A refusal's heading and body: a heading for people, the server's reason, and a way back (`back`:
+ * a link). `headings` overrides some statuses' headings for a kind of page.
+ */
+export function refusal(status: number, reason: string, back: SafeHtml, headings: Record<number, string> = {}): { heading: string; body: SafeHtml } {
+  const heading = headings[status] ?? HEADINGS[status] ?? 'Sorry, something went wrong';
   const body = html`<h1>${heading}</h1>
 <p>${reason}</p>
 ${status === 429 && html`<p>Wait a minute, then try again.</p>`}
-<p>${slug ? html`<a href="${boardPaths.board(slug)}">${status === 401 ? 'Go to the board without signing in' : 'Go to the board'}</a>` : html`<a href="/">Go to the start page</a>`}</p>`;
+<p>${back}</p>`;
+  return { heading, body };
+}
+
+/** The board's page for a refusal or a failure, with a way back to the board (or to the start page, for no board). */
+export function errorPage(status: number, reason: string, assets: AssetPaths, slug?: string): SafeHtml {
+  const back = slug ? html`<a href="${boardPaths.board(slug)}">${status === 401 ? 'Go to the board without signing in' : 'Go to the board'}</a>` : html`<a href="/">Go to the start page</a>`;
+  const { heading, body } = refusal(status, reason, back);
   return page({ title: heading, assets, body });
 }

@@ -1,7 +1,7 @@
-import { FEEDBACK_STATUSES, FEEDBACK_TYPES, SORT_ORDERS, type FeedbackListItem } from '@feedbackd/sdk/contract';
+import { FEEDBACK_STATUSES, type FeedbackListItem } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../../assets.js';
 import { html, type SafeHtml } from '../../html.js';
-import type { ListFilters } from '../../views/board-page.js';
+import { filterForm, pagination, type ListFilters } from '../../views/list-parts.js';
 import { count, errorSummary, label, options, type Problem } from '../../views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
 import type { TeamProject } from '../session.js';
@@ -20,8 +20,6 @@ export interface InboxView {
   notice?: string | undefined;
 }
 
-const SORT_TEXT: Record<string, string> = { newest: 'Newest', oldest: 'Oldest', votes: 'Most votes', comments: 'Most comments' };
-
 /**
  * GET /team: the project's items with the board's filters (the API's query names), newest `new`
  * first unless asked otherwise. The list is one form: a checkbox per item, and "Change status"
@@ -32,8 +30,8 @@ export function inboxPage(view: InboxView): SafeHtml {
   const body = html`<h1>Inbox</h1>
 ${errorSummary(view.problems)}
 ${view.notice && html`<p class="notice" role="status">${view.notice}</p>`}
-${filterForm(filters)}
-${list && html`<p id="list-summary" aria-live="polite">${count(list.total, 'item')}${filters.status ? html` with status ${filters.status.split(',').map(label).join(' or ')}` : ''}${filters.search ? html` matching “${filters.search}”` : ''}</p>
+${filterForm(teamPaths.inbox, filters)}
+${list && html`<p id="list-summary" aria-live="polite">${count(list.total, 'item')}${filters.status ? html` with status ${filters.status.split(',').map(label).join(' or ')}` : ''}${filters.search ? html` matching &ldquo;${filters.search}&rdquo;` : ''}</p>
 ${list.items.length === 0
       ? html`<p class="empty">Nothing to triage here.</p>`
       : html`<form method="post" action="${teamPaths.bulkStatus}" class="bulk">
@@ -45,7 +43,7 @@ ${list.items.length === 0
 <button type="submit" class="button">Change status</button>
 </fieldset>
 </form>`}
-${pagination(view, list)}`}`;
+${pagination(list, view.pageLink)}`}`;
   return teamPage({ title: view.problems.length > 0 ? 'Error: Inbox' : 'Inbox', assets: view.assets, project: view.project, inbox: true, body });
 }
 
@@ -54,7 +52,7 @@ function row(item: FeedbackListItem): SafeHtml {
   return html`<li class="item" data-item="${item.id}">
 <input type="checkbox" name="id" value="${item.id}" id="${box}">
 <div class="item-body">
-<h2 class="item-title"><label for="${box}" class="visually-hidden">Select “${item.title}”</label><a href="${teamPaths.item(item.id)}">${item.title}</a></h2>
+<h2 class="item-title"><label for="${box}" class="visually-hidden">Select &ldquo;${item.title}&rdquo;</label><a href="${teamPaths.item(item.id)}">${item.title}</a></h2>
 <ul class="meta">
 <li class="tag"><span class="visually-hidden">Status: </span>${label(item.status)}</li>
 <li class="tag"><span class="visually-hidden">Type: </span>${label(item.type)}</li>
@@ -66,24 +64,3 @@ function row(item: FeedbackListItem): SafeHtml {
 </li>`;
 }
 
-function filterForm(filters: ListFilters): SafeHtml {
-  const any = [{ value: '', text: 'Any' }];
-  return html`<form method="get" action="${teamPaths.inbox}" class="filters" role="search" aria-label="Filter and sort">
-<div class="field"><label for="search">Search</label><input type="search" id="search" name="search" value="${filters.search ?? ''}" maxlength="200"></div>
-<div class="field"><label for="status">Status</label><select id="status" name="status">${options([...any, ...FEEDBACK_STATUSES.map((s) => ({ value: s, text: label(s) }))], filters.status)}</select></div>
-<div class="field"><label for="type">Type</label><select id="type" name="type">${options([...any, ...FEEDBACK_TYPES.map((t) => ({ value: t, text: label(t) }))], filters.type)}</select></div>
-<div class="field"><label for="sortBy">Sort by</label><select id="sortBy" name="sortBy">${options(SORT_ORDERS.map((s) => ({ value: s, text: SORT_TEXT[s] ?? s })), filters.sortBy ?? 'newest')}</select></div>
-<button type="submit" class="button">Apply</button>
-</form>`;
-}
-
-function pagination(view: InboxView, list: NonNullable<InboxView['list']>): SafeHtml | false {
-  if (list.totalPages <= 1) return false;
-  return html`<nav class="pagination" aria-label="Pages">
-<p>Page ${list.page} of ${list.totalPages}</p>
-<ul>
-${list.page > 1 && html`<li><a href="${view.pageLink(list.page - 1)}" rel="prev">Previous page</a></li>`}
-${list.page < list.totalPages && html`<li><a href="${view.pageLink(list.page + 1)}" rel="next">Next page</a></li>`}
-</ul>
-</nav>`;
-}

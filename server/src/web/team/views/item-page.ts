@@ -2,6 +2,7 @@ import { COMMENT_MAX_LENGTH, FEEDBACK_STATUSES, type FeedbackDetail, type Status
 import type { AssetPaths } from '../../assets.js';
 import { html, type SafeHtml } from '../../html.js';
 import { boardPaths } from '../../layout.js';
+import { commentsSection, date, dateTime } from '../../views/list-parts.js';
 import { count, errorSummary, itemMeta, label, options, type Problem } from '../../views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
 import type { TeamProject } from '../session.js';
@@ -43,7 +44,7 @@ ${view.notice && html`<p class="notice" role="status">${view.notice}</p>`}
 <article>
 <h1>${item.title}</h1>
 ${itemMeta(item)}
-<p class="hint">${count(item.voteCount, 'vote')} · posted <time datetime="${item.createdAt}">${item.createdAt.slice(0, 10)}</time>${item.endUser?.name ? html` by ${item.endUser.name}` : ''}</p>
+<p class="hint">${count(item.voteCount, 'vote')} &middot; posted ${date(item.createdAt)}${item.endUser?.name ? html` by ${item.endUser.name}` : ''}</p>
 ${item.description ? html`<p class="description">${item.description}</p>` : html`<p class="empty">No description.</p>`}
 </article>
 <section aria-labelledby="status-title">
@@ -61,23 +62,13 @@ ${textField('reply', 'Reply', undefined, values.reply, problems, 4)}
 <button type="submit" class="button">Post reply</button>
 </form>
 </section>
-<section aria-labelledby="comments-title">
-<h2 id="comments-title">${count(item.comments.length, 'comment')}</h2>
-${item.comments.length === 0
-    ? html`<p class="empty">No comments yet.</p>`
-    : html`<ol class="comments">${item.comments.map(
-        (c) => html`<li class="comment${c.author?.isTeam ? ' team' : ''}">
-<p><strong>${c.author?.name ?? 'Anonymous'}</strong>${c.author?.isTeam ? html` <span class="team-badge">Team</span>` : ''} <span class="hint"><time datetime="${c.createdAt}">${c.createdAt.slice(0, 16).replace('T', ' ')}</time></span></p>
-<p>${c.content}</p>
-</li>`,
-      )}</ol>`}
-</section>
+${commentsSection(item.comments, dateTime)}
 <section aria-labelledby="history-title">
 <h2 id="history-title">Status history</h2>
 ${history.length === 0
     ? html`<p class="empty">The status has not changed since the item was posted.</p>`
     : html`<ol class="history">${history.map(
-        (h) => html`<li>${label(h.from)} → ${label(h.to)}, <time datetime="${h.changedAt}">${h.changedAt.slice(0, 16).replace('T', ' ')} UTC</time>${h.actor ? html`, by ${h.actor}` : h.keyId ? ', with an API key' : ''}</li>`,
+        (h) => html`<li>${label(h.from)} → ${label(h.to)}, ${dateTime(h.changedAt)}${h.actor ? html`, by ${h.actor}` : h.keyId ? ', with an API key' : ''}</li>`,
       )}</ol>`}
 </section>
 ${mergeSection(item, view.merge, view.mergeProblem)}
