@@ -134,6 +134,20 @@ for (const backend of backends()) {
       expect(again.headers.get('set-cookie')).to.equal(null);
     });
 
+    it('when a used link comes back with its signature written another way (the same bytes), then it is refused as used', async () => {
+      const url = link({ externalId: 'respelled' });
+      expect((await browse(server, pathOf(url))).status).to.equal(303);
+      const token = url.searchParams.get('token')!;
+      // The signature's last base64url character carries 4 bits of data and 2 that decode to nothing.
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const respelled = token.slice(0, -1) + alphabet[alphabet.indexOf(token.at(-1)!) ^ 1];
+      expect(respelled).not.to.equal(token);
+      expect(Buffer.from(respelled.split('.')[2]!, 'base64url')).to.deep.equal(Buffer.from(token.split('.')[2]!, 'base64url'));
+      const again = await browse(server, `/b/default/sign-in?token=${respelled}`);
+      expect(again.status).to.equal(401);
+      expect(again.text).to.include('This sign-in link has been used already.');
+    });
+
     it('when a token is expired, tampered with, for another board, unsigned, without exp or meant to last over 10 minutes, then each is a 401 page that says why', async () => {
       const key = new TextEncoder().encode(secret);
       const now = Math.floor(Date.now() / 1000);
