@@ -2,11 +2,17 @@ import type { FeedbackListItem, ValidationDetails } from '@feedbackd/sdk/contrac
 import { html, type SafeHtml } from '../html.js';
 import { boardPaths } from '../layout.js';
 
-/** How a status or a type reads on the board. */
+/** How a status or a type reads on the board; the few values there are, worked out once each (every row shows two). */
 export function label(value: string): string {
-  const words = value.replace(/-/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  let text = labels.get(value);
+  if (text === undefined) {
+    const words = value.replace(/-/g, ' ');
+    text = words.charAt(0).toUpperCase() + words.slice(1);
+    if (labels.size < 100) labels.set(value, text);
+  }
+  return text;
 }
+const labels = new Map<string, string>();
 
 /** `n` and the noun, singular or plural. */
 export function count(n: number, noun: string): string {
