@@ -165,7 +165,7 @@ const FIND_KEY = {
 };
 
 /**
- * Resolves API keys to callers through a short-lived in-process cache (short-cache.ts), so a
+ * Resolves API keys to callers through a short-lived in-process cache (ShortCache, below), so a
  * request costs no database round trip for its key. The cache is keyed by the key as sent (it
  * lives only in this process's memory, like the request that carried it), so a hit costs no
  * SHA-256 either; the hash is taken on a miss, to look the key up.

@@ -10,7 +10,7 @@ export type Refusal = 'key' | 'failed_auth' | 'board' | 'team';
 
 const refusals = new Counter({
   name: 'feedback_rate_limit_refusals_total',
-  help: 'Requests refused with 429 by a limit: key (the per-key rate limit), failed_auth (an address locked out after unknown or revoked keys) board (an address past its budget of board posts) or team (of sign-ins to the team pages)',
+  help: 'Requests refused with 429 by a limit: key (the per-key rate limit), failed_auth (an address locked out after unknown or revoked keys), board (an address past its budget of board posts) or team (of sign-ins to the team pages)',
   labelNames: ['limit'],
   registers: [registry],
 });
