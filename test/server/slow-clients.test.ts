@@ -26,9 +26,14 @@ class RawConnection {
     socket.on('data', (chunk: string) => (this.received += chunk));
     // A write racing the server's close fails: that is the behaviour under test, not an error.
     socket.on('error', () => {});
-    this.closed = once(socket, 'close').then(() => {
-      this.closedAt = Date.now();
-    });
+    // Not `once(socket, 'close')`: that rejects on an 'error' first, and a reset (the server closed
+    // while a drip was on its way) is an error before the close. What was received is checked apart.
+    this.closed = new Promise((resolve) =>
+      socket.once('close', () => {
+        this.closedAt = Date.now();
+        resolve();
+      }),
+    );
   }
 
   static async open(url: string, options: { allowHalfOpen?: boolean } = {}): Promise<RawConnection> {
