@@ -1,9 +1,5 @@
-import type { Middleware } from 'koa';
-import bodyParser from 'koa-bodyparser';
 import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
-import { BODY_LIMIT } from '../http/body.js';
-import type { AppContext, AppState } from '../http/context.js';
 import { AppError, toValidationDetails } from '../http/errors.js';
 import { submitFeedback } from '../public/feedback.route.js';
 import type { HotWrites } from '../public/routes.js';
@@ -12,6 +8,7 @@ import type { AssetPaths } from './assets.js';
 import type { BoardRequest } from './board-pages.js';
 import { itemId, similarTo } from './board-pages.js';
 import type { SafeHtml } from './html.js';
+import { formField, returnPathUnder, seeOther } from './forms.js';
 import { boardPaths } from './layout.js';
 import { problemsOf } from './views/parts.js';
 import { submitPage } from './views/submit-page.js';
@@ -20,11 +17,6 @@ import { endSession, exchangeToken, startSession } from './visitors.js';
 /** The form fields of a submission: the API's names. Nothing else a form sends is read (no metadata, no endUser). */
 const SUBMIT_FIELDS = ['title', 'description', 'type'] as const;
 const SUBMIT_CONTROLS: ReadonlySet<string> = new Set(SUBMIT_FIELDS);
-
-/** A form's body, urlencoded, within the API's body limit (a description may be 100,000 characters). */
-export function formBody(): Middleware<AppState> {
-  return bodyParser({ enableTypes: ['form'], formLimit: BODY_LIMIT });
-}
 
 /**
  * The board's posts. Each calls the API's own implementation of the action (public/: the same
@@ -48,14 +40,14 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
         ctx.body = body;
         return;
       }
-      seeOther(ctx, safeReturn(field(ctx, 'return'), project.slug) ?? boardPaths.item(project.slug, id));
+      seeOther(ctx, safeReturn(formField(ctx, 'return'), project.slug) ?? boardPaths.item(project.slug, id));
     },
 
     /** POST /b/:slug/new: the contract's validation; a refusal is the form again (400) with its messages, a success the new item's page. */
     async submit({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml | undefined> {
-      const given = Object.fromEntries(SUBMIT_FIELDS.map((name) => [name, field(ctx, name)]));
+      const given = Object.fromEntries(SUBMIT_FIELDS.map((name) => [name, formField(ctx, name)]));
       // "Look for similar feedback first" (the form without script): the form again, with the items like the title, and nothing posted.
-      if (field(ctx, 'intent') === 'similar') return submitPage({ project, assets, visitor, values: stringsOf(given), problems: [], similar: await similarTo(sql, project, given.title) });
+      if (formField(ctx, 'intent') === 'similar') return submitPage({ project, assets, visitor, values: stringsOf(given), problems: [], similar: await similarTo(sql, project, given.title) });
       // An empty optional field of a form means "not given", as an absent JSON field does.
       const parsed = CreateFeedbackRequestSchema.safeParse({ title: given.title, description: given.description || undefined, type: given.type || undefined });
       if (!parsed.success) {
@@ -95,32 +87,11 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
   };
 }
 
-/** A field of the posted form: text, or something else (a repeated or nested field) that the contract will refuse. */
-function field(ctx: AppContext, name: string): unknown {
-  const body = ctx.request.body as Record<string, unknown> | undefined;
-  return body && Object.hasOwn(body, name) ? body[name] : undefined;
-}
-
 function stringsOf(given: Record<string, unknown>): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(given).map(([name, value]) => [name, typeof value === 'string' ? value : undefined]));
 }
 
-/** Post, then redirect, then get: 303, so a reload does not post again. */
-function seeOther(ctx: AppContext, path: string): void {
-  ctx.status = 303;
-  ctx.redirect(path);
-}
-
-/**
- * Where a vote may send the visitor back: a path of this project's board on this server, never
- * another site (`//host`, `/\host`, a scheme) nor a header break.
- */
+/** Where a vote may send the visitor back: a path of this project's board (forms.ts). */
 export function safeReturn(value: unknown, slug: string): string | undefined {
-  const board = boardPaths.board(slug);
-  if (typeof value !== 'string' || value.length > 2_000) return undefined;
-  if (value !== board && !value.startsWith(`${board}/`) && !value.startsWith(`${board}?`)) return undefined;
-  if (/[\\\u0000-\u001f\u007f]/.test(value)) return undefined;
-  const base = 'http://board.invalid';
-  const url = new URL(value, base);
-  return url.origin === base ? url.pathname + url.search : undefined;
+  return returnPathUnder(value, boardPaths.board(slug));
 }

@@ -5,7 +5,7 @@ import type { AssetPaths } from '../assets.js';
 import type { SafeHtml } from '../html.js';
 import type { Problem } from '../views/parts.js';
 import { teamErrorPage, teamPaths } from './layout.js';
-import { formField, seeOther } from './requests.js';
+import { formField, seeOther } from '../forms.js';
 import type { TeamSessions } from './session.js';
 import { signInPage } from './views/sign-in-page.js';
 

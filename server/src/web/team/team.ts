@@ -7,7 +7,7 @@ import { AppError } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
 import { boardAssets, type AssetPaths } from '../assets.js';
-import { formBody } from '../board-actions.js';
+import { formBody } from '../forms.js';
 import { checkSameOrigin, CROSS_SITE_REFUSAL, postLimit, setPageHeaders } from '../guards.js';
 import type { SafeHtml } from '../html.js';
 import { pageRunner, sendPage } from '../pages.js';
