@@ -15,6 +15,7 @@ import { FAILED_AUTH_LIMIT, FailedAuthLimit } from './limits/failed-auth.js';
 import type { Logger } from './logger.js';
 import { openApiJson } from './openapi.js';
 import { hotWrites, mountPublicRoutes } from './public/routes.js';
+import { boardAssets } from './web/assets.js';
 import { board } from './web/board.js';
 import { team } from './web/team/team.js';
 import { mountWebhookRoutes } from './webhooks/routes.js';
@@ -82,6 +83,8 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
   // One limiter for the keys' budgets and the board's posts per address (one store, one bank).
   const limiter = deps.rateLimit === 'off' ? undefined : toRateLimiter(deps.rateLimit);
+  // The board's stylesheet and scripts, read and compressed once: the board and the team's pages both use them.
+  const assets = boardAssets();
 
   // A request's way through, a layer per job (docs/architecture.md, "A request's way"): the edge
   // (request id, errors, fallbacks, log line), the keyless paths (the board's pages among them,
@@ -89,7 +92,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   // contract's routes.
   app
     .use(edge(deps.logger))
-    .use(keylessRoutes(deps.sql, openApiJson(), board({ sql: deps.sql, writes, limiter, logger: deps.logger }), team({ sql: deps.sql, orm, limiter, logger: deps.logger })).routes())
+    .use(keylessRoutes(deps.sql, openApiJson(), board({ sql: deps.sql, writes, limiter, logger: deps.logger, assets }), team({ sql: deps.sql, orm, limiter, logger: deps.logger, assets })).routes())
     .use(
       access({
         sql: deps.sql,

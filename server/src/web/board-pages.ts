@@ -1,18 +1,17 @@
-import { ListFeedbackQuerySchema, TITLE_MAX_LENGTH, type FeedbackDetail, type FeedbackListItem, type ListFeedbackQuery, type SimilarFeedbackItem } from '@feedbackd/sdk/contract';
+import { TITLE_MAX_LENGTH, type FeedbackDetail, type SimilarFeedbackItem } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import { UUID } from '../db/uuid.js';
-import { checkInputLimits } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
-import { AppError, toValidationDetails } from '../http/errors.js';
+import { AppError } from '../http/errors.js';
 import { DETAIL } from '../public/feedback.sql.js';
-import { listStatement, listValues } from '../public/feedback.route.js';
 import { similarItems } from '../public/similar.route.js';
 import { CHECK_ANONYMOUS } from '../public/votes.sql.js';
 import type { AssetPaths } from './assets.js';
 import { boardPaths, type BoardProject } from './layout.js';
+import { parseListQuery, readList } from './lists.js';
 import { boardPage, type ListFilters } from './views/board-page.js';
 import { itemPage } from './views/item-page.js';
-import { problemsOf, type Problem } from './views/parts.js';
+import type { Problem } from './views/parts.js';
 import { ROADMAP_STATUSES, roadmapPage } from './views/roadmap-page.js';
 import { submitPage } from './views/submit-page.js';
 import type { SafeHtml } from './html.js';
@@ -48,33 +47,20 @@ export async function similarTo(sql: SqlPool, project: BoardProject, title: unkn
 /** Items per roadmap column; the column links to the whole filtered list past that. */
 const ROADMAP_COLUMN_SIZE = 50;
 
-/** The list's controls, by the API's query names: a problem with one of them is shown next to it. */
-const LIST_FIELDS = new Set(['status', 'type', 'search', 'sortBy']);
-
 /** The board's pages (GET), on the API's statements: the list, the detail, the vote check. */
 export function boardPages(sql: SqlPool, assets: AssetPaths) {
-  /** A page of the API's list, and which of its items the visitor votes for, in one statement. */
-  const list = async (project: BoardProject, query: ListFeedbackQuery, voterKey: string) => {
-    const statement = listStatement(query, { votedBy: true });
-    const [row] = await sql.query<{ total: number; items: string; voted: string }>(statement.name, statement.text, listValues(statement, project.id, query, voterKey));
-    return { total: row!.total, items: JSON.parse(row!.items) as FeedbackListItem[], voted: JSON.parse(row!.voted) as string[] };
-  };
-
   return {
     /** GET /b/:slug: the list with the API's query (same names, same validation); a bad value is a 400 page that says which. */
     async board({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
       const filters: ListFilters = { status: text(ctx.query.status), type: text(ctx.query.type), search: text(ctx.query.search), sortBy: text(ctx.query.sortBy) };
       const view = { project, assets, visitor, filters, here: ctx.url, voted: new Set<string>(), problems: [] as Problem[], pageLink: (n: number) => pageLink(ctx, n) };
-      const limits = checkInputLimits(ctx.query);
-      const parsed = limits ? undefined : ListFeedbackQuerySchema.safeParse(ctx.query);
-      if (!parsed?.success) {
-        view.problems = problemsOf(limits ?? toValidationDetails(parsed!.error), LIST_FIELDS);
+      const { query, problems } = parseListQuery(ctx.query);
+      if (!query) {
         ctx.status = 400;
-        return boardPage(view);
+        return boardPage({ ...view, problems });
       }
-      const query = parsed.data;
-      const { total, items, voted } = await list(project, query, voterKey);
-      return boardPage({ ...view, voted: new Set(voted), list: { items, total, page: query.page, totalPages: Math.ceil(total / query.limit) } });
+      const list = await readList(sql, project.id, query, voterKey);
+      return boardPage({ ...view, voted: new Set(list.voted), list });
     },
 
     /** GET /b/:slug/items/:id: the API's detail statement, and its vote check for this visitor. */
@@ -107,7 +93,7 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
       const columns = await Promise.all(
         ROADMAP_STATUSES.map(async (status) => ({
           status,
-          ...(await list(project, { status: [status], sortBy: 'votes', page: 1, limit: ROADMAP_COLUMN_SIZE, type: undefined, search: undefined }, voterKey)),
+          ...(await readList(sql, project.id, { status: [status], sortBy: 'votes', page: 1, limit: ROADMAP_COLUMN_SIZE, type: undefined, search: undefined }, voterKey)),
         })),
       );
       const voted = new Set(columns.flatMap((column) => column.voted));

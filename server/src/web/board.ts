@@ -7,7 +7,7 @@ import { AppError } from '../http/errors.js';
 import type { RateLimiter } from '../limits/lease-client.js';
 import type { Logger } from '../logger.js';
 import type { HotWrites } from '../public/routes.js';
-import { ASSETS_PREFIX, boardAssets } from './assets.js';
+import { ASSETS_PREFIX, type BoardAssets } from './assets.js';
 import { boardActions } from './board-actions.js';
 import { formBody } from './forms.js';
 import { boardPages, type BoardRequest } from './board-pages.js';
@@ -28,6 +28,8 @@ export interface BoardOptions {
   /** The server's rate limiter, which the board's posts spend per address; none when the limit is off. */
   limiter: RateLimiter | undefined;
   logger: Logger;
+  /** The pages' stylesheet and scripts (assets.ts), read and compressed once for the board and the team's pages. */
+  assets: BoardAssets;
 }
 
 /**
@@ -37,7 +39,7 @@ export interface BoardOptions {
  */
 export function board(options: BoardOptions): Middleware<AppState> {
   const { sql, logger } = options;
-  const assets = boardAssets();
+  const { assets } = options;
   const pages = boardPages(sql, assets.paths);
   const actions = boardActions(sql, options.writes, assets.paths);
   const projectBySlug = boardProjects(sql);

@@ -1,15 +1,13 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { FeedbackStatusSchema, ListFeedbackQuerySchema, PAGE_SIZE_MAX, type FeedbackListItem, type FeedbackStatus, type ListFeedbackQuery } from '@feedbackd/sdk/contract';
+import { FeedbackStatusSchema, PAGE_SIZE_MAX, type FeedbackStatus } from '@feedbackd/sdk/contract';
 import { updateItem } from '../../admin/items.service.js';
 import type { SqlPool } from '../../db/pool.js';
 import { UUID } from '../../db/uuid.js';
-import { checkInputLimits } from '../../http/body.js';
 import type { AppContext } from '../../http/context.js';
-import { toValidationDetails } from '../../http/errors.js';
-import { listStatement, listValues } from '../../public/feedback.route.js';
 import type { AssetPaths } from '../assets.js';
 import type { SafeHtml } from '../html.js';
-import { count, label, problemsOf, type Problem } from '../views/parts.js';
+import { parseListQuery, readList } from '../lists.js';
+import { count, label, type Problem } from '../views/parts.js';
 import { formField, seeOther } from '../forms.js';
 import { safeTeamReturn, type TeamRequest } from './requests.js';
 import { teamPaths } from './layout.js';
@@ -18,9 +16,6 @@ import { inboxPage } from './views/inbox-page.js';
 
 /** What the inbox lists when no status is asked for: what nobody has looked at yet. */
 export const INBOX_DEFAULT_STATUS = 'new';
-
-/** The list's controls, by the API's query names: a problem with one of them is shown next to it. */
-const LIST_FIELDS = new Set(['status', 'type', 'search', 'sortBy']);
 
 /** What the bulk change adds to the inbox's address on its way back: said once, and never kept in links. */
 const NOTICE_PARAMS = ['changed', 'missing', 'to', 'deleted'] as const;
@@ -40,12 +35,6 @@ export function sessionActor(session: Pick<TeamSession, 'id' | 'name'>): string 
  * are those of a change made through the API or the CLI.
  */
 export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: AssetPaths) {
-  const list = async (projectId: string, query: ListFeedbackQuery) => {
-    const statement = listStatement(query);
-    const [row] = await sql.query<{ total: number; items: string }>(statement.name, statement.text, listValues(statement, projectId, query));
-    return { total: row!.total, items: JSON.parse(row!.items) as FeedbackListItem[] };
-  };
-
   /** The inbox for a query (the request's, or the one a refused bulk change came from), with its problems. */
   const render = async ({ ctx, session }: TeamRequest, params: URLSearchParams, problems: Problem[] = []): Promise<SafeHtml> => {
     const notice = noticeOf(params);
@@ -68,15 +57,14 @@ export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: AssetP
         return `${teamPaths.inbox}?${link.toString()}`;
       },
     };
-    const limits = checkInputLimits(query);
-    const parsed = limits ? undefined : ListFeedbackQuerySchema.safeParse(query);
-    if (!parsed?.success) {
+    const parsed = parseListQuery(query);
+    if (!parsed.query) {
       ctx.status = 400;
-      return inboxPage({ ...view, problems: [...problems, ...problemsOf(limits ?? toValidationDetails(parsed!.error), LIST_FIELDS)] });
+      return inboxPage({ ...view, problems: [...problems, ...parsed.problems] });
     }
-    const { total, items } = await list(session.project.id, parsed.data);
+    const list = await readList(sql, session.project.id, parsed.query);
     if (problems.length > 0) ctx.status = 400;
-    return inboxPage({ ...view, list: { items, total, page: parsed.data.page, totalPages: Math.ceil(total / parsed.data.limit) } });
+    return inboxPage({ ...view, list });
   };
 
   return {

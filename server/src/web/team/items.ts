@@ -7,11 +7,11 @@ import type { SqlPool } from '../../db/pool.js';
 import { requestTransactions } from '../../db/request-transaction.js';
 import { toValidationDetails } from '../../http/errors.js';
 import { DETAIL_WITH_HISTORY } from '../../public/feedback.sql.js';
-import { listStatement, listValues } from '../../public/feedback.route.js';
 import { similarItems } from '../../public/similar.route.js';
 import type { AssetPaths } from '../assets.js';
 import { itemId, itemNotFound } from '../board-pages.js';
 import type { SafeHtml } from '../html.js';
+import { readList } from '../lists.js';
 import { label, type Problem } from '../views/parts.js';
 import { sessionActor } from './inbox.js';
 import { teamPaths } from './layout.js';
@@ -58,10 +58,7 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: As
   const mergeCandidates = async (project: TeamProject, item: FeedbackDetail, search: string | undefined): Promise<MergeCandidates> => {
     let items: FeedbackListItem[];
     if (search) {
-      const query = { search, sortBy: 'votes' as const, page: 1, limit: MERGE_CHOICES + 1, status: undefined, type: undefined };
-      const statement = listStatement(query);
-      const [row] = await sql.query<{ items: string }>(statement.name, statement.text, listValues(statement, project.id, query));
-      items = JSON.parse(row!.items) as FeedbackListItem[];
+      ({ items } = await readList(sql, project.id, { search, sortBy: 'votes', page: 1, limit: MERGE_CHOICES + 1, status: undefined, type: undefined }));
     } else {
       items = JSON.parse((await similarItems(sql, project.id, item.title, { limit: MERGE_CHOICES + 1 })).text) as FeedbackListItem[];
     }

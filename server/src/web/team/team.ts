@@ -6,7 +6,7 @@ import type { AppContext, AppState } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
-import { boardAssets, type AssetPaths } from '../assets.js';
+import type { AssetPaths, BoardAssets } from '../assets.js';
 import { formBody } from '../forms.js';
 import { checkSameOrigin, CROSS_SITE_REFUSAL, postLimit, setPageHeaders } from '../guards.js';
 import type { SafeHtml } from '../html.js';
@@ -32,6 +32,8 @@ export interface TeamOptions {
   /** The server's rate limiter: the sign-in link, the sign-in form and every team post spend the address's budget. */
   limiter: RateLimiter | undefined;
   logger: Logger;
+  /** The board's assets (assets.ts): the team's pages use its stylesheet. */
+  assets: BoardAssets;
 }
 
 /**
@@ -45,7 +47,7 @@ export function team(options: TeamOptions): Middleware<AppState> {
   // The board's stylesheet, under the same hashed name (the board's middleware serves it), and
   // the team's own script (served here).
   const script = teamScript();
-  const assets: AssetPaths = { css: boardAssets().paths.css, js: script.path };
+  const assets: AssetPaths = { css: options.assets.paths.css, js: script.path };
   const sessions = teamSessions(sql);
   const ways = signIn(sessions, assets);
   const items = inbox(sql, options.orm, assets);
