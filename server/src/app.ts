@@ -14,9 +14,11 @@ import { keylessRoutes } from './http/keyless-routes.js';
 import { FAILED_AUTH_LIMIT, FailedAuthLimit } from './limits/failed-auth.js';
 import type { Logger } from './logger.js';
 import { openApiJson } from './openapi.js';
-import { hotWrites, mountPublicRoutes } from './public/routes.js';
+import { hotWrites, mountPublicRoutes } from './api/routes.js';
 import { boardAssets } from './web/assets.js';
 import { board } from './web/board.js';
+import { boardPaths } from './web/paths.js';
+import { DEFAULT_PROJECT_SLUG } from './serve-defaults.js';
 import { team } from './web/team/team.js';
 import { mountWebhookRoutes } from './webhooks/routes.js';
 
@@ -85,6 +87,14 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   const limiter = deps.rateLimit === 'off' ? undefined : toRateLimiter(deps.rateLimit);
   // The board's stylesheet and scripts, read and compressed once: the board and the team's pages both use them.
   const assets = boardAssets();
+  // The keyless paths, then the board's pages and assets and the team's pages (web/), each with
+  // its own session and cross-site rules: matched here by the router, so that an API request runs
+  // none of their code on its way.
+  const keyless = keylessRoutes(deps.sql, openApiJson(), boardPaths.board(DEFAULT_PROJECT_SLUG));
+  const boardPages = board({ sql: deps.sql, writes, limiter, logger: deps.logger, assets });
+  for (const path of ['/b/{*rest}', '/assets/{*rest}']) keyless.all(path, boardPages);
+  const teamPages = team({ sql: deps.sql, orm, limiter, logger: deps.logger, assets });
+  for (const path of ['/team', '/team/{*rest}']) keyless.all(path, teamPages);
 
   // A request's way through, a layer per job (docs/architecture.md, "A request's way"): the edge
   // (request id, errors, fallbacks, log line), the keyless paths (the board's pages among them,
@@ -92,7 +102,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   // contract's routes.
   app
     .use(edge(deps.logger))
-    .use(keylessRoutes(deps.sql, openApiJson(), board({ sql: deps.sql, writes, limiter, logger: deps.logger, assets }), team({ sql: deps.sql, orm, limiter, logger: deps.logger, assets })).routes())
+    .use(keyless.routes())
     .use(
       access({
         sql: deps.sql,

@@ -15,7 +15,7 @@ export { openOrm, type OrmOptions } from './db/orm.js';
 export { migrateDown, migrateUp, migrationStatus, unappliedMigrations, type MigrationStatus } from './db/migrate.js';
 export { createLogger, type Logger, type LogLevel } from './logger.js';
 export { createApiKey, listApiKeys, revokeApiKey, ApiKeyNotFoundError, type ApiKeySummary } from './admin/keys.service.js';
-export { ProjectNotFoundError, DEFAULT_PROJECT_SLUG } from './admin/projects.service.js';
+export { ProjectNotFoundError } from './admin/projects.service.js';
 export {
   changeIdentitySecret,
   IdentitySecretExistsError,
@@ -27,11 +27,11 @@ export {
   type IdentitySecretAction,
 } from './admin/board-settings.service.js';
 export type { MikroORM } from '@mikro-orm/postgresql';
-export { createSignInLink, endTeamSessions, listTeamSessions, TeamSessionNotFoundError, type SignInLink, type TeamSessionSummary } from './web/team/sessions.service.js';
-export { DEFAULT_RATE_LIMIT } from './serve-defaults.js';
+export { createSignInLink, endTeamSessions, listTeamSessions, TeamSessionNotFoundError, type SignInLink, type TeamSessionSummary } from './admin/team-sessions.service.js';
+export { DEFAULT_PROJECT_SLUG, DEFAULT_RATE_LIMIT } from './serve-defaults.js';
 export type { RateLimitOptions } from './http/access.js';
 export type { RateLimiter, RateLimitState } from './limits/lease-client.js';
-export { seedProject, type SeedOptions, type SeedProgress, type SeedSummary } from './db/seeders/index.js';
+export { seedProject, type SeedOptions, type SeedProgress, type SeedSummary } from './admin/seed/index.js';
 export { openApiFileText } from './openapi.js';
 export {
   DUMP_FORMAT,

@@ -5,6 +5,9 @@
  */
 import { RATE_LIMIT_PER_MINUTE } from '@feedbackd/sdk/constants';
 
+/** The project a first start makes, whose key is printed, and which commands use when none is named. */
+export const DEFAULT_PROJECT_SLUG = 'default';
+
 /** Requests per minute per API key (spec part 8: the SDK's contract constant). */
 export const DEFAULT_RATE_LIMIT = RATE_LIMIT_PER_MINUTE;
 export const RATE_LIMIT_WINDOW_SECONDS = 60;

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, normalize, relative } from 'node:path';
+import { dirname, join, normalize, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { cruise, type IViolation } from 'dependency-cruiser';
@@ -13,26 +13,68 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * sees the imports that run; a type-only import, erased by the build, makes no cycle at run time.
  */
 describe('import graph', () => {
-  it('when the built packages are cruised, then no import cycle is found', async () => {
+  it('when the built packages are cruised, then no import cycle is found and no import runs against the floors', async () => {
     const result = await cruise(['sdk/dist', 'server/dist', 'cli/dist'], {
       baseDir: ROOT,
       doNotFollow: { path: 'node_modules' },
       validate: true,
-      ruleSet: { forbidden: [{ name: 'no-circular', severity: 'error', from: {}, to: { circular: true } }] },
+      ruleSet: { forbidden: [{ name: 'no-circular', severity: 'error', from: {}, to: { circular: true } }, ...FLOOR_RULES] },
     });
     const output = result.output;
     if (typeof output === 'string') throw new Error(`dependency-cruiser answered text: ${output}`);
     expect(output.summary.totalCruised, 'modules read').to.be.greaterThan(100);
-    const cycles = output.summary.violations.map((violation: IViolation) => [violation.from, ...(violation.cycle ?? []).map((step) => step.name)].join(' -> '));
-    expect(cycles).to.deep.equal([]);
+    const arrows = output.summary.violations.map((violation: IViolation) =>
+      violation.rule.name === 'no-circular'
+        ? `cycle: ${[violation.from, ...(violation.cycle ?? []).map((step) => step.name)].join(' -> ')}`
+        : `${violation.rule.name}: ${violation.from} -> ${violation.to}`,
+    );
+    expect(arrows).to.deep.equal([]);
   });
 
-  it('when the TypeScript sources are read, type-only imports included, then no file imports itself through others', () => {
+  it('when the TypeScript sources are read, type-only imports included, then no file imports itself through others or against the floors', () => {
     const graph = sourceGraph(['sdk/src', 'server/src', 'cli/src']);
     expect(graph.size, 'source files read').to.be.greaterThan(100);
     expect(cyclesOf(graph)).to.deep.equal([]);
+    expect(arrowsAgainstFloors(graph)).to.deep.equal([]);
   });
 });
+
+/**
+ * The server's floors, lowest first (docs/architecture.md, "Floors"): a module imports only from
+ * its own floor or the floors below it, so a folder can be read, tested and changed knowing only
+ * what is under it. The files at the top of server/src sit where their imports put them: the
+ * leaves (logger, version, the serve defaults, the runtime check) under everything, the app above
+ * the pages, the package's entry points on top.
+ */
+const SERVER_FLOORS = [
+  ['logger', 'version', 'serve-defaults', 'runtime-floor'],
+  ['db'],
+  ['limits', 'metrics'],
+  ['http'],
+  ['api'],
+  ['webhooks', 'notify'],
+  ['admin'],
+  ['web'],
+  ['openapi', 'app'],
+  ['jobs'],
+  ['serve'],
+  ['cluster'],
+  ['index', 'testing'],
+];
+
+const inServer = (names: string[]) => `^server/dist/(${names.join('|')})(/|[.]js$)`;
+
+/** dependency-cruiser rules: each floor against every floor above it, and the packages' own order (sdk < server < cli). */
+const FLOOR_RULES = [
+  ...SERVER_FLOORS.slice(0, -1).map((names, index) => ({
+    name: `floor ${names.join(', ')}`,
+    severity: 'error' as const,
+    from: { path: inServer(names) },
+    to: { path: inServer(SERVER_FLOORS.slice(index + 1).flat()) },
+  })),
+  { name: 'sdk imports no other package', severity: 'error' as const, from: { path: '^sdk/' }, to: { path: '^(server|cli)/' } },
+  { name: 'server imports no cli', severity: 'error' as const, from: { path: '^server/' }, to: { path: '^cli/' } },
+];
 
 /** Every .ts file under `folders`, with the files of the package that it imports (or re-exports, or loads lazily). */
 function sourceGraph(folders: string[]): Map<string, string[]> {
@@ -51,6 +93,27 @@ function sourceGraph(folders: string[]): Map<string, string[]> {
   };
   for (const folder of folders) visit(folder);
   return graph;
+}
+
+/** The floor of a server source file (SERVER_FLOORS' index), or undefined outside server/src. */
+function floorOf(file: string): number | undefined {
+  const match = /^server\/src\/([^/.]+)/.exec(file.split(sep).join('/'));
+  if (!match) return undefined;
+  const index = SERVER_FLOORS.findIndex((names) => names.includes(match[1]!));
+  return index < 0 ? undefined : index;
+}
+
+/** The imports of `graph`, type-only ones included, from a server file to one on a higher floor. */
+function arrowsAgainstFloors(graph: Map<string, string[]>): string[] {
+  const arrows: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = floorOf(file);
+    for (const target of targets) {
+      const to = floorOf(target);
+      if (from !== undefined && to !== undefined && to > from) arrows.push(`${file} -> ${target}`);
+    }
+  }
+  return arrows;
 }
 
 /** The import cycles of `graph`, each as "a -> b -> a". */

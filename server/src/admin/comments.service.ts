@@ -4,10 +4,10 @@ import type { z } from 'zod';
 import { transaction } from '../db/conflicts.js';
 import { Comment } from '../db/entities/comment.entity.js';
 import { transactionSql } from '../db/request-transaction.js';
-import { upsertEndUser } from '../public/end-user.sql.js';
+import { upsertEndUser } from '../api/end-user.sql.js';
 import { moveCounters } from './counter-moves.js';
 import { lockItem } from './item-locks.js';
-import { COMMENT_CREATED_EVENT } from '../webhooks/outbox.sql.js';
+import { COMMENT_CREATED_EVENT } from '../db/outbox.sql.js';
 
 /** The end-user fields of a comment's author, as a request gives them (identify's). */
 type EndUserFields = z.output<typeof EndUserInputSchema>;
@@ -17,7 +17,7 @@ export type CommentAuthor = { kind: 'team'; name: string } | { kind: 'user'; end
 
 /**
  * A comment's end-user author is created or updated by identify's own upsert
- * (public/end-user.sql.ts), so the two cannot drift apart. $1 project, $2 externalId, $3 given profile.
+ * (api/end-user.sql.ts), so the two cannot drift apart. $1 project, $2 externalId, $3 given profile.
  */
 const UPSERT_AUTHOR = upsertEndUser({ project: '$1::uuid', externalId: '$2::text', profile: '$3' }, { returning: 'id, name, avatar_url' });
 
@@ -62,7 +62,7 @@ export async function addComment(
         id: comment.id,
         content: comment.content,
         createdAt: comment.createdAt.toISOString(),
-        // As the detail view shows authors (public/feedback.sql.ts, COMMENT_AUTHOR).
+        // As the detail view shows authors (api/feedback.sql.ts, COMMENT_AUTHOR).
         author: endUser ? { name: endUser.name, avatarUrl: endUser.avatar_url } : { name: comment.authorName ?? null, isTeam: true },
       },
       commentCount,

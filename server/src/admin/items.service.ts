@@ -5,7 +5,7 @@ import { lockItem } from './item-locks.js';
 import { Feedback } from '../db/entities/feedback.entity.js';
 import { StatusChange } from '../db/entities/status-change.entity.js';
 import { transactionSql } from '../db/request-transaction.js';
-import { ITEM_DELETED_EVENT, ITEM_EVENT } from '../webhooks/outbox.sql.js';
+import { ITEM_DELETED_EVENT, ITEM_EVENT } from '../db/outbox.sql.js';
 
 /** The fields an operator may change; undefined keeps a field, `description: null` clears it. */
 export interface ItemChanges {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid } from '../db/uuid.js';
 import { ensureProject } from './projects.service.js';
 import { ApiKey } from '../db/entities/api-key.entity.js';
-import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey, type KeyKind } from './api-key-format.js';
+import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey, type KeyKind } from '../http/api-key-format.js';
 
 /** A key as listings show it (never the key itself, which is not stored). */
 export interface ApiKeySummary {

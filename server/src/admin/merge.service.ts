@@ -4,7 +4,7 @@ import { lockCounters, moveCounters } from './counter-moves.js';
 import { lockItems } from './item-locks.js';
 import { Feedback } from '../db/entities/feedback.entity.js';
 import { transactionSql } from '../db/request-transaction.js';
-import { ITEM_EVENT } from '../webhooks/outbox.sql.js';
+import { ITEM_EVENT } from '../db/outbox.sql.js';
 
 /** What a merge moved to its target. */
 export interface MergeResult {

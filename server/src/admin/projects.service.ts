@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Project } from '../db/entities/project.entity.js';
-
-export const DEFAULT_PROJECT_SLUG = 'default';
+import { DEFAULT_PROJECT_SLUG } from '../serve-defaults.js';
 
 /**
  * Returns the project with this slug. A missing one is created when the slug is `default` (the

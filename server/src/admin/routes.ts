@@ -5,11 +5,11 @@ import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { commentNotFound, feedbackNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions, type Statements } from '../http/mount.js';
-import { DETAIL_WITH_HISTORY } from '../public/feedback.sql.js';
+import { DETAIL_WITH_HISTORY } from '../api/feedback.sql.js';
 import { addComment, deleteComment } from './comments.service.js';
 import { deleteItem, updateItem } from './items.service.js';
 import { mergeItems } from './merge.service.js';
-import { createSignInLink } from '../web/team/sessions.service.js';
+import { createSignInLink } from './team-sessions.service.js';
 
 /** What the operator's endpoints need: the ORM for their transactions, the hot pool to read an item back. */
 export interface AdminDependencies {

@@ -4,7 +4,7 @@ import { startBackgroundJobs } from '../jobs/background-jobs.js';
 import { PrimaryLimits } from '../limits/cluster-link.js';
 import { createLogger, type LogLevel } from '../logger.js';
 import { clusterScrape } from '../metrics/cluster.js';
-import { startMetricsListener, type MetricsListener } from '../metrics/listener.js';
+import { startMetricsListener, type MetricsListener } from '../serve/metrics-listener.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import { baseUrl } from '../serve/http-server.js';
 import { prepareDatabase } from '../serve/prepare-database.js';

@@ -6,6 +6,12 @@ import { openPipelines } from './pipelined-pool.js';
  * The hot side's handle on the database: parameterised SQL on node-postgres connections, no ORM.
  * Every statement of the six spec endpoints, auth and idempotency goes through `query`.
  */
+/** A hot statement: its prepared-statement name and its text (the *.sql.ts files hold them). */
+export interface Statement {
+  name: string;
+  text: string;
+}
+
 export interface SqlPool {
   /**
    * Runs one statement. `name` makes it a prepared statement on a real PostgreSQL (parsed and

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ERROR_MESSAGES } from '@feedbackd/sdk/contract';
@@ -9,10 +8,12 @@ import type { RateLimiter, RateLimitState } from '../limits/lease-client.js';
 import { localLimiter } from '../limits/local-limiter.js';
 import type { Logger } from '../logger.js';
 import { countRefusal } from '../metrics/limit-metrics.js';
-import { hashApiKey, looksLikeApiKey, type KeyKind } from '../admin/api-key-format.js';
+import { hashApiKey, looksLikeApiKey, type KeyKind } from './api-key-format.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import type { AppContext, AppState, Caller } from './context.js';
+import { clientIp } from './client-address.js';
 import { AppError } from './errors.js';
+import { ShortCache } from './short-cache.js';
 
 /**
  * How long a looked-up key is trusted without asking the database again. This is the bound on how
@@ -130,33 +131,6 @@ function countFailure(failures: FailedAuthLimit, ip: string, requestId: string, 
   });
 }
 
-/**
- * The caller's address: the socket's peer, or with `trustProxy` the X-Forwarded-For entry added
- * by the outermost trusted proxy (Koa's `proxy` + `maxIpsCount`). IPv4 clients seen through an
- * IPv6 socket (`::ffff:1.2.3.4`) are reported as plain IPv4, so one caller has one address.
- */
-export function clientIp(ctx: AppContext): string {
-  const ip = ctx.ip.trim();
-  return ip.toLowerCase().startsWith('::ffff:') && ip.includes('.') ? ip.slice('::ffff:'.length) : ip;
-}
-
-/**
- * The `voter_key` of an anonymous caller: an HMAC of its address under the project's salt, so the
- * raw address is never stored and one caller always maps to one key. (An identified voter's key is
- * the end user's id; the `ip:` prefix keeps the two kinds apart even in principle.)
- */
-export function anonymousVoterKey(ctx: AppContext): string {
-  return voterKeyOf(ctx.state.caller.voterSalt, clientIp(ctx));
-}
-
-/**
- * The hash behind `anonymousVoterKey`, for a caller without a key: the board's visitor (web/) is
- * the same anonymous voter as an API call from the same address, so both hash here.
- */
-export function voterKeyOf(voterSalt: string, ip: string): string {
-  return `ip:${createHmac('sha256', voterSalt).update(ip).digest('base64url')}`;
-}
-
 const FIND_KEY = {
   name: 'auth_find_key',
   text: `select k.id as key_id, k.kind, k.project_id, p.voter_salt
@@ -165,7 +139,7 @@ const FIND_KEY = {
 };
 
 /**
- * Resolves API keys to callers through a short-lived in-process cache (ShortCache, below), so a
+ * Resolves API keys to callers through a short-lived in-process cache (short-cache.ts), so a
  * request costs no database round trip for its key. The cache is keyed by the key as sent (it
  * lives only in this process's memory, like the request that carried it), so a hit costs no
  * SHA-256 either; the hash is taken on a miss, to look the key up.
@@ -190,36 +164,5 @@ export class KeyCache {
     const rows = await this.sql.query<{ key_id: string; kind: KeyKind; project_id: string; voter_salt: string }>(FIND_KEY.name, FIND_KEY.text, [hash]);
     const row = rows[0];
     return row ? { keyId: row.key_id, kind: row.kind, projectId: row.project_id, voterSalt: row.voter_salt } : undefined;
-  }
-}
-
-/**
- * A look-up remembered for a short while in this process: the API's keys (KeyCache, above) and
- * the board's projects (web/board-projects.ts), read on every request, cost no round trip while
- * cached. The time to live is the bound on how long a change made elsewhere (a revoked key, a
- * board turned off) goes unseen. Concurrent misses of one key share one load; a load that fails
- * (the database is down) is not remembered; past `maxEntries`, the oldest entry goes first, so
- * asking for made-up keys cannot grow it without bound.
- */
-export class ShortCache<V> {
-  private readonly entries = new Map<string, { expires: number; value: Promise<V> }>();
-
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries: number,
-  ) {}
-
-  get(key: string, load: () => Promise<V>): Promise<V> {
-    const now = Date.now();
-    const cached = this.entries.get(key);
-    if (cached && cached.expires > now) return cached.value;
-    const value = load();
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { expires: now + this.ttlMs, value });
-    value.catch(() => {
-      if (this.entries.get(key)?.value === value) this.entries.delete(key);
-    });
-    return value;
   }
 }

@@ -1,6 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import type { RequestTransaction } from '../db/request-transaction.js';
-import type { KeyKind } from '../admin/api-key-format.js';
+import type { KeyKind } from './api-key-format.js';
 
 /**
  * Who a valid key belongs to: its id (the rate limit's budget), its kind (what it may call: see

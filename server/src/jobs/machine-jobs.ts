@@ -4,7 +4,7 @@ import { deleteExpiredKeys } from '../db/idempotency-keys.js';
 import { PRUNE_LOG } from '../webhooks/deliveries.sql.js';
 import { PRUNE_LISTENERS } from '../webhooks/listeners.sql.js';
 import { SWEEP_SPENT_TOKENS } from '../web/board.sql.js';
-import { PRUNE_LINKS, PRUNE_SESSIONS } from '../web/team/sessions.sql.js';
+import { PRUNE_LINKS, PRUNE_SESSIONS } from '../admin/team-sessions.sql.js';
 import { webhookSender } from '../webhooks/sender.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
 
@@ -15,7 +15,7 @@ export const WEBHOOK_POLL_EVERY_MS = 500;
 /** How often the webhook log is pruned of what is older than its keeping period, and of listeners gone for an hour. */
 export const WEBHOOK_PRUNE_EVERY_MS = 60 * 60_000;
 /**
- * How often used-up team sign-in links and long-dead team sessions (web/team/sessions.sql.ts), and
+ * How often used-up team sign-in links and long-dead team sessions (admin/team-sessions.sql.ts), and
  * the board's spent visitor tokens past their expiry (web/board.sql.ts), are deleted.
  */
 export const SIGN_IN_SWEEP_EVERY_MS = 60 * 60_000;

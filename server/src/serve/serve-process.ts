@@ -6,7 +6,7 @@ import { redisLimiter } from '../limits/redis-limiter.js';
 import type { Logger } from '../logger.js';
 import { answerScrapes } from '../metrics/cluster.js';
 import { watchPool } from '../metrics/figures.js';
-import { startMetricsListener, type MetricsListener } from '../metrics/listener.js';
+import { startMetricsListener, type MetricsListener } from './metrics-listener.js';
 import { enableMetrics, registry } from '../metrics/registry.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import { baseUrl, createHttpServer, drain, listen } from './http-server.js';

@@ -1,9 +1,9 @@
 import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import { AppError, toValidationDetails } from '../http/errors.js';
-import { submitFeedback } from '../public/feedback.route.js';
-import type { HotWrites } from '../public/routes.js';
-import { toggleAnonymousVote, toggleIdentifiedVote } from '../public/votes.route.js';
+import { submitFeedback } from '../api/feedback.route.js';
+import type { HotWrites } from '../api/routes.js';
+import { toggleAnonymousVote, toggleIdentifiedVote } from '../api/votes.route.js';
 import type { AssetPaths } from './assets.js';
 import type { BoardRequest } from './board-pages.js';
 import { itemId, similarTo } from './board-pages.js';
@@ -19,7 +19,7 @@ const SUBMIT_FIELDS = ['title', 'description', 'type'] as const;
 const SUBMIT_CONTROLS: ReadonlySet<string> = new Set(SUBMIT_FIELDS);
 
 /**
- * The board's posts. Each calls the API's own implementation of the action (public/: the same
+ * The board's posts. Each calls the API's own implementation of the action (api/: the same
  * group commits, the same statements, the same anonymous voter), so the board is no second
  * implementation of a vote or a submission. Who may post and how often is checked before these
  * run (board.ts).

@@ -1,5 +1,5 @@
 import type { SqlPool } from '../db/pool.js';
-import { ShortCache } from '../http/access.js';
+import { ShortCache } from '../http/short-cache.js';
 
 /** A project whose board is on, as the pages know it. */
 export interface BoardProject {

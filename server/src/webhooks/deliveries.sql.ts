@@ -1,5 +1,5 @@
-import { isoTimestamp } from '../public/json.sql.js';
-import { GROUPED_EVENTS } from './outbox.sql.js';
+import { isoTimestamp } from '../db/json.sql.js';
+import { GROUPED_EVENTS } from '../db/outbox.sql.js';
 
 /**
  * The sender's statements on `webhook_deliveries`, `webhook_attempts` and `webhook_endpoints`

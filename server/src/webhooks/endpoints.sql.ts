@@ -1,4 +1,4 @@
-import { isoTimestamp } from '../public/json.sql.js';
+import { isoTimestamp } from '../db/json.sql.js';
 
 /**
  * Statements of the webhook endpoints' API (webhooks/routes.ts), each scoped to the caller's

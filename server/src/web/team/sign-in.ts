@@ -1,5 +1,5 @@
 import { TeamMemberNameSchema } from '@feedbackd/sdk/contract';
-import { hashApiKey, looksLikeApiKey } from '../../admin/api-key-format.js';
+import { hashApiKey, looksLikeApiKey } from '../../http/api-key-format.js';
 import type { AppContext } from '../../http/context.js';
 import type { AssetPaths } from '../assets.js';
 import type { SafeHtml } from '../html.js';

@@ -1,5 +1,5 @@
 import { endUserCtes } from './end-user.sql.js';
-import type { Statement } from './feedback.sql.js';
+import type { Statement } from '../db/pool.js';
 
 /**
  * Spec 4.5 in one statement: the toggle itself is the `toggle_vote` function (migration 000300),

@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PoolClient } from 'pg';
-import { ormConnection } from '../orm-connections.js';
-import { DEFAULT_PROJECT_SLUG, ensureProject } from '../../admin/projects.service.js';
+import { ormConnection } from '../../db/orm-connections.js';
+import { DEFAULT_PROJECT_SLUG } from '../../serve-defaults.js';
+import { ensureProject } from '../projects.service.js';
 import { hash32 } from './random.js';
 import { seedId, seedIdPrefix } from './seed-ids.js';
 import { SEED_EPOCH_MS, seedItem, seedUser, voterPoolSize, type SeedItem, type SeedPlan } from './seed-items.js';

@@ -1,6 +1,6 @@
 import { upsertEndUser } from './end-user.sql.js';
-import { isoTimestamp } from './json.sql.js';
-import type { Statement } from './feedback.sql.js';
+import { isoTimestamp } from '../db/json.sql.js';
+import type { Statement } from '../db/pool.js';
 
 /** Spec 4.1: create or update the end user; the IdentifiedUser JSON back. $1 project, $2 externalId, $3 given profile. */
 export const IDENTIFY: Statement = {

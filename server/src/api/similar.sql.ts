@@ -1,5 +1,5 @@
-import type { Statement } from './feedback.sql.js';
-import { ITEM_FROM, itemFields, userHasVoted } from './json.sql.js';
+import type { Statement } from '../db/pool.js';
+import { ITEM_FROM, itemFields, userHasVoted } from '../db/json.sql.js';
 
 /**
  * How close a title must be to be shown (pg_trgm's `similarity`, 0 to 1). The keywords already

@@ -1,4 +1,4 @@
-import { counterRowsOfNewItems } from '../counters.sql.js';
+import { counterRowsOfNewItems } from '../../db/counters.sql.js';
 import { ROWS_PER_ITEM, seedIdSql } from './seed-ids.js';
 import { COMMENT_TAILS, TEAM_COMMENTS, TEAM_NAMES, USER_COMMENTS } from './vocabulary.js';
 

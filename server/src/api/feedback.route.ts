@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { routes, type CreateFeedbackResponseSchema, type ListFeedbackQuery } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import { answersInPlace, statementBatches, type Batched } from '../db/statement-batches.js';
-import { anonymousVoterKey } from '../http/access.js';
+import { anonymousVoterKey } from '../http/client-address.js';
 import type { AppState } from '../http/context.js';
 import { feedbackNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, type JsonText, type MountOptions, type Statements } from '../http/mount.js';
@@ -16,7 +16,7 @@ export const SUBMITS_IN_FLIGHT = 2;
 
 /**
  * Spec 4.2 to 4.4: submit, list and read feedback. Statements in feedback.sql.ts and submit.sql.ts.
- * `submissions` is the process's one group commit of submissions (public/routes.ts, hotWrites),
+ * `submissions` is the process's one group commit of submissions (api/routes.ts, hotWrites),
  * which the board's submit form shares.
  */
 export function mountFeedbackRoutes(router: Router<AppState>, options: MountOptions, submissions: SubmitBatches): void {

@@ -1,11 +1,7 @@
 import type { SortBy } from '@feedbackd/sdk/contract';
-import { isoTimestamp, ITEM_FROM, itemFields, userHasVoted } from './json.sql.js';
+import type { Statement } from '../db/pool.js';
+import { isoTimestamp, ITEM_FROM, itemFields, userHasVoted } from '../db/json.sql.js';
 
-/** A hot statement: its prepared-statement name, its text, and how to order its parameters. */
-export interface Statement {
-  name: string;
-  text: string;
-}
 
 // ---------------------------------------------------------------------------------- detail (4.4)
 

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { routes, type EndUserInput, type VoteResult } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import { answersInPlace, statementBatches, type Batched } from '../db/statement-batches.js';
-import { anonymousVoterKey } from '../http/access.js';
+import { anonymousVoterKey } from '../http/client-address.js';
 import type { AppState } from '../http/context.js';
 import { feedbackNotFound, isItemGone } from '../http/item-ids.js';
 import { mount, reply, type MountOptions, type Statements } from '../http/mount.js';
@@ -18,7 +18,7 @@ export const TOGGLES_IN_FLIGHT = 2;
 
 /**
  * Spec 4.5 and 4.6: toggle a vote, and read whether the caller votes. Statements in votes.sql.ts.
- * `batches` is the process's one group commit of toggles (public/routes.ts, hotWrites), which the
+ * `batches` is the process's one group commit of toggles (api/routes.ts, hotWrites), which the
  * board's vote form shares.
  */
 export function mountVoteRoutes(router: Router<AppState>, options: MountOptions, batches: VoteBatches): void {

@@ -1,4 +1,4 @@
-import { isoTimestamp } from '../public/json.sql.js';
+import { isoTimestamp } from './json.sql.js';
 
 /**
  * The outbox: events are rows of `webhook_events`, written in the transaction (or the very

@@ -1,4 +1,4 @@
-import type { Statement } from '../../public/feedback.sql.js';
+import type { Statement } from '../db/pool.js';
 
 /*
  * The team's sign-in and session statements (docs/triage.md). Hot side: parameterised SQL on the

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { baseUrl, listen } from '../serve/http-server.js';
+import { baseUrl, listen } from './http-server.js';
 import type { Logger } from '../logger.js';
 
 /** The Prometheus text format that prom-client writes (version 0.0.4). */

@@ -1,8 +1,8 @@
 import { counterRowsOfNewItems } from '../db/counters.sql.js';
 import { endUserCtes, profileUnchanged } from './end-user.sql.js';
-import type { Statement } from './feedback.sql.js';
-import { itemFields } from './json.sql.js';
-import { feedbackCreatedEvents } from '../webhooks/outbox.sql.js';
+import type { Statement } from '../db/pool.js';
+import { itemFields } from '../db/json.sql.js';
+import { feedbackCreatedEvents } from '../db/outbox.sql.js';
 
 /**
  * Spec 4.2, submit: each submission inserts the item, its counters (voteCount 1), the

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ensureProject } from '../../admin/projects.service.js';
-import { isUuid } from '../../db/uuid.js';
-import { LINK_LIFETIME, SESSION_IDLE_TIMEOUT } from './sessions.sql.js';
+import { ensureProject } from './projects.service.js';
+import { isUuid } from '../db/uuid.js';
+import { LINK_LIFETIME, SESSION_IDLE_TIMEOUT } from './team-sessions.sql.js';
 
 /*
  * The operator's side of the team's sign-in (docs/triage.md): making a one-time link (`feedback
