@@ -14,7 +14,8 @@ import { keylessRoutes } from './http/keyless-routes.js';
 import { FAILED_AUTH_LIMIT, FailedAuthLimit } from './limits/failed-auth.js';
 import type { Logger } from './logger.js';
 import { openApiJson } from './openapi.js';
-import { hotWrites, mountPublicRoutes } from './api/routes.js';
+import { hotWrites } from './api/hot-writes.js';
+import { mountApiRoutes } from './api/routes.js';
 import { boardAssets } from './web/assets.js';
 import { board } from './web/board.js';
 import { boardPaths } from './web/paths.js';
@@ -79,7 +80,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     idempotent: idempotentWrites(requestTransactions(orm)),
   };
   const writes = hotWrites(deps.sql);
-  mountPublicRoutes(router, mountOptions, writes);
+  mountApiRoutes(router, mountOptions, writes);
   mountAdminRoutes(router, { orm }, mountOptions);
   mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger, stopping: deps.webhooks?.stopping });
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;

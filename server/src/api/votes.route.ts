@@ -1,24 +1,15 @@
 import type Router from '@koa/router';
-import { routes, type EndUserInput, type VoteResult } from '@feedbackd/sdk/contract';
-import type { SqlPool } from '../db/pool.js';
-import { answersInPlace, statementBatches, type Batched } from '../db/statement-batches.js';
+import { routes } from '@feedbackd/sdk/contract';
 import { anonymousVoterKey } from '../http/client-address.js';
 import type { AppState } from '../http/context.js';
-import { feedbackNotFound, isItemGone } from '../http/item-ids.js';
-import { mount, reply, type MountOptions, type Statements } from '../http/mount.js';
-import { watchBatches } from '../metrics/figures.js';
-import { CHECK_ANONYMOUS, CHECK_IDENTIFIED, TOGGLE_ANONYMOUS, TOGGLE_BATCH, TOGGLE_IDENTIFIED, TOGGLE_KNOWN_USER } from './votes.sql.js';
+import { feedbackNotFound } from '../http/item-ids.js';
+import { mount, reply, type MountOptions } from '../http/mount.js';
+import { toggleAnonymousVote, toggleIdentifiedVote, type VoteBatches } from './votes.js';
+import { CHECK_ANONYMOUS, CHECK_IDENTIFIED } from './votes.sql.js';
 
 /**
- * Toggle statements running at once per process; the toggles that arrive meanwhile leave together
- * (voteBatches). 2 makes fewer, larger batches than 4, which measured even, and leaves the other
- * hot connections to the reads (docs/operations.md, "Benchmark": "Toggles in batches").
- */
-export const TOGGLES_IN_FLIGHT = 2;
-
-/**
- * Spec 4.5 and 4.6: toggle a vote, and read whether the caller votes. Statements in votes.sql.ts.
- * `batches` is the process's one group commit of toggles (api/routes.ts, hotWrites), which the
+ * Spec 4.5 and 4.6: toggle a vote, and read whether the caller votes. The toggle is votes.ts's; statements in
+ * votes.sql.ts. `batches` is the process's one group commit of toggles (api/hot-writes.ts), which the
  * board's vote form shares.
  */
 export function mountVoteRoutes(router: Router<AppState>, options: MountOptions, batches: VoteBatches): void {
@@ -38,108 +29,4 @@ export function mountVoteRoutes(router: Router<AppState>, options: MountOptions,
     if (!row) throw feedbackNotFound();
     return reply(200, { voted: row.voted, voteCount: row.vote_count });
   });
-}
-
-/**
- * The anonymous caller's toggle (spec 4.5 without `endUser`): in the process's batch, or alone in
- * a request's transaction (`inBatch` false: a batch is its own transaction). It is the one
- * implementation of an anonymous vote: the API's handler above and the board's vote form
- * (web/board-actions.ts) both call it, so the two cannot count a vote differently.
- */
-export async function toggleAnonymousVote(batches: VoteBatches, sql: Statements, toggle: ToggleRequest & { voterKey: string }, inBatch: boolean): Promise<{ status: 200; body: VoteResult }> {
-  let row: Toggled | undefined;
-  try {
-    row = (inBatch ? batched(await batches.toggle(toggle)) : undefined) ?? (await sql.query<Toggled>(TOGGLE_ANONYMOUS.name, TOGGLE_ANONYMOUS.text, [toggle.item, toggle.project, toggle.voterKey]))[0];
-  } catch (error) {
-    throw itemGoneAsNotFound(error);
-  }
-  return voteReply(row);
-}
-
-/**
- * An end user's toggle (spec 4.5 with `endUser`), upserting the user when the request gives
- * profile fields or the user is new. The one implementation of an identified vote: the API's
- * handler and the board's identified visitor (web/board-actions.ts) both call it.
- */
-export async function toggleIdentifiedVote(
-  batches: VoteBatches,
-  sql: Statements,
-  target: { project: string; item: string },
-  endUser: EndUserInput,
-  inBatch: boolean,
-): Promise<{ status: 200; body: VoteResult }> {
-  const { project, item } = target;
-  let row: Toggled | undefined;
-  try {
-    // Only an externalId: a returning voter is read, not upserted (no write to end_users).
-    if (endUser.email === undefined && endUser.name === undefined && endUser.avatarUrl === undefined && endUser.metadata === undefined) {
-      const answer = inBatch ? await batches.toggle({ project, item, externalId: endUser.externalId }) : 'alone';
-      if (answer === 'alone') [row] = await sql.query<Toggled>(TOGGLE_KNOWN_USER.name, TOGGLE_KNOWN_USER.text, [item, project, endUser.externalId]);
-      else if (answer !== 'unknown-user') row = answer;
-    }
-    if (!row) [row] = await sql.query<Toggled>(TOGGLE_IDENTIFIED.name, TOGGLE_IDENTIFIED.text, [item, project, endUser.externalId, JSON.stringify(endUser)]);
-  } catch (error) {
-    throw itemGoneAsNotFound(error);
-  }
-  return voteReply(row);
-}
-
-/** The item was deleted or merged away while the toggle ran (the statement rolled back whole): a 404, as if the vote had come a moment later. */
-function itemGoneAsNotFound(error: unknown): unknown {
-  return isItemGone(error) ? feedbackNotFound() : error;
-}
-
-function voteReply(row: Toggled | undefined): { status: 200; body: VoteResult } {
-  if (!row?.item_found) throw feedbackNotFound();
-  return reply(200, { voted: row.now_voted, voteCount: row.new_count });
-}
-
-/** What a toggle answers: whether the item exists, whether the voter now votes, and the new count. */
-export type Toggled = {
-  item_found: boolean;
-  now_voted: boolean;
-  new_count: number;
-};
-
-/** One toggle: by a known end user (`externalId`) or by an anonymous caller (`voterKey`). */
-export type ToggleRequest = { project: string; item: string } & ({ externalId: string; voterKey?: undefined } | { voterKey: string; externalId?: undefined });
-
-/**
- * A batched toggle's answer: the toggle, or `unknown-user` (no end user has that externalId yet;
- * the caller creates it with the single statement), or `alone` (db/statement-batches.ts: the
- * caller runs this toggle by itself).
- */
-export type BatchedToggle = Batched<Toggled | 'unknown-user'>;
-
-export interface VoteBatches {
-  toggle(request: ToggleRequest): Promise<BatchedToggle>;
-}
-
-/**
- * Group commit for vote toggles (db/statement-batches.ts): the toggles that wait leave together as
- * one `toggle_votes` statement. Each toggle in it is the same `toggle_vote` as alone, in item
- * order, so two batches lock the items' counters in the same order and cannot deadlock on them.
- */
-export function voteBatches(sql: SqlPool, inFlight: number): VoteBatches {
-  const batches = statementBatches<ToggleRequest, Toggled | 'unknown-user'>({
-    inFlight,
-    maxBatch: 64,
-    async run(project, toggles) {
-      const rows = await sql.query<{ idx: number; user_known: boolean; item_found: boolean; now_voted: boolean; new_count: number }>(
-        TOGGLE_BATCH.name,
-        TOGGLE_BATCH.text,
-        [project, toggles.map((t) => t.item), toggles.map((t) => t.externalId ?? null), toggles.map((t) => t.voterKey ?? null)],
-      );
-      return answersInPlace(rows, toggles.length, (row): Toggled | 'unknown-user' =>
-        row.user_known ? { item_found: row.item_found, now_voted: row.now_voted, new_count: row.new_count } : 'unknown-user',
-      );
-    },
-  });
-  watchBatches('vote', batches);
-  return { toggle: (request) => batches.send(request) };
-}
-
-/** The toggle a batch answered, or undefined when the toggle must run by itself. */
-function batched(answer: BatchedToggle): Toggled | undefined {
-  return typeof answer === 'string' ? undefined : answer;
 }

@@ -35,7 +35,7 @@ export const TOGGLE_KNOWN_USER: Statement = {
 };
 
 /**
- * Several toggles in one statement, one transaction (voteBatches in votes.route.ts): $1 project, and per toggle
+ * Several toggles in one statement, one transaction (voteBatches in votes.ts): $1 project, and per toggle
  * the item ($2), the externalId of a known end user or null ($3), the anonymous voter key or null
  * ($4). One row per toggle, `idx` its 1-based place; `user_known` false: no such end user yet.
  */

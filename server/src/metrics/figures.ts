@@ -23,7 +23,7 @@ export function watchPool(pool: { figures(): PoolFigures }): () => void {
   return () => pools.delete(ref);
 }
 
-/** Reads the queue figures of a group-commit batcher at every scrape (voteBatches in api/votes.route.ts, submitBatches in api/feedback.route.ts). */
+/** Reads the queue figures of a group-commit batcher at every scrape (voteBatches in api/votes.ts, submitBatches in api/submissions.ts). */
 export function watchBatches(kind: BatchKind, source: { figures(): BatchFigures }): void {
   if (!recording) return;
   for (const ref of batches.keys()) if (!ref.deref()) batches.delete(ref);

@@ -1,9 +1,9 @@
 import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import { AppError, toValidationDetails } from '../http/errors.js';
-import { submitFeedback } from '../api/feedback.route.js';
-import type { HotWrites } from '../api/routes.js';
-import { toggleAnonymousVote, toggleIdentifiedVote } from '../api/votes.route.js';
+import { submitFeedback } from '../api/submissions.js';
+import type { HotWrites } from '../api/hot-writes.js';
+import { toggleAnonymousVote, toggleIdentifiedVote } from '../api/votes.js';
 import type { AssetPaths } from './assets.js';
 import type { BoardRequest } from './board-pages.js';
 import { itemId, similarTo } from './board-pages.js';

@@ -4,7 +4,7 @@ import { UUID } from '../db/uuid.js';
 import type { AppContext } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { DETAIL } from '../api/feedback.sql.js';
-import { similarItems } from '../api/similar.route.js';
+import { similarItems } from '../api/similar.js';
 import { CHECK_ANONYMOUS } from '../api/votes.sql.js';
 import type { AssetPaths } from './assets.js';
 import { boardPaths, type BoardProject } from './layout.js';
@@ -35,7 +35,7 @@ const SIMILAR_ON_BOARD = 5;
 
 /**
  * The items like a title, as the submit form lists them, from the API's own statement
- * (api/similar.route.ts); a title that is not text, is empty or is too long has none.
+ * (api/similar.ts); a title that is not text, is empty or is too long has none.
  */
 export async function similarTo(sql: SqlPool, project: BoardProject, title: unknown): Promise<SimilarFeedbackItem[]> {
   if (typeof title !== 'string') return [];

@@ -6,7 +6,7 @@ import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import type { RateLimiter } from '../limits/lease-client.js';
 import type { Logger } from '../logger.js';
-import type { HotWrites } from '../api/routes.js';
+import type { HotWrites } from '../api/hot-writes.js';
 import { ASSETS_PREFIX, type BoardAssets } from './assets.js';
 import { boardActions } from './board-actions.js';
 import { formBody } from './forms.js';
@@ -23,7 +23,7 @@ export const BOARD_PREFIX = '/b/';
 
 export interface BoardOptions {
   sql: SqlPool;
-  /** The API's group commits, which the board's posts join (api/routes.ts). */
+  /** The API's group commits, which the board's posts join (api/hot-writes.ts). */
   writes: HotWrites;
   /** The server's rate limiter, which the board's posts spend per address; none when the limit is off. */
   limiter: RateLimiter | undefined;

@@ -7,7 +7,7 @@ import type { SqlPool } from '../../db/pool.js';
 import { requestTransactions } from '../../db/request-transaction.js';
 import { toValidationDetails } from '../../http/errors.js';
 import { DETAIL_WITH_HISTORY } from '../../api/feedback.sql.js';
-import { similarItems } from '../../api/similar.route.js';
+import { similarItems } from '../../api/similar.js';
 import type { AssetPaths } from '../assets.js';
 import { itemId, itemNotFound } from '../board-pages.js';
 import type { SafeHtml } from '../html.js';

@@ -1,0 +1,93 @@
+import type { z } from 'zod';
+import { routes, type CreateFeedbackResponseSchema } from '@feedbackd/sdk/contract';
+import type { SqlPool } from '../db/pool.js';
+import { answersInPlace, statementBatches, type Batched } from '../db/statement-batches.js';
+import { jsonReply, type JsonText, type Statements } from '../http/mount.js';
+import { watchBatches } from '../metrics/figures.js';
+import { SUBMIT_ANONYMOUS, SUBMIT_BATCH, SUBMIT_IDENTIFIED } from './submit.sql.js';
+
+/*
+ * A submission (spec 4.2), the one implementation: the API's handler (feedback.route.ts) and the
+ * board's submit form (web/) both call these, so an item made on the board is made exactly as one
+ * sent to the API.
+ */
+
+/** Submission statements running at once per process (submitBatches). */
+export const SUBMITS_IN_FLIGHT = 2;
+
+/** One submission: by an end user (`externalId` and the given profile) or by an anonymous caller (`voterKey`). */
+export type Submission = {
+  project: string;
+  title: string;
+  description: string | null;
+  type: string;
+  /** The metadata as JSON text, or null. */
+  metadata: string | null;
+} & ({ externalId: string; profile: string; voterKey?: undefined } | { voterKey: string; externalId?: undefined; profile?: undefined });
+
+/**
+ * A batched submission's answer: the new item as JSON text, or `alone` (the submitter must be
+ * created or updated first, or the batch was refused): the caller runs `submitAlone`.
+ */
+export type BatchedSubmission = Batched<string>;
+
+export interface SubmitBatches {
+  submit(submission: Submission): Promise<BatchedSubmission>;
+}
+
+/**
+ * Group commit for submissions (db/statement-batches.ts). A batch of several is one
+ * `submit_batch` statement: one transaction, one start of the executor, one run of the statement
+ * trigger that keeps the list totals, where each submission alone pays all three. A batch of one
+ * is the single statement, as without batches.
+ */
+export function submitBatches(sql: SqlPool, inFlight: number): SubmitBatches {
+  const batches = statementBatches<Submission, string>({
+    inFlight,
+    maxBatch: 64,
+    async run(project, submissions) {
+      if (submissions.length === 1) return [await submitAlone(sql, submissions[0]!)];
+      const rows = await sql.query<{ idx: number; body: string }>(SUBMIT_BATCH.name, SUBMIT_BATCH.text, [
+        project,
+        submissions.map((s) => s.title),
+        submissions.map((s) => s.description),
+        submissions.map((s) => s.type),
+        submissions.map((s) => s.metadata),
+        submissions.map((s) => s.externalId ?? null),
+        submissions.map((s) => s.profile ?? null),
+        submissions.map((s) => s.voterKey ?? null),
+      ]);
+      return answersInPlace(rows, submissions.length, (row) => row.body);
+    },
+  });
+  watchBatches('submit', batches);
+  return { submit: (submission) => batches.send(submission) };
+}
+
+/**
+ * Submits one item (spec 4.2): in the process's batch, or alone in a request's transaction
+ * (`inBatch` false: a batch is its own transaction). It is the one implementation of a
+ * submission: the API's handler (feedback.route.ts) and the board's submit form (web/) both call
+ * it, so an item made on the board is made exactly as one sent to the API. The reply is the API's
+ * 201, whose JSON text is the new item.
+ */
+export async function submitFeedback(
+  submissions: SubmitBatches,
+  sql: Statements,
+  submission: Submission,
+  inBatch: boolean,
+): Promise<{ status: 201; body: JsonText<z.input<typeof CreateFeedbackResponseSchema>> }> {
+  const answer = inBatch ? await submissions.submit(submission) : 'alone';
+  const created = answer === 'alone' ? await submitAlone(sql, submission) : answer;
+  return jsonReply(routes.createFeedback, 201, `{"feedback":${created}}`);
+}
+
+/** One submission in its own statement, upserting an identified submitter: the new item as JSON text. */
+export async function submitAlone(sql: Pick<SqlPool, 'query'>, s: Submission): Promise<string> {
+  const item = [s.project, s.title, s.description, s.type, s.metadata];
+  const [row] =
+    s.externalId !== undefined
+      ? await sql.query<{ body: string }>(SUBMIT_IDENTIFIED.name, SUBMIT_IDENTIFIED.text, [...item, s.externalId, s.profile])
+      : await sql.query<{ body: string }>(SUBMIT_ANONYMOUS.name, SUBMIT_ANONYMOUS.text, [...item, s.voterKey]);
+  return row!.body;
+}
