@@ -155,9 +155,10 @@ export class KeyCache {
   }
 
   lookup(key: string): Promise<Caller | undefined> {
-    // Text that cannot be a key is not looked up (nor cached: it says nothing about the database).
-    if (!looksLikeApiKey(key)) return Promise.resolve(undefined);
-    return this.cache.get(key, () => this.find(hashApiKey(key)));
+    // The key's shape is checked on a miss only, so a cached key costs no check: text that cannot
+    // be a key is remembered as unknown without a look-up, as an unknown key is after one, and it
+    // takes the same bounded room.
+    return this.cache.get(key, () => (looksLikeApiKey(key) ? this.find(hashApiKey(key)) : Promise.resolve(undefined)));
   }
 
   private async find(hash: string): Promise<Caller | undefined> {

@@ -46,7 +46,6 @@ function timeoutCheckIntervalMs(limits: ConnectionLimits): number {
  */
 export function createHttpServer(handler: RequestListener, given: Partial<ConnectionLimits> = {}): Server {
   const limits = connectionLimits(given);
-  let isRefused: (socket: Socket) => boolean = () => false;
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -56,12 +55,9 @@ export function createHttpServer(handler: RequestListener, given: Partial<Connec
       // (http/edge.ts).
       requireHostHeader: false,
     },
-    // A request on a connection already refused is never handled: its client was told 503.
-    (request, response) => {
-      if (!isRefused(request.socket)) handler(request, response);
-    },
+    handler,
   );
-  isRefused = capConnectionsPerAddress(server, limits.maxConnectionsPerIp);
+  const isRefused = capConnectionsPerAddress(server, limits.maxConnectionsPerIp);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === 'ECONNRESET' || isRefused(socket) || responseStarted(socket)) {
       socket.destroy();
@@ -174,18 +170,25 @@ function answerAndLinger(socket: Socket, response: string): void {
 
 /**
  * Caps the open connections of each remote address. A connection over the cap is answered at once
- * with a JSON 503 and Retry-After (the client may come back when one of its connections closes);
- * the function returned tells the request handler to drop whatever request arrives on it, so that
- * nothing sent there is ever handled while it lingers.
+ * with a JSON 503 and Retry-After (the client may come back when one of its connections closes),
+ * and never reaches Node's HTTP handling: the cap stands in front of the server's own connection
+ * listener, so no request sent there is ever parsed or handled while it lingers, and the requests
+ * of the connections let through pay nothing for the cap. The function returned says whether a
+ * socket was refused.
  */
 function capConnectionsPerAddress(server: Server, max: number): (socket: Socket) => boolean {
   const refused = new WeakSet<Socket>();
   if (max <= 0) return () => false;
+  // http.Server handles a connection in the one 'connection' listener its constructor adds.
+  const httpListeners = server.listeners('connection') as ((socket: Socket) => void)[];
+  if (httpListeners.length !== 1) throw new Error(`expected one HTTP connection listener, found ${httpListeners.length}`);
+  const handleHttp = httpListeners[0]!;
+  server.removeListener('connection', handleHttp);
   const open = new Map<string, number>();
   const refusal = rawJsonResponse(503, 'Service Unavailable', `Too many open connections from this address (at most ${max})`, { 'Retry-After': '1' });
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
-    if (address === undefined) return;
+    if (address === undefined) return handleHttp.call(server, socket);
     const count = open.get(address) ?? 0;
     if (count >= max) {
       refused.add(socket);
@@ -198,6 +201,7 @@ function capConnectionsPerAddress(server: Server, max: number): (socket: Socket)
       if (left <= 0) open.delete(address);
       else open.set(address, left);
     });
+    handleHttp.call(server, socket);
   });
   return (socket) => refused.has(socket);
 }
