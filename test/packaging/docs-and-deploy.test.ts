@@ -80,6 +80,21 @@ function commandLines(doc: string): CommandLine[] {
 const PROGRAM_OPTIONS = new Map([['--url', true], ['--api-key', true], ['--retries', true], ['--json', false], ['--version', false], ['-V', false], ['--help', false], ['-h', false]]);
 const PLACEHOLDER = /^(?:<.*>|…|\.\.\.|\S*…)$/;
 
+/** Options documented once for every command that takes them, each in its own section of cli.md. */
+const SHARED_OPTIONS: ReadonlyMap<string, string> = new Map([
+  ['--data-dir', 'Choosing the database'],
+  ['--database-url', 'Choosing the database'],
+  ['--url', 'Commands that call the API'],
+  ['--api-key', 'Commands that call the API'],
+  ['--retries', 'Commands that call the API'],
+  ['--json', 'Output conventions'],
+]);
+
+/** Whether a text names a command or an option as a whole word (`--grace`, not in `--graceful`). */
+function mentions(text: string, word: string): boolean {
+  return new RegExp(`(?<![\\w-])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(text);
+}
+
 /** Why a command line does not match the CLI, or nothing when it does. */
 function problemWith(program: Command, words: string[]): string | undefined {
   let i = 0;
@@ -179,6 +194,29 @@ describe('the docs and deployment files', () => {
       return problem ? [`${where}\n    ${problem}`] : [];
     });
     expect(problems, `commands or flags the CLI does not have:\n${problems.join('\n')}\n`).to.deep.equal([]);
+  });
+
+  it('when the CLI has a command or an option, then docs/cli.md documents it in that command\'s section', () => {
+    const sections = text(join('docs', 'cli.md')).split(/\n(?=#{2,3} )/);
+    const missing: string[] = [];
+    for (const [option, title] of SHARED_OPTIONS) {
+      const shared = sections.find((section) => section.split('\n')[0]!.includes(title));
+      if (!shared || !mentions(shared, option)) missing.push(`${option}: not in the section "${title}"`);
+    }
+    for (const top of program.commands) {
+      const heading = new RegExp(`^#{2,3} .*\`(?:feedback )?${top.name()}[ \`]`);
+      const own = sections.filter((section) => heading.test(section)).join('\n');
+      if (own === '') missing.push(`feedback ${top.name()}: no section`);
+      const leaves = (c: Command): Command[] => (c.commands.length === 0 ? [c] : c.commands.flatMap(leaves));
+      for (const command of leaves(top)) {
+        if (command !== top && !mentions(own, command.name())) missing.push(`feedback ${pathOf(command).join(' ')}: not in its section`);
+        for (const option of command.options) {
+          if (SHARED_OPTIONS.has(option.long!)) continue;
+          if (!mentions(own, option.long!)) missing.push(`feedback ${pathOf(command).join(' ')} ${option.long}: not in its section`);
+        }
+      }
+    }
+    expect(missing, `undocumented in docs/cli.md:\n${missing.join('\n')}\n`).to.deep.equal([]);
   });
 
   it('when the README and docs name a file or folder of the repository, then it exists (a moved file names its new place)', () => {
