@@ -5,10 +5,11 @@
 # the key, and on GET /b/<slug> (the board's first page: the same list, as HTML, plus which items
 # the visitor voted for), first as the API list is asked (no compression), then as a browser asks
 # (`Accept-Encoding: gzip, deflate, br, zstd`: the page comes with Brotli). Prints the rates and
-# each ratio to the API list. Run from a built checkout, on a
-# database with the items to measure, for example the perf kit's after compare.sh (100,000 items):
+# each ratio to the API list. Run from a built checkout, on a PostgreSQL database with the items to
+# measure, for example 100,000 made by `feedback seed` (which creates and migrates the database):
 #
-#   DATABASE_URL=postgres://postgres@127.0.0.1:55433/proj_perf API_KEY=pk_... bash scripts/bench-board.sh
+#   export DATABASE_URL=postgres://postgres@127.0.0.1:5432/feedback_board_bench
+#   node_modules/.bin/feedback seed --count 100000 && API_KEY=$(node_modules/.bin/feedback keys create) bash scripts/bench-board.sh
 set -euo pipefail
 : "${DATABASE_URL:?the database to serve}" "${API_KEY:?a public key of the project}"
 slug="${BOARD_SLUG:-default}"

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Measures what webhooks cost the hot path: a PERF_PREPARE step for ../shared/perf/compare.sh that
-# starts a local receiver (answering 204 to every delivery) and subscribes it to every event of the
-# benchmark's project, before the server starts. Run from a built checkout:
+# Measures what webhooks cost the hot path: run before a benchmark's server starts, it starts a local
+# receiver (answering 204 to every delivery) and subscribes it to every event of the benchmark's
+# project. Then start the server with --webhooks-allow-private (the receiver is on loopback) and load
+# it as without webhooks; the difference is their cost. From a built checkout:
 #
-#   PERF_PREPARE="bash scripts/bench-webhook-subscriber.sh" \
-#     bash ../shared/perf/compare.sh "$PWD" OUT_DIR -- --webhooks-allow-private
+#   DATABASE_URL=postgres://… PERF_KEY=pk_… bash scripts/bench-webhook-subscriber.sh
+#   node_modules/.bin/feedback serve --database-url "$DATABASE_URL" --webhooks-allow-private
 #
-# compare.sh sets DATABASE_URL (the benchmark's database) and PERF_KEY (its API key). The receiver
+# DATABASE_URL is the benchmark's database and PERF_KEY a public key of its project. The receiver
 # keeps running after this script: it writes its pid to $TMPDIR/feedback-bench-receiver.pid, and
 # stops by itself after BENCH_RECEIVER_SECONDS (default 900), so a finished run leaves nothing behind.
 set -euo pipefail
-: "${DATABASE_URL:?set by compare.sh}" "${PERF_KEY:?set by compare.sh}"
+: "${DATABASE_URL:?the database to benchmark}" "${PERF_KEY:?a public key of its project}"
 port="${BENCH_RECEIVER_PORT:-5599}"
 seconds="${BENCH_RECEIVER_SECONDS:-900}"
 pidfile="${TMPDIR:-/tmp}/feedback-bench-receiver.pid"
