@@ -46,8 +46,12 @@ export class Migration20261121000100InitialSchema extends Migration {
   }
 
   override async down(): Promise<void> {
-    for (const table of ['votes', 'comments', 'feedback_counters', 'feedback', 'end_users', 'api_keys', 'projects']) {
-      this.addSql(`drop table if exists "${table}" cascade;`);
-    }
+    this.addSql(`drop table if exists "votes" cascade;`);
+    this.addSql(`drop table if exists "comments" cascade;`);
+    this.addSql(`drop table if exists "feedback_counters" cascade;`);
+    this.addSql(`drop table if exists "feedback" cascade;`);
+    this.addSql(`drop table if exists "end_users" cascade;`);
+    this.addSql(`drop table if exists "api_keys" cascade;`);
+    this.addSql(`drop table if exists "projects" cascade;`);
   }
 }

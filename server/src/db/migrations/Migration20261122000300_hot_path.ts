@@ -9,65 +9,10 @@ import { Migration } from '@mikro-orm/migrations';
  * whoever makes it (the API, an operator command, a bulk load in SQL), moves the counts in the
  * same transaction. `total` of a list is then a sum over at most 24 cells.
  *
- * Each cell is split into SHARDS rows picked by the writing backend's pid: concurrent submissions
+ * Each cell is split into 16 shard rows picked by the writing backend's pid: concurrent submissions
  * on different connections update different rows instead of queueing on one row lock until the
- * other commits. A total sums at most 24 x SHARDS narrow rows through the primary key.
+ * other commits. A total sums at most 24 x 16 narrow rows through the primary key.
  */
-const SHARDS = 16;
-
-/** The statement that adds the net change of one statement's rows to their cells, in key order. */
-function applyMoves(moved: string): string {
-  return `insert into feedback_stats (project_id, status, type, shard, item_count)
-  select project_id, status, type, pg_backend_pid() % ${SHARDS}, sum(delta)
-  from (${moved}) moved
-  group by project_id, status, type
-  having sum(delta) <> 0
-  order by project_id, status, type
-  on conflict (project_id, status, type, shard) do update set item_count = feedback_stats.item_count + excluded.item_count;`;
-}
-
-const TRIGGERS = {
-  insert: { event: 'insert', tables: 'new table as new_rows', moved: 'select project_id, status, type, 1 as delta from new_rows' },
-  delete: { event: 'delete', tables: 'old table as old_rows', moved: 'select project_id, status, type, -1 as delta from old_rows' },
-  update: {
-    event: 'update',
-    tables: 'old table as old_rows new table as new_rows',
-    moved: 'select project_id, status, type, 1 as delta from new_rows union all select project_id, status, type, -1 from old_rows',
-  },
-} as const;
-
-/**
- * Spec 4.5, one call: the voter's vote is inserted, or, when it exists, deleted, and the item's
- * counter moves by exactly that one row, so vote_count always equals the number of vote rows.
- * Each statement of a function sees what committed before it began: when a concurrent toggle by
- * the same voter committed its vote after the insert began, the insert meets it (and waits for
- * it), and the delete that follows sees and removes it. If a concurrent toggle deleted it in
- * between, the loop inserts again. No lock is taken on the item, so toggles by different voters
- * only meet at the counter's row update.
- */
-export const TOGGLE_VOTE = `create function "toggle_vote"(p_item uuid, p_project uuid, p_voter text, p_end_user uuid)
-returns table (item_found boolean, now_voted boolean, new_count int) language plpgsql as $$
-begin
-  perform 1 from feedback_counters c where c.feedback_id = p_item and c.project_id = p_project;
-  if not found then
-    return query select false, false, 0;
-    return;
-  end if;
-  loop
-    insert into votes (feedback_id, voter_key, end_user_id) values (p_item, p_voter, p_end_user)
-    on conflict (feedback_id, voter_key) do nothing;
-    if found then
-      return query update feedback_counters c set vote_count = c.vote_count + 1 where c.feedback_id = p_item returning true, true, c.vote_count;
-      return;
-    end if;
-    delete from votes v where v.feedback_id = p_item and v.voter_key = p_voter;
-    if found then
-      return query update feedback_counters c set vote_count = c.vote_count - 1 where c.feedback_id = p_item returning true, false, c.vote_count;
-      return;
-    end if;
-  end loop;
-end $$;`;
-
 export class Migration20261122000300HotPath extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "feedback_stats" ("project_id" uuid not null, "status" text not null, "type" text not null, "shard" smallint not null, "item_count" int not null default 0, constraint "feedback_stats_pkey" primary key ("project_id", "status", "type", "shard"));`);
@@ -75,14 +20,45 @@ export class Migration20261122000300HotPath extends Migration {
     // Room on each page for in-place (HOT) updates of these small, often-written rows.
     this.addSql(`alter table "feedback_stats" set (fillfactor = 50);`);
     this.addSql(`insert into "feedback_stats" ("project_id", "status", "type", "shard", "item_count") select "project_id", "status", "type", 0, count(*) from "feedback" group by 1, 2, 3;`);
-    for (const [name, trigger] of Object.entries(TRIGGERS)) {
-      this.addSql(`create function "feedback_stats_on_${name}"() returns trigger language plpgsql as $$
+
+    // One trigger per kind of statement: each adds the net change of the statement's rows to their
+    // cells, in key order.
+    this.addSql(`create function "feedback_stats_on_insert"() returns trigger language plpgsql as $$
 begin
-  ${applyMoves(trigger.moved)}
+  insert into feedback_stats (project_id, status, type, shard, item_count)
+  select project_id, status, type, pg_backend_pid() % 16, sum(delta)
+  from (select project_id, status, type, 1 as delta from new_rows) moved
+  group by project_id, status, type
+  having sum(delta) <> 0
+  order by project_id, status, type
+  on conflict (project_id, status, type, shard) do update set item_count = feedback_stats.item_count + excluded.item_count;
   return null;
 end $$;`);
-      this.addSql(`create trigger "feedback_stats_${name}" after ${trigger.event} on "feedback" referencing ${trigger.tables} for each statement execute function "feedback_stats_on_${name}"();`);
-    }
+    this.addSql(`create trigger "feedback_stats_insert" after insert on "feedback" referencing new table as new_rows for each statement execute function "feedback_stats_on_insert"();`);
+    this.addSql(`create function "feedback_stats_on_delete"() returns trigger language plpgsql as $$
+begin
+  insert into feedback_stats (project_id, status, type, shard, item_count)
+  select project_id, status, type, pg_backend_pid() % 16, sum(delta)
+  from (select project_id, status, type, -1 as delta from old_rows) moved
+  group by project_id, status, type
+  having sum(delta) <> 0
+  order by project_id, status, type
+  on conflict (project_id, status, type, shard) do update set item_count = feedback_stats.item_count + excluded.item_count;
+  return null;
+end $$;`);
+    this.addSql(`create trigger "feedback_stats_delete" after delete on "feedback" referencing old table as old_rows for each statement execute function "feedback_stats_on_delete"();`);
+    this.addSql(`create function "feedback_stats_on_update"() returns trigger language plpgsql as $$
+begin
+  insert into feedback_stats (project_id, status, type, shard, item_count)
+  select project_id, status, type, pg_backend_pid() % 16, sum(delta)
+  from (select project_id, status, type, 1 as delta from new_rows union all select project_id, status, type, -1 from old_rows) moved
+  group by project_id, status, type
+  having sum(delta) <> 0
+  order by project_id, status, type
+  on conflict (project_id, status, type, shard) do update set item_count = feedback_stats.item_count + excluded.item_count;
+  return null;
+end $$;`);
+    this.addSql(`create trigger "feedback_stats_update" after update on "feedback" referencing old table as old_rows new table as new_rows for each statement execute function "feedback_stats_on_update"();`);
 
     // Every sort index carries status and type, so a filtered page is found by an index-only scan
     // instead of visiting every item it skips (for the votes and comments sorts, the counters
@@ -108,31 +84,66 @@ begin
   return null;
 end $$;`);
     this.addSql(`create trigger "feedback_counters_follow" after update of "status", "type" on "feedback" for each row when (old."status" is distinct from new."status" or old."type" is distinct from new."type") execute function "feedback_counters_follow"();`);
-    for (const sort of ['votes', 'comments']) {
-      this.addSql(`drop index "feedback_counters_${sort}_index";`);
-      this.addSql(`create index "feedback_counters_${sort}_index" on "feedback_counters" ("project_id", "${sort === 'votes' ? 'vote_count' : 'comment_count'}" desc, "created_at" desc, "feedback_id" desc) include ("status", "type");`);
-    }
+    this.addSql(`drop index "feedback_counters_votes_index";`);
+    this.addSql(`create index "feedback_counters_votes_index" on "feedback_counters" ("project_id", "vote_count" desc, "created_at" desc, "feedback_id" desc) include ("status", "type");`);
+    this.addSql(`drop index "feedback_counters_comments_index";`);
+    this.addSql(`create index "feedback_counters_comments_index" on "feedback_counters" ("project_id", "comment_count" desc, "created_at" desc, "feedback_id" desc) include ("status", "type");`);
 
-    this.addSql(TOGGLE_VOTE);
+    // Spec 4.5, one call: the voter's vote is inserted, or, when it exists, deleted, and the item's
+    // counter moves by exactly that one row, so vote_count always equals the number of vote rows.
+    // Each statement of a function sees what committed before it began: when a concurrent toggle by
+    // the same voter committed its vote after the insert began, the insert meets it (and waits for
+    // it), and the delete that follows sees and removes it. If a concurrent toggle deleted it in
+    // between, the loop inserts again. No lock is taken on the item, so toggles by different voters
+    // only meet at the counter's row update. (Replaced since: server/src/db/schema.sql has the
+    // toggle as it runs today.)
+    this.addSql(`create function "toggle_vote"(p_item uuid, p_project uuid, p_voter text, p_end_user uuid)
+returns table (item_found boolean, now_voted boolean, new_count int) language plpgsql as $$
+begin
+  perform 1 from feedback_counters c where c.feedback_id = p_item and c.project_id = p_project;
+  if not found then
+    return query select false, false, 0;
+    return;
+  end if;
+  loop
+    insert into votes (feedback_id, voter_key, end_user_id) values (p_item, p_voter, p_end_user)
+    on conflict (feedback_id, voter_key) do nothing;
+    if found then
+      return query update feedback_counters c set vote_count = c.vote_count + 1 where c.feedback_id = p_item returning true, true, c.vote_count;
+      return;
+    end if;
+    delete from votes v where v.feedback_id = p_item and v.voter_key = p_voter;
+    if found then
+      return query update feedback_counters c set vote_count = c.vote_count - 1 where c.feedback_id = p_item returning true, false, c.vote_count;
+      return;
+    end if;
+  end loop;
+end $$;`);
   }
 
   override async down(): Promise<void> {
     this.addSql(`drop function if exists "toggle_vote"(uuid, uuid, text, uuid);`);
-    for (const sort of ['votes', 'comments']) {
-      this.addSql(`drop index "feedback_counters_${sort}_index";`);
-      this.addSql(`create index "feedback_counters_${sort}_index" on "feedback_counters" ("project_id", "${sort === 'votes' ? 'vote_count' : 'comment_count'}" desc, "created_at" desc, "feedback_id" desc);`);
-    }
+
+    this.addSql(`drop index "feedback_counters_votes_index";`);
+    this.addSql(`create index "feedback_counters_votes_index" on "feedback_counters" ("project_id", "vote_count" desc, "created_at" desc, "feedback_id" desc);`);
+    this.addSql(`drop index "feedback_counters_comments_index";`);
+    this.addSql(`create index "feedback_counters_comments_index" on "feedback_counters" ("project_id", "comment_count" desc, "created_at" desc, "feedback_id" desc);`);
+
     this.addSql(`drop trigger if exists "feedback_counters_follow" on "feedback";`);
     this.addSql(`drop function if exists "feedback_counters_follow"();`);
     this.addSql(`drop trigger if exists "feedback_counters_fill" on "feedback_counters";`);
     this.addSql(`drop function if exists "feedback_counters_fill"();`);
     this.addSql(`alter table "feedback_counters" drop column "status", drop column "type";`);
+
     this.addSql(`drop index "feedback_project_id_created_at_id_index";`);
     this.addSql(`create index "feedback_project_id_created_at_id_index" on "feedback" ("project_id", "created_at" desc, "id" desc);`);
-    for (const name of Object.keys(TRIGGERS)) {
-      this.addSql(`drop trigger if exists "feedback_stats_${name}" on "feedback";`);
-      this.addSql(`drop function if exists "feedback_stats_on_${name}"();`);
-    }
+
+    this.addSql(`drop trigger if exists "feedback_stats_insert" on "feedback";`);
+    this.addSql(`drop function if exists "feedback_stats_on_insert"();`);
+    this.addSql(`drop trigger if exists "feedback_stats_delete" on "feedback";`);
+    this.addSql(`drop function if exists "feedback_stats_on_delete"();`);
+    this.addSql(`drop trigger if exists "feedback_stats_update" on "feedback";`);
+    this.addSql(`drop function if exists "feedback_stats_on_update"();`);
     this.addSql(`drop table if exists "feedback_stats" cascade;`);
   }
 }

@@ -1,7 +1,4 @@
 import { Migration } from '@mikro-orm/migrations';
-import { FEEDBACK_STATUSES } from '@feedbackd/sdk/contract';
-
-const STATUSES = FEEDBACK_STATUSES.map((status) => `'${status}'`).join(', ');
 
 /**
  * The operator's API (docs/api.md, "Extensions"): secret keys, and the history of status changes.
@@ -16,7 +13,8 @@ export class Migration20261123000400AdminApi extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "api_keys" add column "kind" text check ("kind" in ('public', 'secret')) not null default 'public';`);
 
-    this.addSql(`create table "feedback_status_changes" ("id" bigserial, "feedback_id" uuid not null, "from_status" text check ("from_status" in (${STATUSES})) not null, "to_status" text check ("to_status" in (${STATUSES})) not null, "api_key_id" uuid null, "actor" text null, "changed_at" timestamptz(3) not null default clock_timestamp(), constraint "feedback_status_changes_pkey" primary key ("id"));`);
+    // The contract's statuses when this ran, written out: a change to them is a migration of its own.
+    this.addSql(`create table "feedback_status_changes" ("id" bigserial, "feedback_id" uuid not null, "from_status" text check ("from_status" in ('new', 'under-review', 'planned', 'in-progress', 'completed', 'closed')) not null, "to_status" text check ("to_status" in ('new', 'under-review', 'planned', 'in-progress', 'completed', 'closed')) not null, "api_key_id" uuid null, "actor" text null, "changed_at" timestamptz(3) not null default clock_timestamp(), constraint "feedback_status_changes_pkey" primary key ("id"));`);
     this.addSql(`alter table "feedback_status_changes" add constraint "feedback_status_changes_feedback_id_foreign" foreign key ("feedback_id") references "feedback" ("id") on update cascade on delete cascade;`);
     this.addSql(`alter table "feedback_status_changes" add constraint "feedback_status_changes_api_key_id_foreign" foreign key ("api_key_id") references "api_keys" ("id") on update cascade on delete set null;`);
     // The detail view reads one item's changes in order.

@@ -1,8 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** The tables whose rows the public API adds at a rate: items, votes, comments, end users. */
-const TIME_ORDERED = ['feedback', 'votes', 'comments', 'end_users'] as const;
-
 /**
  * New rows of the busy tables get time-ordered ids (the layout of UUID version 7: 48 bits of
  * Unix milliseconds, then random bits) instead of wholly random ones.
@@ -31,11 +28,18 @@ export class Migration20261123000600TimeOrderedIds extends Migration {
       52, 1), 53, 1),
     'hex')::uuid
 $$;`);
-    for (const table of TIME_ORDERED) this.addSql(`alter table "${table}" alter column "id" set default time_ordered_uuid();`);
+    // The tables whose rows the public API adds at a rate: items, votes, comments, end users.
+    this.addSql(`alter table "feedback" alter column "id" set default time_ordered_uuid();`);
+    this.addSql(`alter table "votes" alter column "id" set default time_ordered_uuid();`);
+    this.addSql(`alter table "comments" alter column "id" set default time_ordered_uuid();`);
+    this.addSql(`alter table "end_users" alter column "id" set default time_ordered_uuid();`);
   }
 
   override async down(): Promise<void> {
-    for (const table of TIME_ORDERED) this.addSql(`alter table "${table}" alter column "id" set default gen_random_uuid();`);
+    this.addSql(`alter table "feedback" alter column "id" set default gen_random_uuid();`);
+    this.addSql(`alter table "votes" alter column "id" set default gen_random_uuid();`);
+    this.addSql(`alter table "comments" alter column "id" set default gen_random_uuid();`);
+    this.addSql(`alter table "end_users" alter column "id" set default gen_random_uuid();`);
     this.addSql(`drop function "time_ordered_uuid"();`);
   }
 }

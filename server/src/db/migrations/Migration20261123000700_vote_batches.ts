@@ -9,8 +9,12 @@ import { Migration } from '@mikro-orm/migrations';
  * Per toggle: the item, and either the externalId of an end user (looked up, never created here:
  * an unknown one answers `user_known` false, and the caller creates the user with the single
  * statement) or an anonymous voter key. One row per toggle; `idx` is its 1-based place in the arrays.
+ *
+ * Replaced since by 000800, 000900 and 001100: server/src/db/schema.sql has the function as it runs today.
  */
-export const TOGGLE_VOTES = `create function "toggle_votes"(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])
+export class Migration20261123000700VoteBatches extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create function "toggle_votes"(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])
 returns table (idx int, user_known boolean, item_found boolean, now_voted boolean, new_count int) language plpgsql as $$
 declare
   r record;
@@ -37,11 +41,7 @@ begin
     end if;
     return next;
   end loop;
-end $$;`;
-
-export class Migration20261123000700VoteBatches extends Migration {
-  override async up(): Promise<void> {
-    this.addSql(TOGGLE_VOTES);
+end $$;`);
   }
 
   override async down(): Promise<void> {

@@ -1,5 +1,4 @@
 import { Migration } from '@mikro-orm/migrations';
-import { FAN_OUT, TOGGLE_VOTES_WITH_EVENTS } from './Migration20261125000900_webhooks.js';
 
 /**
  * The outbox's fan-out moves from the writer to the sender (docs/webhooks.md, "What a subscription
@@ -22,45 +21,11 @@ import { FAN_OUT, TOGGLE_VOTES_WITH_EVENTS } from './Migration20261125000900_web
  *   row it has just read, and projects are never deleted by the server;
  * - a batch statement (of toggles, of submissions) writes its events as one grouped row, which the
  *   sender expands into the events before their fan-out: a batch of 64 toggles inserts one row, not
- *   64 (000900's `toggle_votes`, with that and its voters' externalIds as given changed);
+ *   64 (000900's `toggle_votes`, with that and its voters' externalIds as given changed: it is the
+ *   `toggle_votes` that runs today, see server/src/db/schema.sql);
  * - the due deliveries are found endpoint by endpoint (CLAIM_DUE, and a listener's pull), so that
  *   neither scans past the other's: the due index starts with the endpoint.
  */
-/** The smallest time-ordered id of `p_at`'s millisecond: ids made earlier are below it, later ones not. */
-const TIME_ORDERED_UUID_FLOOR = `create function "time_ordered_uuid_floor"(p_at timestamptz) returns uuid language sql immutable parallel safe as $$
-  select encode(substring(int8send(floor(extract(epoch from p_at) * 1000)::bigint) from 3) || '\\x00000000000000000000'::bytea, 'hex')::uuid
-$$;`;
-
-/**
- * 000900's batch of toggles, writing its toggles' events as one grouped row (`type` 'batch', `data`
- * the events as `[{type, data}]`), each with its voter's externalId as given instead of a lookup
- * per event. The sender expands a grouped row into its events before their fan-out
- * (webhooks/deliveries.sql.ts, EXPAND_GROUPED): a batch of 64 toggles inserts one row, not 64.
- */
-const TOGGLE_VOTES_GROUPED_EVENTS = patched(TOGGLE_VOTES_WITH_EVENTS, [
-  [`e_users uuid[] := '{}';`, `e_external_ids text[] := '{}';`],
-  [`e_users := e_users || v_user;`, `e_external_ids := e_external_ids || r.external_id;`],
-  [
-    /insert into webhook_events \(project_id, type, data\)\n    select p_project, case when t\.added[^;]*;/,
-    `insert into webhook_events (project_id, type, data)
-    select p_project, 'batch', jsonb_agg(jsonb_build_object(
-      'type', case when t.added then 'vote.added' else 'vote.removed' end,
-      'data', jsonb_build_object('feedback', jsonb_build_object('id', t.item, 'voteCount', t.count),
-        'endUser', case when t.external_id is null then null else jsonb_build_object('externalId', t.external_id) end)
-    ) order by t.n)
-    from unnest(e_items, e_added, e_counts, e_external_ids) with ordinality as t(item, added, count, external_id, n);`,
-  ],
-]);
-
-/** `text` with each change made, each of which must find its place (a function is replaced whole, so it is built from the one before). */
-function patched(text: string, changes: [string | RegExp, string][]): string {
-  return changes.reduce((result, [from, to]) => {
-    const next = result.replace(from, to);
-    if (next === result) throw new Error(`Migration20261126001100: no place for ${String(from)}`);
-    return next;
-  }, text);
-}
-
 export class Migration20261126001100OutboxFanOut extends Migration {
   override async up(): Promise<void> {
     this.addSql(`drop trigger "webhook_events_fan_out" on "webhook_events";`);
@@ -76,12 +41,109 @@ export class Migration20261126001100OutboxFanOut extends Migration {
     this.addSql(`create index "webhook_deliveries_endpoint_due_index" on "webhook_deliveries" ("endpoint_id", "next_attempt_at") where "state" = 'pending';`);
     this.addSql(`drop index "webhook_events_created_at_index";`);
     this.addSql(`alter table "webhook_events" drop constraint "webhook_events_project_id_foreign";`);
-    this.addSql(TIME_ORDERED_UUID_FLOOR);
-    this.addSql(TOGGLE_VOTES_GROUPED_EVENTS);
+    // The smallest time-ordered id of `p_at`'s millisecond: ids made earlier are below it, later ones not.
+    this.addSql(`create function "time_ordered_uuid_floor"(p_at timestamptz) returns uuid language sql immutable parallel safe as $$
+  select encode(substring(int8send(floor(extract(epoch from p_at) * 1000)::bigint) from 3) || '\\x00000000000000000000'::bytea, 'hex')::uuid
+$$;`);
+    // 000900's batch of toggles, writing its toggles' events as one grouped row (`type` 'batch', `data`
+    // the events as `[{type, data}]`), each with its voter's externalId as given instead of a lookup
+    // per event. The sender expands a grouped row into its events before their fan-out
+    // (webhooks/deliveries.sql.ts, EXPAND_GROUPED): a batch of 64 toggles inserts one row, not 64.
+    this.addSql(`create or replace function "toggle_votes"(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])
+returns table (idx int, user_known boolean, item_found boolean, now_voted boolean, new_count int) language plpgsql as $$
+declare
+  r record;
+  v_user uuid;
+  v_added boolean := webhooks_wanted(p_project, 'vote.added');
+  v_removed boolean := webhooks_wanted(p_project, 'vote.removed');
+  e_items uuid[] := '{}';
+  e_added boolean[] := '{}';
+  e_counts int[] := '{}';
+  e_external_ids text[] := '{}';
+begin
+  perform 1 from feedback f where f.id = any(p_items) and f.project_id = p_project order by f.id for key share;
+  for r in
+    select b.i, b.item, b.external_id, b.voter_key
+    from unnest(p_items, p_external_ids, p_voter_keys) with ordinality as b(item, external_id, voter_key, i)
+    order by b.item, b.i
+  loop
+    idx := r.i;
+    item_found := null; now_voted := null; new_count := null; v_user := null;
+    if r.external_id is null then
+      user_known := true;
+      select t.item_found, t.now_voted, t.new_count into item_found, now_voted, new_count
+        from toggle_vote(r.item, p_project, r.voter_key, null, false) t;
+    else
+      select e.id into v_user from end_users e where e.project_id = p_project and e.external_id = r.external_id;
+      user_known := found;
+      if user_known then
+        select t.item_found, t.now_voted, t.new_count into item_found, now_voted, new_count
+          from toggle_vote(r.item, p_project, v_user::text, v_user, false) t;
+      end if;
+    end if;
+    if item_found and ((now_voted and v_added) or (not now_voted and v_removed)) then
+      e_items := e_items || r.item; e_added := e_added || now_voted; e_counts := e_counts || new_count; e_external_ids := e_external_ids || r.external_id;
+    end if;
+    return next;
+  end loop;
+  if cardinality(e_items) > 0 then
+    insert into webhook_events (project_id, type, data)
+    select p_project, 'batch', jsonb_agg(jsonb_build_object(
+      'type', case when t.added then 'vote.added' else 'vote.removed' end,
+      'data', jsonb_build_object('feedback', jsonb_build_object('id', t.item, 'voteCount', t.count),
+        'endUser', case when t.external_id is null then null else jsonb_build_object('externalId', t.external_id) end)
+    ) order by t.n)
+    from unnest(e_items, e_added, e_counts, e_external_ids) with ordinality as t(item, added, count, external_id, n);
+  end if;
+end $$;`);
   }
 
   override async down(): Promise<void> {
-    this.addSql(TOGGLE_VOTES_WITH_EVENTS);
+    // 000900's batch, as it was.
+    this.addSql(`create or replace function "toggle_votes"(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])
+returns table (idx int, user_known boolean, item_found boolean, now_voted boolean, new_count int) language plpgsql as $$
+declare
+  r record;
+  v_user uuid;
+  v_added boolean := webhooks_wanted(p_project, 'vote.added');
+  v_removed boolean := webhooks_wanted(p_project, 'vote.removed');
+  e_items uuid[] := '{}';
+  e_added boolean[] := '{}';
+  e_counts int[] := '{}';
+  e_users uuid[] := '{}';
+begin
+  perform 1 from feedback f where f.id = any(p_items) and f.project_id = p_project order by f.id for key share;
+  for r in
+    select b.i, b.item, b.external_id, b.voter_key
+    from unnest(p_items, p_external_ids, p_voter_keys) with ordinality as b(item, external_id, voter_key, i)
+    order by b.item, b.i
+  loop
+    idx := r.i;
+    item_found := null; now_voted := null; new_count := null; v_user := null;
+    if r.external_id is null then
+      user_known := true;
+      select t.item_found, t.now_voted, t.new_count into item_found, now_voted, new_count
+        from toggle_vote(r.item, p_project, r.voter_key, null, false) t;
+    else
+      select e.id into v_user from end_users e where e.project_id = p_project and e.external_id = r.external_id;
+      user_known := found;
+      if user_known then
+        select t.item_found, t.now_voted, t.new_count into item_found, now_voted, new_count
+          from toggle_vote(r.item, p_project, v_user::text, v_user, false) t;
+      end if;
+    end if;
+    if item_found and ((now_voted and v_added) or (not now_voted and v_removed)) then
+      e_items := e_items || r.item; e_added := e_added || now_voted; e_counts := e_counts || new_count; e_users := e_users || v_user;
+    end if;
+    return next;
+  end loop;
+  if cardinality(e_items) > 0 then
+    insert into webhook_events (project_id, type, data)
+    select p_project, case when t.added then 'vote.added' else 'vote.removed' end, jsonb_build_object('feedback', jsonb_build_object('id', t.item, 'voteCount', t.count),
+      'endUser', (select jsonb_build_object('externalId', e.external_id) from end_users e where e.id = t.end_user))
+    from unnest(e_items, e_added, e_counts, e_users) as t(item, added, count, end_user);
+  end if;
+end $$;`);
     this.addSql(`drop function "time_ordered_uuid_floor"(timestamptz);`);
     this.addSql(`create index "webhook_events_created_at_index" on "webhook_events" ("created_at");`);
     this.addSql(`delete from "webhook_events" e where not exists (select 1 from "projects" p where p.id = e.project_id);`);
@@ -100,7 +162,17 @@ export class Migration20261126001100OutboxFanOut extends Migration {
     this.addSql(`drop index "webhook_events_waiting_index";`);
     this.addSql(`drop index "webhook_events_grouped_index";`);
     this.addSql(`alter table "webhook_events" drop column "fanned_out";`);
-    this.addSql(FAN_OUT);
+    // 000900's fan-out trigger, as it was.
+    this.addSql(`create function "webhook_fan_out"() returns trigger language plpgsql as $$
+begin
+  if new.type = 'webhook.test' then
+    return null;
+  end if;
+  insert into webhook_deliveries (event_id, endpoint_id)
+  select new.id, w.id from webhook_endpoints w
+  where w.project_id = new.project_id and w.disabled_at is null and (w.events is null or new.type = any (w.events));
+  return null;
+end $$;`);
     this.addSql(`create trigger "webhook_events_fan_out" after insert on "webhook_events" for each row execute function "webhook_fan_out"();`);
   }
 }
