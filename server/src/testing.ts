@@ -6,7 +6,7 @@
 import './runtime-floor.js'; // as in the main entry: an old Node is refused before any other module of the package runs
 export { silentLogger } from './logger.js';
 export { KEY_CACHE_TTL_MS } from './http/access.js';
-export { BOARD_PROJECT_CACHE_TTL_MS } from './web/board-projects.js';
+export { BOARD_PROJECT_CACHE_TTL_MS } from './web/board/projects.js';
 export { requestLogLine } from './http/edge.js';
 export { LimitBank, type Grant, type LeaseHolders } from './limits/bank.js';
 export { FailedAuthLimit } from './limits/failed-auth.js';

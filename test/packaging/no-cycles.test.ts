@@ -36,6 +36,7 @@ describe('import graph', () => {
     expect(graph.size, 'source files read').to.be.greaterThan(100);
     expect(cyclesOf(graph)).to.deep.equal([]);
     expect(arrowsAgainstFloors(graph)).to.deep.equal([]);
+    expect(arrowsBetweenWebAreas(graph)).to.deep.equal([]);
   });
 });
 
@@ -62,6 +63,16 @@ const SERVER_FLOORS = [
   ['index', 'testing'],
 ];
 
+/**
+ * Inside web/: the page kit under the two areas, which never import each other, so either can be
+ * read, changed or removed without the other; what both need is the kit's.
+ */
+const WEB_AREA_RULES = [
+  { name: 'web/kit imports no area', from: 'kit', to: ['board', 'team'] },
+  { name: 'web/board imports nothing of the team', from: 'board', to: ['team'] },
+  { name: 'web/team imports nothing of the board', from: 'team', to: ['board'] },
+];
+
 const inServer = (names: string[]) => `^server/dist/(${names.join('|')})(/|[.]js$)`;
 
 /** dependency-cruiser rules: each floor against every floor above it, and the packages' own order (sdk < server < cli). */
@@ -72,6 +83,7 @@ const FLOOR_RULES = [
     from: { path: inServer(names) },
     to: { path: inServer(SERVER_FLOORS.slice(index + 1).flat()) },
   })),
+  ...WEB_AREA_RULES.map(({ name, from, to }) => ({ name, severity: 'error' as const, from: { path: `^server/dist/web/${from}/` }, to: { path: `^server/dist/web/(${to.join('|')})/` } })),
   { name: 'sdk imports no other package', severity: 'error' as const, from: { path: '^sdk/' }, to: { path: '^(server|cli)/' } },
   { name: 'server imports no cli', severity: 'error' as const, from: { path: '^server/' }, to: { path: '^cli/' } },
 ];
@@ -111,6 +123,21 @@ function arrowsAgainstFloors(graph: Map<string, string[]>): string[] {
     for (const target of targets) {
       const to = floorOf(target);
       if (from !== undefined && to !== undefined && to > from) arrows.push(`${file} -> ${target}`);
+    }
+  }
+  return arrows;
+}
+
+/** The imports of `graph`, type-only ones included, that WEB_AREA_RULES forbid (web/kit to an area, an area to the other). */
+function arrowsBetweenWebAreas(graph: Map<string, string[]>): string[] {
+  const areaOf = (file: string) => /^server\/src\/web\/([^/]+)\//.exec(file.split(sep).join('/'))?.[1];
+  const arrows: string[] = [];
+  for (const [file, targets] of graph) {
+    const rule = WEB_AREA_RULES.find((candidate) => candidate.from === areaOf(file));
+    if (!rule) continue;
+    for (const target of targets) {
+      const to = areaOf(target);
+      if (to !== undefined && rule.to.includes(to)) arrows.push(`${rule.name}: ${file} -> ${target}`);
     }
   }
   return arrows;

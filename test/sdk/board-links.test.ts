@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { BOARD_TOKEN_DEFAULT_SECONDS, boardSignInLink, signBoardToken } from '@feedbackd/sdk/board';
 
-/** The SDK's board links (sdk/src/board-links.ts), checked by jose as the board checks them (server/src/web/visitors.ts). */
+/** The SDK's board links (sdk/src/board-links.ts), checked by jose as the board checks them (server/src/web/board/visitors.ts). */
 describe('sdk board links', () => {
   const secret = 'bis_test-secret-test-secret-test-secret-0123';
 

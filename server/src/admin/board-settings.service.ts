@@ -6,7 +6,7 @@ import { ProjectNotFoundError } from './projects.service.js';
 /**
  * What an operator decides about a project's public board (docs/board.md): whether it is served,
  * whether it takes the host app's signed visitors, and who may frame it. The pages read these
- * settings through a cache of about a second (web/board-projects.ts), so a running server follows
+ * settings through a cache of about a second (web/board/projects.ts), so a running server follows
  * a change within that.
  */
 export interface BoardSetting {

@@ -103,7 +103,7 @@ export function buildList(sortBy: SortBy, params: ListStatement['params'], perCo
     from ${ITEM_FROM}
     where f.id = any(array(${ids}))
   ) as items${votedBy ? `, ${voted(ids)}` : ''}`;
-  // The board's question (web/board-pages.ts): which of the page's items the voter (the last
+  // The board's question (web/board/pages.ts): which of the page's items the voter (the last
   // parameter) votes for, as a JSON array of ids; one probe of the votes' unique index per item.
   const voted = (ids: string) => `(
     select coalesce(json_agg(v.feedback_id), '[]')::text from votes v

@@ -23,7 +23,7 @@ export interface AppState {
    * handlers run their statements and services on it instead of the pool while it is set.
    */
   tx?: RequestTransaction | undefined;
-  /** The board whose page this is (web/board.ts), once its project is known: its refusals link back to it. */
+  /** The board whose page this is (web/board/board.ts), once its project is known: its refusals link back to it. */
   boardSlug?: string | undefined;
 }
 

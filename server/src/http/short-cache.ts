@@ -1,6 +1,6 @@
 /**
  * A look-up remembered for a short while in this process: the API's keys (KeyCache in access.ts)
- * and the board's projects (web/board-projects.ts), read on every request, cost no round trip while
+ * and the board's projects (web/board/projects.ts), read on every request, cost no round trip while
  * cached. The time to live is the bound on how long a change made elsewhere (a revoked key, a
  * board turned off) goes unseen. Concurrent misses of one key share one load; a load that fails
  * (the database is down) is not remembered; past `maxEntries`, the oldest entry goes first, so

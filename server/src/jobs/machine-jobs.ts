@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import { deleteExpiredKeys } from '../db/idempotency-keys.js';
 import { PRUNE_LOG } from '../webhooks/deliveries.sql.js';
 import { PRUNE_LISTENERS } from '../webhooks/listeners.sql.js';
-import { SWEEP_SPENT_TOKENS } from '../web/board.sql.js';
+import { SWEEP_SPENT_TOKENS } from '../web/board/board.sql.js';
 import { PRUNE_LINKS, PRUNE_SESSIONS } from '../admin/team-sessions.sql.js';
 import { webhookSender } from '../webhooks/sender.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
@@ -16,7 +16,7 @@ export const WEBHOOK_POLL_EVERY_MS = 500;
 export const WEBHOOK_PRUNE_EVERY_MS = 60 * 60_000;
 /**
  * How often used-up team sign-in links and long-dead team sessions (admin/team-sessions.sql.ts), and
- * the board's spent visitor tokens past their expiry (web/board.sql.ts), are deleted.
+ * the board's spent visitor tokens past their expiry (web/board/board.sql.ts), are deleted.
  */
 export const SIGN_IN_SWEEP_EVERY_MS = 60 * 60_000;
 

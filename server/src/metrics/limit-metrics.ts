@@ -4,7 +4,7 @@ import { recording, registry } from './registry.js';
 /**
  * Which limit refused a request: the per-key budget (`--rate-limit`), the failed-key lock-out
  * (`--failed-auth-limit`), or an address's budget of posts to the board or of sign-ins to the
- * team's pages (web/guards.ts).
+ * team's pages (web/kit/guards.ts).
  */
 export type Refusal = 'key' | 'failed_auth' | 'board' | 'team';
 

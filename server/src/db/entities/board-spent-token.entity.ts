@@ -3,9 +3,9 @@ import { defineEntity, type InferEntity } from '@mikro-orm/core';
 const p = defineEntity.properties;
 
 /**
- * A board sign-in token that was exchanged for a session (web/visitors.ts), kept by the hash of its
+ * A board sign-in token that was exchanged for a session (web/board/visitors.ts), kept by the hash of its
  * text until it would have expired anyway, so that it works once. The hot side writes it with SQL
- * (web/board.sql.ts); the entity is the schema's record of the table.
+ * (web/board/board.sql.ts); the entity is the schema's record of the table.
  */
 export const BoardSpentToken = defineEntity({
   name: 'BoardSpentToken',

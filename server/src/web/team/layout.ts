@@ -1,7 +1,8 @@
-import type { AssetPaths } from '../assets.js';
-import { html, type HtmlValue, type SafeHtml } from '../html.js';
-import { boardPaths, documentFrame } from '../layout.js';
-import { refusal } from '../views/error-page.js';
+import type { AssetPaths } from '../kit/assets.js';
+import { html, type HtmlValue, type SafeHtml } from '../kit/html.js';
+import { documentFrame } from '../kit/layout.js';
+import { boardPaths } from '../kit/paths.js';
+import { refusal } from '../kit/views/refusal.js';
 import type { TeamProject } from './session.js';
 
 /** The team's paths, in one place. */
@@ -79,7 +80,7 @@ function shortcutsDialog(): SafeHtml {
 </dialog>`;
 }
 
-/** Where the team's headings differ from the board's (views/error-page.ts). */
+/** Where the team's headings differ from the board's (kit/views/refusal.ts). */
 const TEAM_HEADINGS: Record<number, string> = { 401: 'You are not signed in' };
 
 /** The team's page for a refusal or a failure: a heading for people, the reason, and the way back in. */

@@ -1,11 +1,11 @@
 import { TeamMemberNameSchema } from '@feedbackd/sdk/contract';
 import { hashApiKey, looksLikeApiKey } from '../../http/api-key-format.js';
 import type { AppContext } from '../../http/context.js';
-import type { AssetPaths } from '../assets.js';
-import type { SafeHtml } from '../html.js';
-import type { Problem } from '../views/parts.js';
+import type { AssetPaths } from '../kit/assets.js';
+import type { SafeHtml } from '../kit/html.js';
+import type { Problem } from '../kit/views/parts.js';
 import { teamErrorPage, teamPaths } from './layout.js';
-import { formField, seeOther } from '../forms.js';
+import { formField, seeOther } from '../kit/forms.js';
 import type { TeamSessions } from './session.js';
 import { signInPage } from './views/sign-in-page.js';
 

@@ -1,10 +1,10 @@
 import type { AppContext } from '../../http/context.js';
-import { serveAsset, staticAsset } from '../assets.js';
+import { serveAsset, staticAsset, staticFolder } from '../kit/assets.js';
 
 /**
- * The team pages' script (static/team.js: keyboard shortcuts), served by the team's middleware
+ * The team pages' script (team/static/team.js: keyboard shortcuts), served by the team's middleware
  * under /team/assets/ with a hash of its content in its name, so it is cached for a year like the
- * board's assets (web/assets.ts, which reads, names and serves both), which the team pages use for
+ * board's assets (web/kit/assets.ts reads, names and serves both), which the team pages use for
  * their stylesheet. Only team pages load it, so the board's visitors never download it.
  */
 export interface TeamScript {
@@ -15,7 +15,7 @@ export interface TeamScript {
 }
 
 export function teamScript(): TeamScript {
-  const script = staticAsset('team', 'js', '/team/assets/');
+  const script = staticAsset(staticFolder(import.meta.url), 'team', 'js', '/team/assets/');
   return {
     path: script.path,
     serve(ctx) {

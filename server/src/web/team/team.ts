@@ -6,11 +6,11 @@ import type { AppContext, AppState } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
-import type { AssetPaths, BoardAssets } from '../assets.js';
-import { formBody } from '../forms.js';
-import { checkSameOrigin, CROSS_SITE_REFUSAL, postLimit, setPageHeaders } from '../guards.js';
-import type { SafeHtml } from '../html.js';
-import { pageRunner, sendPage } from '../pages.js';
+import type { AssetPaths, BoardAssets } from '../kit/assets.js';
+import { formBody } from '../kit/forms.js';
+import { checkSameOrigin, CROSS_SITE_REFUSAL, postLimit, setPageHeaders } from '../kit/guards.js';
+import type { SafeHtml } from '../kit/html.js';
+import { pageRunner, sendPage } from '../kit/pages.js';
 import { inbox } from './inbox.js';
 import { teamItems } from './items.js';
 import { teamErrorPage, teamPaths } from './layout.js';
@@ -32,7 +32,7 @@ export interface TeamOptions {
   /** The server's rate limiter: the sign-in link, the sign-in form and every team post spend the address's budget. */
   limiter: RateLimiter | undefined;
   logger: Logger;
-  /** The board's assets (assets.ts): the team's pages use its stylesheet. */
+  /** The board's assets (web/board/assets.ts): the team's pages use its stylesheet. */
   assets: BoardAssets;
 }
 

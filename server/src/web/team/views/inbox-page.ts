@@ -1,8 +1,8 @@
 import { FEEDBACK_STATUSES, type FeedbackListItem } from '@feedbackd/sdk/contract';
-import type { AssetPaths } from '../../assets.js';
-import { html, type SafeHtml } from '../../html.js';
-import { filterForm, pagination, type ListFilters } from '../../views/list-parts.js';
-import { count, errorSummary, label, options, type Problem } from '../../views/parts.js';
+import type { AssetPaths } from '../../kit/assets.js';
+import { html, type SafeHtml } from '../../kit/html.js';
+import { filterForm, pagination, type ListFilters } from '../../kit/views/list-parts.js';
+import { count, errorSummary, label, options, type Problem } from '../../kit/views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
 import type { TeamProject } from '../session.js';
 

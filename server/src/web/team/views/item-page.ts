@@ -1,9 +1,9 @@
 import { COMMENT_MAX_LENGTH, FEEDBACK_STATUSES, type FeedbackDetail, type StatusChange } from '@feedbackd/sdk/contract';
-import type { AssetPaths } from '../../assets.js';
-import { html, type SafeHtml } from '../../html.js';
-import { boardPaths } from '../../layout.js';
-import { commentsSection, date, dateTime } from '../../views/list-parts.js';
-import { count, errorSummary, itemMeta, label, options, type Problem } from '../../views/parts.js';
+import type { AssetPaths } from '../../kit/assets.js';
+import { html, type SafeHtml } from '../../kit/html.js';
+import { boardPaths } from '../../kit/paths.js';
+import { commentsSection, date, dateTime } from '../../kit/views/list-parts.js';
+import { count, errorSummary, itemMeta, label, options, type Problem } from '../../kit/views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
 import type { TeamProject } from '../session.js';
 import { deleteSection, mergeSection, type MergeCandidates } from './remove-parts.js';

@@ -1,7 +1,7 @@
 import type { FeedbackListItem } from '@feedbackd/sdk/contract';
-import type { AssetPaths } from '../../assets.js';
-import { html, type SafeHtml } from '../../html.js';
-import { count, itemMeta, label } from '../../views/parts.js';
+import type { AssetPaths } from '../../kit/assets.js';
+import { html, type SafeHtml } from '../../kit/html.js';
+import { count, itemMeta, label } from '../../kit/views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
 import type { TeamProject } from '../session.js';
 

@@ -1,7 +1,7 @@
 import { DISPLAY_NAME_MAX_LENGTH } from '@feedbackd/sdk/contract';
-import type { AssetPaths } from '../../assets.js';
-import { html, type SafeHtml } from '../../html.js';
-import { errorSummary, type Problem } from '../../views/parts.js';
+import type { AssetPaths } from '../../kit/assets.js';
+import { html, type SafeHtml } from '../../kit/html.js';
+import { errorSummary, type Problem } from '../../kit/views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
 
 export interface SignInView {

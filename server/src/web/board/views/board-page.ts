@@ -1,12 +1,12 @@
 import type { FeedbackListItem } from '@feedbackd/sdk/contract';
-import type { AssetPaths } from '../assets.js';
+import type { AssetPaths } from '../../kit/assets.js';
 import type { Visitor } from '../visitors.js';
-import { html, type SafeHtml } from '../html.js';
+import { html, type SafeHtml } from '../../kit/html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
-import { filterForm, pagination, type ListFilters } from './list-parts.js';
-import { count, errorSummary, itemRow, type Problem } from './parts.js';
+import { filterForm, pagination, type ListFilters } from '../../kit/views/list-parts.js';
+import { count, errorSummary, itemRow, type Problem } from '../../kit/views/parts.js';
 
-export type { ListFilters } from './list-parts.js';
+export type { ListFilters } from '../../kit/views/list-parts.js';
 
 export interface BoardView {
   project: BoardProject;

@@ -1,5 +1,5 @@
-import type { SqlPool } from '../db/pool.js';
-import { ShortCache } from '../http/short-cache.js';
+import type { SqlPool } from '../../db/pool.js';
+import { ShortCache } from '../../http/short-cache.js';
 
 /** A project whose board is on, as the pages know it. */
 export interface BoardProject {
@@ -7,9 +7,9 @@ export interface BoardProject {
   slug: string;
   name: string;
   voterSalt: string;
-  /** The key of the host app's visitor tokens (web/visitors.ts); null: the board takes none. */
+  /** The key of the host app's visitor tokens (visitors.ts); null: the board takes none. */
   identitySecret: string | null;
-  /** Origins allowed to frame the board (guards.ts); empty: none. */
+  /** Origins allowed to frame the board (kit/guards.ts); empty: none. */
   frameOrigins: readonly string[];
 }
 

@@ -1,20 +1,20 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { SqlPool } from '../db/pool.js';
-import { clientIp, voterKeyOf } from '../http/client-address.js';
-import type { AppContext, AppState } from '../http/context.js';
-import { AppError } from '../http/errors.js';
-import type { RateLimiter } from '../limits/lease-client.js';
-import type { Logger } from '../logger.js';
-import type { HotWrites } from '../api/hot-writes.js';
-import { ASSETS_PREFIX, type BoardAssets } from './assets.js';
-import { boardActions } from './board-actions.js';
-import { formBody } from './forms.js';
-import { boardPages, type BoardRequest } from './board-pages.js';
-import { boardProjects } from './board-projects.js';
-import { allowFraming, checkSameOrigin, postLimit, setPageHeaders } from './guards.js';
-import type { SafeHtml } from './html.js';
-import { pageRunner, sendPage } from './pages.js';
+import type { SqlPool } from '../../db/pool.js';
+import { clientIp, voterKeyOf } from '../../http/client-address.js';
+import type { AppContext, AppState } from '../../http/context.js';
+import { AppError } from '../../http/errors.js';
+import type { RateLimiter } from '../../limits/lease-client.js';
+import type { Logger } from '../../logger.js';
+import type { HotWrites } from '../../api/hot-writes.js';
+import { ASSETS_PREFIX, type BoardAssets } from '../kit/assets.js';
+import { boardActions } from './actions.js';
+import { formBody } from '../kit/forms.js';
+import { boardPages, type BoardRequest } from './pages.js';
+import { boardProjects } from './projects.js';
+import { allowFraming, checkSameOrigin, postLimit, setPageHeaders } from '../kit/guards.js';
+import type { SafeHtml } from '../kit/html.js';
+import { pageRunner, sendPage } from '../kit/pages.js';
 import { visitorOf } from './visitors.js';
 import { errorPage } from './views/error-page.js';
 
@@ -28,7 +28,7 @@ export interface BoardOptions {
   /** The server's rate limiter, which the board's posts spend per address; none when the limit is off. */
   limiter: RateLimiter | undefined;
   logger: Logger;
-  /** The pages' stylesheet and scripts (assets.ts), read and compressed once for the board and the team's pages. */
+  /** The pages' stylesheet and scripts (board/assets.ts), read and compressed once for the board and the team's pages. */
   assets: BoardAssets;
 }
 
@@ -58,7 +58,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
     await sendPage(ctx, await handler(await boardRequest(ctx)));
   };
   /**
-   * The page's project (cached for about a second: board-projects.ts) and who is looking: the
+   * The page's project (cached for about a second: projects.ts) and who is looking: the
    * identified visitor of a session cookie, whose voter key is their end user's id as in the API's
    * identified votes, or else the anonymous voter of the address.
    */

@@ -1,9 +1,9 @@
 import type { FeedbackListItem } from '@feedbackd/sdk/contract';
-import type { AssetPaths } from '../assets.js';
+import type { AssetPaths } from '../../kit/assets.js';
 import type { Visitor } from '../visitors.js';
-import { html, type SafeHtml } from '../html.js';
+import { html, type SafeHtml } from '../../kit/html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
-import { itemRow, label } from './parts.js';
+import { itemRow, label } from '../../kit/views/parts.js';
 
 /** The roadmap's columns, in the order work moves through them. */
 export const ROADMAP_STATUSES = ['planned', 'in-progress', 'completed'] as const;

@@ -1,6 +1,4 @@
-import type { AssetPaths } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
-import { boardPaths, page } from '../layout.js';
 
 /** What each refusal says to a person (the API's texts are for programs), on the board and the team's pages. */
 const HEADINGS: Record<number, string> = {
@@ -27,11 +25,4 @@ export function refusal(status: number, reason: string, back: SafeHtml, headings
 ${status === 429 && html`<p>Wait a minute, then try again.</p>`}
 <p>${back}</p>`;
   return { heading, body };
-}
-
-/** The board's page for a refusal or a failure, with a way back to the board (or to the start page, for no board). */
-export function errorPage(status: number, reason: string, assets: AssetPaths, slug?: string): SafeHtml {
-  const back = slug ? html`<a href="${boardPaths.board(slug)}">${status === 401 ? 'Go to the board without signing in' : 'Go to the board'}</a>` : html`<a href="/">Go to the start page</a>`;
-  const { heading, body } = refusal(status, reason, back);
-  return page({ title: heading, assets, body });
 }

@@ -1,10 +1,10 @@
 import type { FeedbackDetail } from '@feedbackd/sdk/contract';
-import type { AssetPaths } from '../assets.js';
+import type { AssetPaths } from '../../kit/assets.js';
 import type { Visitor } from '../visitors.js';
-import { html, type SafeHtml } from '../html.js';
+import { html, type SafeHtml } from '../../kit/html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
-import { commentsSection, date } from './list-parts.js';
-import { itemMeta, voteForm } from './parts.js';
+import { commentsSection, date } from '../../kit/views/list-parts.js';
+import { itemMeta, voteForm } from '../../kit/views/parts.js';
 
 export interface ItemView {
   project: BoardProject;

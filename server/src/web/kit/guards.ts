@@ -1,9 +1,9 @@
-import type { AppContext } from '../http/context.js';
-import { AppError } from '../http/errors.js';
-import type { RateLimiter } from '../limits/lease-client.js';
-import type { Logger } from '../logger.js';
-import { clientIp } from '../http/client-address.js';
-import { countRefusal } from '../metrics/limit-metrics.js';
+import type { AppContext } from '../../http/context.js';
+import { AppError } from '../../http/errors.js';
+import type { RateLimiter } from '../../limits/lease-client.js';
+import type { Logger } from '../../logger.js';
+import { clientIp } from '../../http/client-address.js';
+import { countRefusal } from '../../metrics/limit-metrics.js';
 
 /**
  * The board's pages allow only what they use: our own stylesheet, script and forms; images of our

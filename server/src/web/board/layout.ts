@@ -1,10 +1,11 @@
-import type { AssetPaths } from './assets.js';
-import type { BoardProject } from './board-projects.js';
-import { html, type HtmlValue, type SafeHtml } from './html.js';
-import { boardPaths } from './paths.js';
+import type { AssetPaths } from '../kit/assets.js';
+import { html, type HtmlValue, type SafeHtml } from '../kit/html.js';
+import { documentFrame } from '../kit/layout.js';
+import { boardPaths } from '../kit/paths.js';
+import type { BoardProject } from './projects.js';
 import type { Visitor } from './visitors.js';
 
-export type { BoardProject } from './board-projects.js';
+export type { BoardProject } from './projects.js';
 
 /** Which page of the board's navigation a page is. */
 export type Section = 'board' | 'roadmap' | 'new';
@@ -20,7 +21,7 @@ export interface PageOptions {
   body: HtmlValue;
 }
 
-export { boardPaths } from './paths.js';
+export { boardPaths } from '../kit/paths.js';
 
 /** A page of the board: its frame (documentFrame) with the project's name, navigation and signed-in visitor. */
 export function page(options: PageOptions): SafeHtml {
@@ -34,51 +35,6 @@ ${project && options.visitor && signedIn(project.slug, options.visitor)}`,
     body: options.body,
     footer: 'Feedback board',
   });
-}
-
-/** What fills the frame of a page of the board or of the team (documentFrame). */
-export interface FrameParts {
-  title: HtmlValue;
-  assets: AssetPaths;
-  /** The header's content: the brand, the navigation, who is signed in. */
-  header: HtmlValue;
-  body: HtmlValue;
-  /** The footer's line. */
-  footer: HtmlValue;
-  /** What comes after the footer (a dialog). */
-  after?: HtmlValue;
-}
-
-/**
- * The document every page of the board and of the team is: language, title, the stylesheet and
- * the deferred script (ours, same origin: the CSP allows nothing inline), a skip link to the main
- * content, and the header, main and footer landmarks.
- */
-export function documentFrame(parts: FrameParts): SafeHtml {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>${parts.title}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${parts.assets.css}">
-<script src="${parts.assets.js}" defer></script>
-</head>
-<body>
-<a class="skip-link" href="#main">Skip to main content</a>
-<header class="site-header"><div class="wrap">
-${parts.header}
-</div></header>
-<main id="main" class="wrap" tabindex="-1">
-${parts.body}
-</main>
-<footer class="wrap"><p>${parts.footer}</p></footer>
-${parts.after}
-</body>
-</html>
-`;
 }
 
 function navigation(slug: string, section: Section | undefined): SafeHtml {

@@ -1,14 +1,14 @@
 import type Router from '@koa/router';
-import type { AppContext, AppState } from '../http/context.js';
-import { AppError, toErrorResponse } from '../http/errors.js';
-import type { Logger } from '../logger.js';
+import type { AppContext, AppState } from '../../http/context.js';
+import { AppError, toErrorResponse } from '../../http/errors.js';
+import type { Logger } from '../../logger.js';
 import { sendCompressed } from './compression.js';
 import type { SafeHtml } from './html.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 
 /**
- * How the board's and the team's pages are answered (web/board.ts, web/team/team.ts): their
+ * How the board's and the team's pages are answered (web/board/board.ts, web/team/team.ts): their
  * router is run here rather than mounted, so that everything under their paths is answered as
  * HTML. A path no route takes is a 404 page (a 405 with `Allow` when another method would have
  * been taken), and every error is the refusal page `refusal` makes, with the status and headers

@@ -3,12 +3,12 @@ import { errors, jwtVerify } from 'jose';
 // The longest a token may live (10 minutes): a link that leaks (a log, a history) is soon worth nothing.
 import { BOARD_TOKEN_MAX_SECONDS } from '@feedbackd/sdk/board';
 import { EndUserInputSchema } from '@feedbackd/sdk/contract';
-import type { SqlPool } from '../db/pool.js';
-import type { AppContext } from '../http/context.js';
-import { AppError } from '../http/errors.js';
-import type { BoardProject } from './board-projects.js';
+import type { SqlPool } from '../../db/pool.js';
+import type { AppContext } from '../../http/context.js';
+import { AppError } from '../../http/errors.js';
+import type { BoardProject } from './projects.js';
 import { EXCHANGE_TOKEN } from './board.sql.js';
-import { boardPaths } from './paths.js';
+import { boardPaths } from '../kit/paths.js';
 
 /**
  * Identified visitors (docs/board.md, "Identified visitors"). The host app's backend signs a short

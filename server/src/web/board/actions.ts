@@ -1,16 +1,17 @@
 import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
-import type { SqlPool } from '../db/pool.js';
-import { AppError, toValidationDetails } from '../http/errors.js';
-import { submitFeedback } from '../api/submissions.js';
-import type { HotWrites } from '../api/hot-writes.js';
-import { toggleAnonymousVote, toggleIdentifiedVote } from '../api/votes.js';
-import type { AssetPaths } from './assets.js';
-import type { BoardRequest } from './board-pages.js';
-import { itemId, similarTo } from './board-pages.js';
-import type { SafeHtml } from './html.js';
-import { formField, returnPathUnder, seeOther } from './forms.js';
-import { boardPaths } from './layout.js';
-import { problemsOf } from './views/parts.js';
+import type { SqlPool } from '../../db/pool.js';
+import { AppError, toValidationDetails } from '../../http/errors.js';
+import { submitFeedback } from '../../api/submissions.js';
+import type { HotWrites } from '../../api/hot-writes.js';
+import { toggleAnonymousVote, toggleIdentifiedVote } from '../../api/votes.js';
+import type { AssetPaths } from '../kit/assets.js';
+import type { BoardRequest } from './pages.js';
+import { similarTo } from './pages.js';
+import { itemId } from '../kit/items.js';
+import type { SafeHtml } from '../kit/html.js';
+import { formField, returnPathUnder, seeOther } from '../kit/forms.js';
+import { boardPaths } from '../kit/paths.js';
+import { problemsOf } from '../kit/views/parts.js';
 import { submitPage } from './views/submit-page.js';
 import { endSession, exchangeToken, startSession } from './visitors.js';
 
@@ -91,7 +92,7 @@ function stringsOf(given: Record<string, unknown>): Record<string, string | unde
   return Object.fromEntries(Object.entries(given).map(([name, value]) => [name, typeof value === 'string' ? value : undefined]));
 }
 
-/** Where a vote may send the visitor back: a path of this project's board (forms.ts). */
+/** Where a vote may send the visitor back: a path of this project's board (kit/forms.ts). */
 export function safeReturn(value: unknown, slug: string): string | undefined {
   return returnPathUnder(value, boardPaths.board(slug));
 }

@@ -1,18 +1,28 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
-import type { AppContext } from '../http/context.js';
+import type { AppContext } from '../../http/context.js';
+
+/*
+ * The pages' stylesheet and scripts, served by the server itself (no CDN, no external font) under
+ * names that carry a hash of their content: a browser may keep them for a year without asking
+ * again, and a new release's files have new names. They are read, hashed and compressed once,
+ * when the app is made.
+ *
+ * Each area keeps its files in its own static/ folder under src (plain CSS and JavaScript, which
+ * tsc does not copy) and they are read from there, from dist as from src: the package ships src
+ * beside dist (server/package.json, "files"). An area names its folder (staticFolder).
+ */
 
 /**
- * The board's stylesheet and script, served by the server itself (no CDN, no external font) from
- * `/assets/` under names that carry a hash of their content: a browser may keep them for a year
- * without asking again, and a new release's files have new names. They are read, hashed and
- * compressed once, when the app is made.
- *
- * They live in src/web/static (plain CSS and JavaScript, which tsc does not copy) and are read
- * from there: the package ships src beside dist (server/package.json, "files").
+ * An area's static/ folder in the sources, from the URL of one of its modules: from
+ * `server/dist/web/<area>/x.js` as from `server/src/web/<area>/x.ts`, it is
+ * `server/src/web/<area>/static/`.
  */
-const STATIC_DIR = new URL('../../src/web/static/', import.meta.url);
+export function staticFolder(moduleUrl: string): URL {
+  const area = new URL('.', moduleUrl).pathname.split('/').filter(Boolean).at(-1)!;
+  return new URL(`../../../src/web/${area}/static/`, moduleUrl);
+}
 
 /** Where assets are served. */
 export const ASSETS_PREFIX = '/assets/';
@@ -20,7 +30,7 @@ export const ASSETS_PREFIX = '/assets/';
 const TYPES = { css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8' } as const;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** A file of static/, read, hashed and compressed once. */
+/** A file of an area's static/ folder, read, hashed and compressed once. */
 export interface StaticAsset {
   /** Where it is served: `<prefix><name>.<hash>.<kind>`. */
   path: string;
@@ -30,9 +40,9 @@ export interface StaticAsset {
   br: Buffer;
 }
 
-/** Reads `static/<name>.<kind>` and names it by a hash of its content under `prefix`. */
-export function staticAsset(name: string, kind: keyof typeof TYPES, prefix: string = ASSETS_PREFIX): StaticAsset {
-  const identity = readFileSync(new URL(`${name}.${kind}`, STATIC_DIR));
+/** Reads `<folder>/<name>.<kind>` and names it by a hash of its content under `prefix`. */
+export function staticAsset(folder: URL, name: string, kind: keyof typeof TYPES, prefix: string = ASSETS_PREFIX): StaticAsset {
+  const identity = readFileSync(new URL(`${name}.${kind}`, folder));
   const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 12);
   return {
     path: `${prefix}${name}.${hash}.${kind}`,
@@ -59,23 +69,9 @@ export interface AssetPaths {
   js: string;
 }
 
+/** The board's stylesheet and script (web/board/assets.ts), which the team's pages use too for the stylesheet. */
 export interface BoardAssets {
   paths: AssetPaths;
   /** Answers a GET or HEAD of an asset; false when the path names none. */
   serve(ctx: AppContext): boolean;
-}
-
-export function boardAssets(): BoardAssets {
-  const css = staticAsset('board', 'css');
-  const js = staticAsset('board', 'js');
-  const byPath = new Map([css, js].map((asset) => [asset.path, asset]));
-  return {
-    paths: { css: css.path, js: js.path },
-    serve(ctx) {
-      const asset = byPath.get(ctx.path);
-      if (!asset) return false;
-      serveAsset(ctx, asset);
-      return true;
-    },
-  };
 }

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
-import { BODY_LIMIT } from '../http/body.js';
-import type { AppContext, AppState } from '../http/context.js';
+import { BODY_LIMIT } from '../../http/body.js';
+import type { AppContext, AppState } from '../../http/context.js';
 
 /*
  * What the form posts of the board and of the team's pages need alike: the form read, its fields,

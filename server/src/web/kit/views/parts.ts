@@ -1,6 +1,6 @@
 import type { FeedbackListItem, ValidationDetails } from '@feedbackd/sdk/contract';
 import { html, type SafeHtml } from '../html.js';
-import { boardPaths } from '../layout.js';
+import { boardPaths } from '../paths.js';
 
 /** How a status or a type reads on the board; the few values there are, worked out once each (every row shows two). */
 export function label(value: string): string {

@@ -1,4 +1,4 @@
-// The board's one script (web/assets.ts serves it under a content-hashed name). Every page works
+// The board's one script (web/board/assets.ts serves it under a content-hashed name). Every page works
 // without it: forms post and the server answers with a redirect. Where it runs, it only improves:
 // a vote is sent in place, and a form's error summary takes the focus.
 'use strict';

@@ -1,8 +1,8 @@
 import { ListFeedbackQuerySchema, type FeedbackListItem, type ListFeedbackQuery } from '@feedbackd/sdk/contract';
-import type { SqlPool } from '../db/pool.js';
-import { checkInputLimits } from '../http/body.js';
-import { toValidationDetails } from '../http/errors.js';
-import { listStatement, listValues } from '../api/lists.js';
+import type { SqlPool } from '../../db/pool.js';
+import { checkInputLimits } from '../../http/body.js';
+import { toValidationDetails } from '../../http/errors.js';
+import { listStatement, listValues } from '../../api/lists.js';
 import { problemsOf, type Problem } from './views/parts.js';
 
 /*

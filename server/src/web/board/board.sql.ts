@@ -1,5 +1,5 @@
-import type { Statement } from '../db/pool.js';
-import { upsertEndUser } from '../api/end-user.sql.js';
+import type { Statement } from '../../db/pool.js';
+import { upsertEndUser } from '../../api/end-user.sql.js';
 
 /*
  * The board's own statements, beside the API's it reuses (the list, with which items the visitor

@@ -1,20 +1,19 @@
 import { TITLE_MAX_LENGTH, type FeedbackDetail, type SimilarFeedbackItem } from '@feedbackd/sdk/contract';
-import type { SqlPool } from '../db/pool.js';
-import { UUID } from '../db/uuid.js';
-import type { AppContext } from '../http/context.js';
-import { AppError } from '../http/errors.js';
-import { DETAIL } from '../api/feedback.sql.js';
-import { similarItems } from '../api/similar.js';
-import { CHECK_ANONYMOUS } from '../api/votes.sql.js';
-import type { AssetPaths } from './assets.js';
+import type { SqlPool } from '../../db/pool.js';
+import type { AppContext } from '../../http/context.js';
+import { DETAIL } from '../../api/feedback.sql.js';
+import { similarItems } from '../../api/similar.js';
+import { CHECK_ANONYMOUS } from '../../api/votes.sql.js';
+import type { AssetPaths } from '../kit/assets.js';
+import { itemId, itemNotFound } from '../kit/items.js';
 import { boardPaths, type BoardProject } from './layout.js';
-import { parseListQuery, readList } from './lists.js';
+import { parseListQuery, readList } from '../kit/lists.js';
 import { boardPage, type ListFilters } from './views/board-page.js';
 import { itemPage } from './views/item-page.js';
-import type { Problem } from './views/parts.js';
+import type { Problem } from '../kit/views/parts.js';
 import { ROADMAP_STATUSES, roadmapPage } from './views/roadmap-page.js';
 import { submitPage } from './views/submit-page.js';
-import type { SafeHtml } from './html.js';
+import type { SafeHtml } from '../kit/html.js';
 import type { Visitor } from './visitors.js';
 
 /** What a page of the board is made from: its request, its project, and who is looking. */
@@ -100,17 +99,6 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
       return roadmapPage({ project, assets, visitor, columns, voted });
     },
   };
-}
-
-/** The item id of the path, checked as the API checks it (mount.ts): a malformed one names nothing. */
-export function itemId(ctx: AppContext): string {
-  const id = ctx.params.id ?? '';
-  if (!UUID.test(id)) throw itemNotFound();
-  return id.toLowerCase();
-}
-
-export function itemNotFound(): AppError {
-  return new AppError(404, 'There is no such item on this board. It may have been merged into another or deleted.');
 }
 
 /** One text value of the query (the first, when repeated), to show in the form again. */

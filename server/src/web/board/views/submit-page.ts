@@ -1,9 +1,9 @@
 import { FEEDBACK_TYPES, TITLE_MAX_LENGTH, type SimilarFeedbackItem } from '@feedbackd/sdk/contract';
-import type { AssetPaths } from '../assets.js';
+import type { AssetPaths } from '../../kit/assets.js';
 import type { Visitor } from '../visitors.js';
-import { html, type SafeHtml } from '../html.js';
+import { html, type SafeHtml } from '../../kit/html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
-import { count, errorSummary, label, options, type Problem } from './parts.js';
+import { count, errorSummary, label, options, type Problem } from '../../kit/views/parts.js';
 
 /** What the visitor typed, to fill the form again after a refusal. */
 export interface SubmitValues {
