@@ -13,8 +13,9 @@ import { request, withServer } from '../helpers/test-server.js';
 /** The board in headless Chromium (docs/board.md): what a visitor does, with and without JavaScript. */
 for (const backend of backends()) {
   describe(`board in a browser (${backend.name})`, function () {
-    const server = withServer(backend);
+    // First, so that without Chromium the suite is skipped before its server starts.
     const chrome = browserSuite();
+    const server = withServer(backend);
     let secretKey: string;
 
     before(async () => {

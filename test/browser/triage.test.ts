@@ -9,8 +9,9 @@ import { request, withServer, locationOf } from '../helpers/test-server.js';
 /** Triage in headless Chromium (docs/triage.md): sign in by a link from `feedback open`, the inbox and its bulk change, sign-out, refusals. */
 for (const backend of backends()) {
   describe(`triage in a browser (${backend.name})`, function () {
-    const server = withServer(backend);
+    // First, so that without Chromium the suite is skipped before its server starts.
     const chrome = browserSuite();
+    const server = withServer(backend);
     let secretKey: string;
 
     before(async () => {

@@ -37,12 +37,20 @@ const embedded: Backend = {
     return embeddedAt(mkdtempSync(join(tmpdir(), 'feedback-test-')));
   },
   async createMigrated() {
-    const dataDir = mkdtempSync(join(tmpdir(), 'feedback-test-'));
-    // Only the database files: the template's owner has closed them, and its lock file and socket are gone with it.
-    cpSync(join(embeddedTemplateDir(), 'pgdata'), join(dataDir, 'pgdata'), { recursive: true });
-    return embeddedAt(dataDir);
+    return embeddedAt(copyEmbeddedTemplate(mkdtempSync(join(tmpdir(), 'feedback-test-'))));
   },
 };
+
+/**
+ * Makes `dataDir` (absent or empty) a migrated, empty embedded database, as `feedback migrate
+ * --data-dir` would, by copying the run's template: for a CLI test whose subject is not the
+ * migration, so it does not spend seconds migrating in a child process. Returns `dataDir`.
+ */
+export function copyEmbeddedTemplate(dataDir: string): string {
+  // Only the database files: the template's owner has closed them, and its lock file and socket are gone with it.
+  cpSync(join(embeddedTemplateDir(), 'pgdata'), join(dataDir, 'pgdata'), { recursive: true });
+  return dataDir;
+}
 
 /** A database of its own on the TEST_DATABASE_URL server, so suites never see each other's rows. */
 function postgres(adminUrl: string): Backend {

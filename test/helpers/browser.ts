@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, openSync, closeSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { embeddedTemplateDir } from './templates.js';
 
 /**
  * Headless Chromium for the board's browser tests: Debian's package (`apt-get install -y
@@ -11,14 +13,45 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 export const CHROMIUM = process.env.FEEDBACK_CHROMIUM || '/usr/bin/chromium';
 
 /**
- * The flags of DESIGN.md §7: without the networking ones Chromium floods this closed network with
- * its own requests (updates, sync, QUIC probes).
+ * Chromium's own background traffic (update checks, sync, component downloads, QUIC probes) has
+ * nowhere to go on a closed network and floods it with retries, so the networking flags turn it
+ * off; --no-sandbox because the tests may run as root in a container, where the sandbox cannot start.
  */
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+/** Set (to 1) by .ci/run: a missing browser then fails the browser suites instead of skipping them, so CI never skips them. */
+export const REQUIRE_BROWSER_VARIABLE = 'FEEDBACK_REQUIRE_BROWSER';
+
+/** Why Chromium cannot be started, and how to get it; undefined when CHROMIUM is an executable file. */
+export function missingChromium(): string | undefined {
+  try {
+    accessSync(CHROMIUM, constants.X_OK);
+    return undefined;
+  } catch {
+    const named = process.env.FEEDBACK_CHROMIUM ? `FEEDBACK_CHROMIUM names ${CHROMIUM}, which is not an executable file` : `no Chromium at ${CHROMIUM}`;
+    return `${named}; install it with \`apt-get install -y chromium\`, or set FEEDBACK_CHROMIUM to a Chromium executable.`;
+  }
+}
+
+/**
+ * Prints the line once per mocha run, however many browser suites and parallel workers there are:
+ * the first to create the marker file in the run's template directory (made by global-setup.ts,
+ * removed after the run) prints it.
+ */
+function noticeOnce(line: string): void {
+  try {
+    closeSync(openSync(join(embeddedTemplateDir(), 'browser-notice'), 'wx'));
+  } catch {
+    return;
+  }
+  console.log(`\n  ${line}\n`);
+}
+
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-export function launchChromium(): Promise<Browser> {
+export async function launchChromium(): Promise<Browser> {
+  // Loaded on the first launch: a run without Chromium skips the browser suites without loading it.
+  const { chromium } = await import('playwright-core');
   return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 }
 
@@ -70,10 +103,21 @@ export async function expectAccessible(page: Page): Promise<void> {
 /**
  * The hooks of a suite of browser tests: one Chromium for the suite, a watched context for each
  * test (`watched`), and a test that leaves a console error or an uncaught exception on any page
- * it opened fails. Call it inside the suite's `describe`.
+ * it opened fails. Without Chromium the suite is skipped, with one line printed for the whole run
+ * saying what is missing (a failure instead when FEEDBACK_REQUIRE_BROWSER is set). Call it first
+ * inside the suite's `describe`, before withServer and the suite's own hooks.
  */
 export function browserSuite(): { readonly browser: Browser; readonly watched: WatchedContext } {
   const suite = {} as { browser: Browser; watched: WatchedContext };
+  // Registered before the suite's other hooks (call browserSuite() first in the describe), so a
+  // skip here also skips them: no test server is started for tests that will not run.
+  before(function () {
+    const missing = missingChromium();
+    if (!missing) return;
+    if (process.env[REQUIRE_BROWSER_VARIABLE]) throw new Error(`Browser tests cannot run, and ${REQUIRE_BROWSER_VARIABLE} is set: ${missing}`);
+    noticeOnce(`Browser tests skipped: ${missing}`);
+    this.skip();
+  });
   before(async () => {
     suite.browser = await launchChromium();
   });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { migrateUp, openDatabase, openOrm, type DatabaseLocation } from '@feedbackd/server';
+import type { DatabaseLocation } from '@feedbackd/server';
 
 /*
  * Migrating a new database takes seconds (PGlite: 5 to 9 s on a 2-core machine), and most suites
@@ -76,6 +76,8 @@ export async function withClient<T>(url: string, action: (client: pg.Client) => 
 }
 
 async function migrate(location: DatabaseLocation): Promise<void> {
+  // Loaded here, not at the top: helpers that only read this run's variables (browser.ts) then do not load the server.
+  const { migrateUp, openDatabase, openOrm } = await import('@feedbackd/server');
   const database = await openDatabase(location, 'operator');
   try {
     const orm = await openOrm(database);
