@@ -13,12 +13,15 @@ import { setFlagsFromString } from 'v8';
 const engines = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node;
 const floor = /(\d+)\.(\d+)/.exec(engines).slice(1).map(Number);
 const running = process.versions.node.split('.').map(Number);
+// The same words as the SDK's and the server's refusal (sdk/src/runtime-floor.ts): in a checkout the
+// script gets a supported Node in one command; elsewhere the operations guide says how.
+const HOW = 'in a checkout of feedback, `eval "$(scripts/supported-node)"` puts one on the PATH; see "Supported runtimes" in docs/operations.md';
 
 if (running[0] < floor[0] || (running[0] === floor[0] && running[1] < floor[1])) {
   // Exit 1, "unexpected error" in the CLI's exit-code table: the environment is wrong, not the command line.
+  // One whole line, newline included, so that the shell's prompt starts on a line of its own.
   process.stderr.write(
-    'feedback: Node ' + floor.join('.') + ' or newer is needed (this is Node ' + process.versions.node + ');' +
-      ' see "Supported runtimes" in docs/operations.md of the feedback repository for how to get it\n',
+    'feedback: Node ' + floor.join('.') + ' or newer is needed (this is Node ' + process.versions.node + '); ' + HOW + '\n',
   );
   process.exitCode = 1;
 } else {

@@ -1,28 +1,5 @@
 import { Command, CommanderError } from 'commander';
 import { addApiOptions, API_COMMANDS, rejectApiOptionsOutsideApiCommands, secretKeyCommands, takesApiOptions } from './api-options.js';
-import { boardCommand } from './commands/board.js';
-import { commentCommand } from './commands/comment.js';
-import { deleteCommand } from './commands/delete.js';
-import { exportCommand } from './commands/export.js';
-import { identifyCommand } from './commands/identify.js';
-import { importCommand } from './commands/import.js';
-import { keysCommand } from './commands/keys.js';
-import { listCommand } from './commands/list.js';
-import { loginCommand } from './commands/login.js';
-import { logoutCommand } from './commands/logout.js';
-import { mergeCommand } from './commands/merge.js';
-import { openCommand } from './commands/open.js';
-import { migrateCommand } from './commands/migrate.js';
-import { seedCommand } from './commands/seed.js';
-import { sessionsCommand } from './commands/sessions.js';
-import { serveCommand } from './commands/serve.js';
-import { showCommand } from './commands/show.js';
-import { similarCommand } from './commands/similar.js';
-import { statusCommand } from './commands/status.js';
-import { submitCommand } from './commands/submit.js';
-import { voteCommand } from './commands/vote.js';
-import { webhooksCommand } from './commands/webhooks.js';
-import { whoamiCommand } from './commands/whoami.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { processOutput, type Output } from './output.js';
 import { CLI_VERSION } from './version.js';
@@ -52,11 +29,72 @@ function wrap(text: string, width: number): string {
 /** Every error line starts with this, whoever raised it (commander says "error:" by itself). */
 const ERROR_PREFIX = 'feedback: ';
 
+/** A module that defines a command: its name, options and help, and an action that loads the rest. */
+type CommandLoader = () => Promise<(output: Output) => Command>;
+
 /**
- * The `feedback` program. Every option that reads an environment variable names it in --help.
- * With `jsonErrors`, commander prints no error of its own: `main` prints it as JSON instead.
+ * Every command, in the order --help lists them, each behind a dynamic import: a run loads the
+ * module of the command it names and no other (`feedback --version` none), so that the CLI's
+ * start does not grow with every command added. What a command's action needs beyond its
+ * definition (the SDK client, the server) its module loads in turn when the action runs.
  */
-export function buildProgram(output: Output = processOutput, jsonErrors = false): Command {
+const COMMANDS: ReadonlyArray<readonly [name: string, load: CommandLoader]> = [
+  ['serve', async () => (await import('./commands/serve.js')).serveCommand],
+  ['migrate', async () => (await import('./commands/migrate.js')).migrateCommand],
+  ['keys', async () => (await import('./commands/keys.js')).keysCommand],
+  ['board', async () => (await import('./commands/board.js')).boardCommand],
+  ['seed', async () => (await import('./commands/seed.js')).seedCommand],
+  ['export', async () => (await import('./commands/export.js')).exportCommand],
+  ['import', async () => (await import('./commands/import.js')).importCommand],
+  ['identify', async () => (await import('./commands/identify.js')).identifyCommand],
+  ['submit', async () => (await import('./commands/submit.js')).submitCommand],
+  ['list', async () => (await import('./commands/list.js')).listCommand],
+  ['similar', async () => (await import('./commands/similar.js')).similarCommand],
+  ['show', async () => (await import('./commands/show.js')).showCommand],
+  ['vote', async () => (await import('./commands/vote.js')).voteCommand],
+  ['status', async () => (await import('./commands/status.js')).statusCommand],
+  ['comment', async () => (await import('./commands/comment.js')).commentCommand],
+  ['merge', async () => (await import('./commands/merge.js')).mergeCommand],
+  ['delete', async () => (await import('./commands/delete.js')).deleteCommand],
+  ['login', async () => (await import('./commands/login.js')).loginCommand],
+  ['logout', async () => (await import('./commands/logout.js')).logoutCommand],
+  ['whoami', async () => (await import('./commands/whoami.js')).whoamiCommand],
+  ['webhooks', async () => (await import('./commands/webhooks.js')).webhooksCommand],
+  ['open', async () => (await import('./commands/open.js')).openCommand],
+  ['sessions', async () => (await import('./commands/sessions.js')).sessionsCommand],
+];
+
+/** The program's options that take a value: the word after one of them is not a command name. */
+const PROGRAM_VALUE_OPTIONS = new Set(['--url', '--api-key', '--retries']);
+
+/**
+ * The commands a run needs defined: the one it names; none for `feedback --version`; every one
+ * otherwise (--help, `help`, no command, a mistyped one: the help and the suggestions list them all).
+ */
+export function commandsFor(argv: readonly string[]): readonly string[] {
+  const all = COMMANDS.map(([name]) => name);
+  const args = argv.slice(2);
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === '--') break;
+    if (!arg.startsWith('-')) return all.includes(arg) ? [arg] : all;
+    if (PROGRAM_VALUE_OPTIONS.has(arg)) i += 1;
+  }
+  const options = args.slice(0, args.includes('--') ? args.indexOf('--') : undefined);
+  const versionOnly = options.some((arg) => arg === '--version' || arg === '-V') && !options.some((arg) => arg === '--help' || arg === '-h');
+  return versionOnly ? [] : all;
+}
+
+/**
+ * The `feedback` program with the commands named in `only` (by default every one). Every option
+ * that reads an environment variable names it in --help. With `jsonErrors`, commander prints no
+ * error of its own: `main` prints it as JSON instead.
+ */
+export async function buildProgram(
+  output: Output = processOutput,
+  jsonErrors = false,
+  only: readonly string[] = COMMANDS.map(([name]) => name),
+): Promise<Command> {
   const outputConfig = {
     writeOut: (text: string) => output.out(text),
     writeErr: (text: string) => (jsonErrors ? undefined : output.err(text)),
@@ -75,32 +113,9 @@ export function buildProgram(output: Output = processOutput, jsonErrors = false)
     .enablePositionalOptions();
   // The API commands' options, also accepted before the command: `feedback --json list` = `feedback list --json`.
   addApiOptions(program).hook('preSubcommand', (self, subcommand) => rejectApiOptionsOutsideApiCommands(self, subcommand));
-  const commands = [
-    serveCommand(output),
-    migrateCommand(output),
-    keysCommand(output),
-    boardCommand(output),
-    seedCommand(output),
-    exportCommand(output),
-    importCommand(output),
-    identifyCommand(output),
-    submitCommand(output),
-    listCommand(output),
-    similarCommand(output),
-    showCommand(output),
-    voteCommand(output),
-    statusCommand(output),
-    commentCommand(output),
-    mergeCommand(output),
-    deleteCommand(output),
-    loginCommand(output),
-    logoutCommand(output),
-    whoamiCommand(output),
-    webhooksCommand(output),
-    openCommand(output),
-    sessionsCommand(output),
-  ];
-  for (const command of commands) {
+  const definitions = await Promise.all(COMMANDS.filter(([name]) => only.includes(name)).map(([, load]) => load()));
+  for (const define of definitions) {
+    const command = define(output);
     // API_COMMANDS is the list the help and the checks read: it must name exactly these.
     // A command with subcommands (webhooks) is an API command when its subcommands take the options.
     const apiCommand = takesApiOptions(command) || command.commands.some(takesApiOptions);
@@ -123,7 +138,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
   if (output === processOutput) endQuietlyWhenStdoutCloses();
   const json = wantsJson(argv);
   try {
-    await buildProgram(output, json).parseAsync(argv);
+    await (await buildProgram(output, json, commandsFor(argv))).parseAsync(argv);
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -22,7 +22,7 @@ export function refuseUnsupportedNode(packageName: string): void {
   if (major > floorMajor || (major === floorMajor && minor >= floorMinor)) return;
   const message =
     `${packageName}: Node ${floorMajor}.${floorMinor} or newer is needed (this is Node ${process.versions.node}); ` +
-    'see "Supported runtimes" in docs/operations.md of the feedback repository for how to get it';
+    'in a checkout of feedback, `eval "$(scripts/supported-node)"` puts one on the PATH; see "Supported runtimes" in docs/operations.md';
   // The code lets a host application that imports the package dynamically tell this error apart.
   throw Object.assign(new Error(message), { code: 'ERR_FEEDBACK_UNSUPPORTED_NODE' });
 }

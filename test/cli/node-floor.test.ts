@@ -10,7 +10,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MANIFESTS = ['package.json', 'sdk/package.json', 'server/package.json', 'cli/package.json'];
 const manifest = (path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as { version: string; engines: { node: string } };
 const FLOOR = '22.19';
-const HOW = 'see "Supported runtimes" in docs/operations.md of the feedback repository for how to get it';
+const HOW = 'in a checkout of feedback, `eval "$(scripts/supported-node)"` puts one on the PATH; see "Supported runtimes" in docs/operations.md';
 
 // The seam: a module preloaded with --import that makes the running Node report another version,
 // before the launcher's first line runs. The launcher itself reads nothing but process.versions.
@@ -20,13 +20,15 @@ Object.defineProperty(process.versions, 'node', { value: fake });
 Object.defineProperty(process, 'version', { value: 'v' + fake });
 `;
 
-/** The lines of a stream's text, without the empty one after the last newline. */
-const lines = (text: string) => text.split('\n').filter((line, i, all) => line !== '' || i < all.length - 1);
-
-/** Asserts the refusal of the launcher: one line on stderr naming the floor and `running`, nothing else, exit 1. */
+/**
+ * Asserts the refusal of the launcher: one whole line on stderr, newline included (or the shell's
+ * prompt follows it on the same line), naming the floor, `running` and the script that gets a
+ * supported Node; nothing else; exit 1.
+ */
 function expectRefused(run: Run, running: string): void {
   expect(run.stdout, 'stdout').to.equal('');
-  expect(lines(run.stderr), 'stderr').to.deep.equal([`feedback: Node ${FLOOR} or newer is needed (this is Node ${running}); ${HOW}`]);
+  expect(run.stderr, 'stderr').to.equal(`feedback: Node ${FLOOR} or newer is needed (this is Node ${running}); ${HOW}\n`);
+  expect(run.stderr, 'stderr').to.include('eval "$(scripts/supported-node)"');
   expect(run.code, 'exit code').to.equal(1);
 }
 

@@ -167,7 +167,10 @@ function anchorsOf(file: string): Set<string> {
 }
 
 describe('the docs and deployment files', () => {
-  const program = buildProgram();
+  let program: Command;
+  before(async () => {
+    program = await buildProgram();
+  });
 
   it('when the docs show an npx or npm install command, then it can only run this project: never a bare `npx feedback` or a registry install of @feedbackd', () => {
     for (const doc of DOCS) {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { addApiOptions, apiFlags, serverUrl } from '../api-options.js';
 import { withClient } from '../api-call.js';
@@ -6,6 +7,9 @@ import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../dat
 import { CliError, EXIT } from '../exit-codes.js';
 import { withDatabase } from '../operator.js';
 import { formatTime, printJson, type Output } from '../output.js';
+
+/** The prefix of a public key (the server's api-key-format.ts; a secret key's is `sk_`). */
+const PUBLIC_KEY_PREFIX = 'pk_';
 
 interface OpenFlags extends DatabaseFlags {
   project: string;
@@ -16,10 +20,13 @@ interface OpenFlags extends DatabaseFlags {
 /**
  * `feedback open`: a one-time link to the team's pages (the inbox, docs/triage.md), printed and
  * opened in a browser. Two ways, like the other operator commands:
- * - on the database (`--data-dir`, `--database-url`, or neither and no key): the operator's own
- *   access, for any project (`--project`);
+ * - on the database (`--data-dir`, `--database-url`, or neither and no key or a public one): the
+ *   operator's own access, for any project (`--project`);
  * - with a secret key (`--api-key`/FEEDBACK_API_KEY or `feedback login`, and `--url`): through
  *   POST /api/v1/team/sign-in-links, for the key's project; revoking the key ends the sessions.
+ * A public key cannot ask the server for a link (it is the one the customer's backend holds), so it
+ * is no reason to leave the database: FEEDBACK_API_KEY=pk_... as the README's curl examples leave it
+ * does not stop `feedback open` where the server's database is.
  * Either way the link is on the server's address as the API commands take it (`--url`,
  * FEEDBACK_URL, the stored login, or the default).
  */
@@ -31,7 +38,7 @@ export function openCommand(output: Output): Command {
     .option('--print', 'only print the link; do not open a browser')
     .addHelpText(
       'after',
-      '\nWith --data-dir or --database-url (or no key at all), the link is made on the database, for --project.\n' +
+      '\nWith --data-dir or --database-url (or no key at all, or a public one), the link is made on the database, for --project.\n' +
         'With a secret key (--api-key, FEEDBACK_API_KEY or `feedback login`), the server makes it, for the key\'s project.\n' +
         'The link is on --url. --json prints {"url", "expiresAt"} and opens nothing.',
     );
@@ -40,11 +47,13 @@ export function openCommand(output: Output): Command {
     const api = apiFlags(self);
     const base = serverUrl(api);
     const databaseNamed = ['dataDir', 'databaseUrl'].some((name) => ['cli', 'env'].includes(self.getOptionValueSource(name) ?? ''));
-    const onDatabase = databaseNamed || api.apiKey === undefined;
+    const publicKey = api.apiKey?.startsWith(PUBLIC_KEY_PREFIX) === true;
+    const onDatabase = databaseNamed || api.apiKey === undefined || publicKey;
     if (!onDatabase && self.getOptionValueSource('project') === 'cli') {
       throw new CliError('--project applies on the database (--data-dir, --database-url); a secret key signs in to its own project', EXIT.usage);
     }
     const name = await memberName(flags.name);
+    if (publicKey && !databaseNamed) await refuseWithoutDatabase(flags.dataDir);
     const link = onDatabase
       ? await withDatabase(databaseLocation(flags), async (orm, server) =>
           server.createSignInLink(orm.em.fork(), { projectSlug: flags.project }, { name }).catch((error: unknown) => {
@@ -60,6 +69,22 @@ export function openCommand(output: Output): Command {
     if (!flags.print) openInBrowser(url);
   });
   return command;
+}
+
+/**
+ * With a public key and no database named, the default data directory is the last way left: when
+ * it holds no database, one line says both ways to a link, instead of the missing database's
+ * message, which says nothing about keys.
+ */
+async function refuseWithoutDatabase(dataDir: string): Promise<void> {
+  const { embeddedDatabaseExists } = await import('@feedbackd/server');
+  if (embeddedDatabaseExists(dataDir)) return;
+  throw new CliError(
+    `a public key (${PUBLIC_KEY_PREFIX}) cannot make a sign-in link, and there is no feedback database in ${resolve(dataDir)}: ` +
+      'run `feedback open` where the server keeps its data (or give --data-dir or --database-url), ' +
+      'or with a secret key in FEEDBACK_API_KEY (`feedback keys create --secret` makes one)',
+    EXIT.auth,
+  );
 }
 
 /**

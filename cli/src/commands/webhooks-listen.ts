@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { WEBHOOK_EVENT_TYPES } from '@feedbackd/sdk/contract';
+import { WEBHOOK_EVENT_TYPES } from '@feedbackd/sdk/constants';
 import { addApiOptions, apiFlags } from '../api-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { enumList } from '../flag-values.js';

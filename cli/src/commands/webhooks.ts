@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { WEBHOOK_EVENT_TYPES, type Webhook, type WebhookDelivery } from '@feedbackd/sdk/contract';
+import { WEBHOOK_EVENT_TYPES } from '@feedbackd/sdk/constants';
+import type { Webhook, WebhookDelivery } from '@feedbackd/sdk/contract';
 import { addApiOptions, apiFlags } from '../api-options.js';
 import { withClient } from '../api-call.js';
 import { CliError, EXIT } from '../exit-codes.js';

@@ -11,6 +11,18 @@ export const FEEDBACK_STATUSES = ['new', 'under-review', 'planned', 'in-progress
 /** Every SortBy of spec 2.1. */
 export const SORT_ORDERS = ['newest', 'oldest', 'votes', 'comments'] as const;
 
+/** Every webhook event type this version of the contract knows, in the order the docs list them. */
+export const WEBHOOK_EVENT_TYPES = [
+  'feedback.created',
+  'feedback.status_changed',
+  'feedback.merged',
+  'feedback.deleted',
+  'vote.added',
+  'vote.removed',
+  'comment.created',
+  'webhook.test',
+] as const;
+
 /** Longest title accepted, after trimming (spec part 8). */
 export const TITLE_MAX_LENGTH = 200;
 /** Largest page size (spec part 8); the default is 20. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MetadataSchema, TimestampSchema } from './common.js';
+import { WEBHOOK_EVENT_TYPES } from './constants.js';
 import { FeedbackStatusSchema, FeedbackTypeSchema } from './enums.js';
 
 /*
@@ -9,17 +10,8 @@ import { FeedbackStatusSchema, FeedbackTypeSchema } from './enums.js';
  * are left out of the parsed event; the raw body still has them.
  */
 
-/** Every event type this version of the contract knows, in the order the docs list them. */
-export const WEBHOOK_EVENT_TYPES = [
-  'feedback.created',
-  'feedback.status_changed',
-  'feedback.merged',
-  'feedback.deleted',
-  'vote.added',
-  'vote.removed',
-  'comment.created',
-  'webhook.test',
-] as const;
+// The event types live with the contract's other plain values, which load without zod.
+export { WEBHOOK_EVENT_TYPES };
 
 /** The `type` of a webhook event. */
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);

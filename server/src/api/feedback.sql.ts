@@ -1,27 +1,36 @@
 import type { SortBy } from '@feedbackd/sdk/contract';
 import type { Statement } from '../db/pool.js';
-import { isoTimestamp, ITEM_FROM, itemFields, userHasVoted } from '../db/json.sql.js';
+import { isoTimestamp, ITEM_FROM, itemFields, jsonArrayText, jsonObject, userHasVoted, type JsonFields } from '../db/json.sql.js';
 
 
 // ---------------------------------------------------------------------------------- detail (4.4)
 
 const COMMENT_AUTHOR = `case
-    when cm.is_team then json_build_object('name', cm.author_name, 'isTeam', true)
-    when cm.author_end_user_id is not null then json_build_object('name', cu.name, 'avatarUrl', cu.avatar_url)
+    when cm.is_team then ${jsonObject([['name', 'cm.author_name'], ['isTeam', 'true']])}
+    when cm.author_end_user_id is not null then ${jsonObject([['name', 'cu.name'], ['avatarUrl', 'cu.avatar_url']])}
   end`;
 
-/** The detail view's text; `extraFields` are appended to its object (`, 'key', value ...`). */
-function detailText(extraFields: string): string {
-  return `select json_build_object(${itemFields()},
-    'userHasVoted', ${userHasVoted('$3')},
-    'comments', (
-      select coalesce(json_agg(json_build_object(
-               'id', cm.id, 'content', cm.content, 'createdAt', ${isoTimestamp('cm.created_at')}, 'author', ${COMMENT_AUTHOR}
-             ) order by cm.created_at, cm.id), '[]')
+/** The detail view's text; `extraFields` follow its comments in the object. */
+function detailText(extraFields: JsonFields): string {
+  const comment = jsonObject([
+    ['id', 'cm.id'],
+    ['content', 'cm.content'],
+    ['createdAt', isoTimestamp('cm.created_at')],
+    ['author', COMMENT_AUTHOR],
+  ]);
+  return `select ${jsonObject([
+    ...itemFields(),
+    ['userHasVoted', userHasVoted('$3')],
+    [
+      'comments',
+      `(
+      select ${jsonArrayText(comment, 'cm.created_at, cm.id')}::json
       from comments cm left join end_users cu on cu.id = cm.author_end_user_id
       where cm.feedback_id = f.id
-    )${extraFields}
-  )::text as body
+    )`,
+    ],
+    ...extraFields,
+  ])}::text as body
   from ${ITEM_FROM}
   where f.id = $1 and f.project_id = $2`;
 }
@@ -30,7 +39,7 @@ function detailText(extraFields: string): string {
  * Spec 4.4 in one statement: the item, whether the end user $3 (external id, may be null) has
  * voted, and its comments oldest first. $1 item id, $2 project. No row: not found.
  */
-export const DETAIL: Statement = { name: 'detail', text: detailText('') };
+export const DETAIL: Statement = { name: 'detail', text: detailText([]) };
 
 /**
  * DETAIL for a secret key (an extension): the same object with `statusHistory` last, the item's
@@ -39,15 +48,26 @@ export const DETAIL: Statement = { name: 'detail', text: detailText('') };
  */
 export const DETAIL_WITH_HISTORY: Statement = {
   name: 'detail_with_history',
-  text: detailText(`,
-    'statusHistory', (
-      select coalesce(json_agg(json_build_object(
-               'from', h.from_status, 'to', h.to_status, 'changedAt', ${isoTimestamp('h.changed_at')},
-               'keyId', h.api_key_id, 'keyPrefix', k.key_prefix, 'actor', h.actor
-             ) order by h.id), '[]')
+  text: detailText([
+    [
+      'statusHistory',
+      `(
+      select ${jsonArrayText(
+        jsonObject([
+          ['from', 'h.from_status'],
+          ['to', 'h.to_status'],
+          ['changedAt', isoTimestamp('h.changed_at')],
+          ['keyId', 'h.api_key_id'],
+          ['keyPrefix', 'k.key_prefix'],
+          ['actor', 'h.actor'],
+        ]),
+        'h.id',
+      )}::json
       from feedback_status_changes h left join api_keys k on k.id = h.api_key_id
       where h.feedback_id = f.id
-    )`),
+    )`,
+    ],
+  ]),
 };
 
 // ---------------------------------------------------------------------------------- list (4.3)
@@ -99,7 +119,7 @@ export function buildList(sortBy: SortBy, params: ListStatement['params'], perCo
   if (params.includes('status')) filters.push(`f.status = any(${placeholder('status')}::text[])`);
   if (params.includes('type')) filters.push(`f.type = any(${placeholder('type')}::text[])`);
   const page = (ids: string) => `(
-    select coalesce(json_agg(json_build_object(${itemFields()}) order by ${sort.order}), '[]')::text
+    select ${jsonArrayText(jsonObject(itemFields()), sort.order)}
     from ${ITEM_FROM}
     where f.id = any(array(${ids}))
   ) as items${votedBy ? `, ${voted(ids)}` : ''}`;

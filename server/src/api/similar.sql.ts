@@ -1,5 +1,5 @@
 import type { Statement } from '../db/pool.js';
-import { ITEM_FROM, itemFields, userHasVoted } from '../db/json.sql.js';
+import { ITEM_FROM, itemFields, jsonArrayText, jsonObject, userHasVoted } from '../db/json.sql.js';
 
 /**
  * How close a title must be to be shown (pg_trgm's `similarity`, 0 to 1). The keywords already
@@ -45,10 +45,10 @@ function similarText(withStatus: boolean): string {
   ), top as materialized (
     select m.id, m.similarity from m where m.similarity >= ${SIMILARITY_THRESHOLD} order by m.similarity desc, m.id limit $4
   )
-  select coalesce(json_agg(json_build_object(${itemFields()},
-    'userHasVoted', ${userHasVoted('$5')},
-    'similarity', round(t.similarity::numeric, 3)
-  ) order by t.similarity desc, t.id), '[]')::text as items
+  select ${jsonArrayText(
+    jsonObject([...itemFields(), ['userHasVoted', userHasVoted('$5')], ['similarity', 'round(t.similarity::numeric, 3)']]),
+    't.similarity desc, t.id',
+  )} as items
   from ${ITEM_FROM} join top t on t.id = f.id`;
 }
 

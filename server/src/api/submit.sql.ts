@@ -1,7 +1,7 @@
 import { counterRowsOfNewItems } from '../db/counters.sql.js';
 import { endUserCtes, profileUnchanged } from './end-user.sql.js';
 import type { Statement } from '../db/pool.js';
-import { itemFields } from '../db/json.sql.js';
+import { itemFields, jsonObject } from '../db/json.sql.js';
 import { feedbackCreatedEvents } from '../db/outbox.sql.js';
 
 /**
@@ -12,7 +12,7 @@ import { feedbackCreatedEvents } from '../db/outbox.sql.js';
 
 /** The new item as FeedbackListItem JSON: no comments, and the submitter's vote. */
 function submittedItem(user: string | null): string {
-  return `json_build_object(${itemFields({ feedback: 'f', voteCount: '1', commentCount: '0', user })})::text as body`;
+  return `${jsonObject(itemFields({ feedback: 'f', voteCount: '1', commentCount: '0', user }))}::text as body`;
 }
 
 /** The counters and the submitter's vote of the items in `f`; `voterKey` is an expression over `f` and `from`. */
