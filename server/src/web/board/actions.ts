@@ -1,6 +1,7 @@
 import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
+import { z } from 'zod';
 import type { SqlPool } from '../../db/pool.js';
-import { AppError, toValidationDetails } from '../../http/errors.js';
+import { AppError } from '../../http/errors.js';
 import { submitFeedback } from '../../api/submissions.js';
 import type { HotWrites } from '../../api/hot-writes.js';
 import { toggleAnonymousVote, toggleIdentifiedVote } from '../../api/votes.js';
@@ -9,15 +10,25 @@ import type { BoardRequest } from './pages.js';
 import { similarTo } from './pages.js';
 import { itemId } from '../kit/items.js';
 import type { SafeHtml } from '../kit/html.js';
-import { formField, returnPathUnder, seeOther } from '../kit/forms.js';
+import { formField, formInput, returnPathUnder, seeOther, type FormData, type FormValues } from '../kit/forms.js';
+import type { FormRefusal } from '../kit/pages.js';
 import { boardPaths } from '../kit/paths.js';
-import { problemsOf } from '../kit/views/parts.js';
 import { submitPage } from './views/submit-page.js';
 import { endSession, exchangeToken, startSession } from './visitors.js';
 
-/** The form fields of a submission: the API's names. Nothing else a form sends is read (no metadata, no endUser). */
-const SUBMIT_FIELDS = ['title', 'description', 'type'] as const;
-const SUBMIT_CONTROLS: ReadonlySet<string> = new Set(SUBMIT_FIELDS);
+/**
+ * The submit form: the API's fields (nothing else it sends is read: no metadata, no endUser),
+ * checked by the contract, and the button it was sent with. "Look for similar feedback first"
+ * (the form without script) checks nothing: it asks for the items like the title. An empty
+ * optional field of a form means "not given", as an absent JSON field does.
+ */
+export const submitForm = formInput(
+  z.preprocess(
+    (fields: Record<string, unknown>) => ({ ...fields, intent: fields.intent === 'similar' ? 'similar' : 'send', description: fields.description || undefined, type: fields.type || undefined }),
+    z.discriminatedUnion('intent', [z.object({ intent: z.literal('similar'), title: z.unknown() }), CreateFeedbackRequestSchema.extend({ intent: z.literal('send') })]),
+  ),
+  { fields: ['title', 'description', 'type', 'intent'] },
+);
 
 /**
  * The board's posts. Each calls the API's own implementation of the action (api/: the same
@@ -44,18 +55,11 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
       seeOther(ctx, safeReturn(formField(ctx, 'return'), project.slug) ?? boardPaths.item(project.slug, id));
     },
 
-    /** POST /b/:slug/new: the contract's validation; a refusal is the form again (400) with its messages, a success the new item's page. */
-    async submit({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml | undefined> {
-      const given = Object.fromEntries(SUBMIT_FIELDS.map((name) => [name, formField(ctx, name)]));
-      // "Look for similar feedback first" (the form without script): the form again, with the items like the title, and nothing posted.
-      if (formField(ctx, 'intent') === 'similar') return submitPage({ project, assets, visitor, values: stringsOf(given), problems: [], similar: await similarTo(sql, project, given.title) });
-      // An empty optional field of a form means "not given", as an absent JSON field does.
-      const parsed = CreateFeedbackRequestSchema.safeParse({ title: given.title, description: given.description || undefined, type: given.type || undefined });
-      if (!parsed.success) {
-        ctx.status = 400;
-        return submitPage({ project, assets, visitor, values: stringsOf(given), problems: problemsOf(toValidationDetails(parsed.error), SUBMIT_CONTROLS) });
-      }
-      const { title, description, type } = parsed.data;
+    /** POST /b/:slug/new, checked (submitForm): the new item, then its page; or the items like the title. */
+    async submit({ ctx, project, visitor, voterKey }: BoardRequest, input: FormData<typeof submitForm>, values: FormValues): Promise<SafeHtml | undefined> {
+      // "Look for similar feedback first": the form again, with the items like the title, and nothing posted.
+      if (input.intent === 'similar') return submitPage({ project, assets, visitor, values, problems: [], similar: await similarTo(sql, project, input.title) });
+      const { title, description, type } = input;
       const item = { project: project.id, title, description: description ?? null, type, metadata: null };
       // An identified visitor's item is their end user's, as the API's submission with only an externalId (no profile change).
       const submitter = visitor ? { externalId: visitor.externalId, profile: '{}' } : { voterKey };
@@ -63,6 +67,11 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
       const { feedback } = JSON.parse(created.body.text) as { feedback: { id: string } };
       seeOther(ctx, boardPaths.item(project.slug, feedback.id));
       return undefined;
+    },
+
+    /** A refused submission: the form again (400) with the contract's messages beside its fields. */
+    submitAgain({ project, visitor }: BoardRequest, { values, problems }: FormRefusal): SafeHtml {
+      return submitPage({ project, assets, visitor, values, problems });
     },
 
     /**
@@ -86,10 +95,6 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
       seeOther(ctx, boardPaths.board(project.slug));
     },
   };
-}
-
-function stringsOf(given: Record<string, unknown>): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(given).map(([name, value]) => [name, typeof value === 'string' ? value : undefined]));
 }
 
 /** Where a vote may send the visitor back: a path of this project's board (kit/forms.ts). */

@@ -8,13 +8,11 @@ import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
 import type { HotWrites } from '../../api/hot-writes.js';
 import { ASSETS_PREFIX, type BoardAssets } from '../kit/assets.js';
-import { boardActions } from './actions.js';
-import { formBody } from '../kit/forms.js';
+import { boardActions, submitForm } from './actions.js';
 import { boardPages, type BoardRequest } from './pages.js';
 import { boardProjects } from './projects.js';
-import { allowFraming, checkSameOrigin, postLimit, setPageHeaders } from '../kit/guards.js';
-import type { SafeHtml } from '../kit/html.js';
-import { pageRunner, sendPage } from '../kit/pages.js';
+import { allowFraming, postLimit, setPageHeaders } from '../kit/guards.js';
+import { pageRunner, routeSteps } from '../kit/pages.js';
 import { visitorOf } from './visitors.js';
 import { errorPage } from './views/error-page.js';
 
@@ -43,24 +41,11 @@ export function board(options: BoardOptions): Middleware<AppState> {
   const pages = boardPages(sql, assets.paths);
   const actions = boardActions(sql, options.writes, assets.paths);
   const projectBySlug = boardProjects(sql);
-  const limit = postLimit(options.limiter, logger);
-  const parseForm = formBody();
-
-  /** A route's handler: its project loaded (404 when unknown or its board is off), its page sent as HTML. */
-  const read = (handler: (request: BoardRequest) => Promise<SafeHtml | undefined> | SafeHtml | undefined) => async (ctx: AppContext) => {
-    await sendPage(ctx, await handler(await boardRequest(ctx)));
-  };
-  /** A post: from our own pages only, within the address's budget, its form read; then as a read. */
-  const write = (handler: (request: BoardRequest) => Promise<SafeHtml | undefined | void>) => async (ctx: AppContext) => {
-    checkSameOrigin(ctx);
-    await limit(ctx);
-    await parseForm(ctx, async () => {});
-    await sendPage(ctx, await handler(await boardRequest(ctx)));
-  };
   /**
    * The page's project (cached for about a second: projects.ts) and who is looking: the
    * identified visitor of a session cookie, whose voter key is their end user's id as in the API's
-   * identified votes, or else the anonymous voter of the address.
+   * identified votes, or else the anonymous voter of the address. An unknown project, or one whose
+   * board is off, is a 404.
    */
   const boardRequest = async (ctx: AppContext): Promise<BoardRequest> => {
     const project = await projectBySlug(String(ctx.params.slug));
@@ -70,6 +55,8 @@ export function board(options: BoardOptions): Middleware<AppState> {
     const visitor = visitorOf(ctx, project);
     return { ctx, project, visitor, voterKey: visitor ? visitor.endUserId : voterKeyOf(project.voterSalt, clientIp(ctx)) };
   };
+  // A post: from our own pages only, within the address's budget (kit/pages.ts, routeSteps).
+  const { read, post } = routeSteps({ limit: postLimit(options.limiter, logger), who: boardRequest });
 
   const router = new Router<AppState>({ sensitive: true, strict: true });
   router.get('/b/:slug', read(pages.board));
@@ -78,9 +65,9 @@ export function board(options: BoardOptions): Middleware<AppState> {
   router.get('/b/:slug/roadmap', read(pages.roadmap));
   router.get('/b/:slug/similar', read(pages.similar));
   router.get('/b/:slug/sign-in', read(actions.signIn));
-  router.post('/b/:slug/new', write(actions.submit));
-  router.post('/b/:slug/items/:id/vote', write(actions.vote));
-  router.post('/b/:slug/sign-out', write(actions.signOut));
+  router.post('/b/:slug/new', post(submitForm, actions.submit, actions.submitAgain));
+  router.post('/b/:slug/items/:id/vote', post(actions.vote));
+  router.post('/b/:slug/sign-out', post(actions.signOut));
 
   const answer = pageRunner(router, logger, (ctx, status, reason) => errorPage(status, reason, assets.paths, ctx.state.boardSlug));
 

@@ -1,11 +1,14 @@
 import type { Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
+import type { z } from 'zod';
 import { BODY_LIMIT } from '../../http/body.js';
 import type { AppContext, AppState } from '../../http/context.js';
+import { toValidationDetails } from '../../http/errors.js';
+import type { Problem } from './views/parts.js';
 
 /*
- * What the form posts of the board and of the team's pages need alike: the form read, its fields,
- * and the answer that sends the browser on (post, redirect, get).
+ * What the form posts of the board and of the team's pages need alike: the form read, its fields
+ * bound and checked (formInput), and the answer that sends the browser on (post, redirect, get).
  */
 
 /** A form's body, urlencoded, within the API's body limit (a description may be 100,000 characters). */
@@ -36,4 +39,50 @@ export function returnPathUnder(value: unknown, root: string): string | undefine
   const base = 'http://return.invalid';
   const url = new URL(value, base);
   return url.origin === base ? url.pathname + url.search : undefined;
+}
+
+/** What a form asked for, as text, to fill the form again after a refusal (a repeated field is no text). */
+export type FormValues = Record<string, string | undefined>;
+
+/** A form's input: checked, or refused with the problems to show beside its controls; its values as typed either way. */
+export type FormResult<T> = { ok: true; data: T; values: FormValues } | { ok: false; problems: Problem[]; values: FormValues };
+
+/** Reads and checks a posted form (formInput). */
+export type FormInput<T> = (ctx: AppContext) => FormResult<T>;
+
+/** What a form's input is once checked. */
+export type FormData<F> = F extends FormInput<infer T> ? T : never;
+
+export interface FormInputOptions {
+  /** The form's fields: only these are read, whatever else it sends (no metadata, no endUser). */
+  fields: readonly string[];
+  /** The id of a field's control, where it is not the field's name (several fields may be about one control). */
+  controls?: Readonly<Record<string, string>>;
+  /** What the page says about a field, in place of the schema's messages (the API's words are for programs). */
+  say?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A form's one way in (as Fider's actions: bind, then validate, then one way to answer a refusal,
+ * pages.ts): its `fields` bound from the body, checked by `schema` (the contract's schemas, so a
+ * form refuses what the API refuses, with its messages), and each problem tied to the control it
+ * is about, so that the error summary links to it; a problem about no control is about the form.
+ */
+export function formInput<S extends z.ZodType>(schema: S, options: FormInputOptions): FormInput<z.output<S>> {
+  const { fields, controls = {}, say = {} } = options;
+  return (ctx) => {
+    const bound = Object.fromEntries(fields.map((name) => [name, formField(ctx, name)]));
+    const values = Object.fromEntries(Object.entries(bound).map(([name, value]) => [name, typeof value === 'string' ? value : undefined]));
+    const parsed = schema.safeParse(bound);
+    if (parsed.success) return { ok: true, data: parsed.data, values };
+    const details = toValidationDetails(parsed.error);
+    const problems: Problem[] = [
+      ...details.formErrors.map((message) => ({ message })),
+      ...Object.entries(details.fieldErrors).flatMap(([field, messages]) => {
+        const control = fields.includes(field) ? (controls[field] ?? field) : undefined;
+        return (say[field] ? [say[field]] : messages).map((message) => ({ field: control, message }));
+      }),
+    ];
+    return { ok: false, problems, values };
+  };
 }

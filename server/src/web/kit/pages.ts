@@ -3,6 +3,8 @@ import type { AppContext, AppState } from '../../http/context.js';
 import { AppError, toErrorResponse } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
 import { sendCompressed } from './compression.js';
+import { formBody, type FormInput, type FormResult, type FormValues } from './forms.js';
+import { checkSameOrigin } from './guards.js';
 import type { SafeHtml } from './html.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -28,6 +30,59 @@ export function pageRunner(router: Router<AppState>, logger: Logger, refusal: (c
       ctx.status = response.status;
       await sendPage(ctx, refusal(ctx, response.status, response.body.error));
     }
+  };
+}
+
+/** What a page's handler answers: a page, or nothing when it has answered itself (a redirect, JSON). */
+export type PageAnswer = SafeHtml | undefined | void;
+
+type Handler<A extends unknown[]> = (...args: A) => PageAnswer | Promise<PageAnswer>;
+
+/** The refusal of a form (formInput): its problems, and its values to fill it again. */
+export type FormRefusal = Extract<FormResult<unknown>, { ok: false }>;
+
+export interface RouteSteps<R> {
+  /** The budget a post spends (guards.ts, postLimit): the area's, per address. */
+  limit: (ctx: AppContext) => Promise<void>;
+  /**
+   * Who asks, as the area knows them (a board's project and visitor; a member's session): it
+   * refuses by throwing, or answers itself (a redirect to sign in) and gives undefined.
+   */
+  who: (ctx: AppContext, kind: 'read' | 'post') => Promise<R | undefined>;
+}
+
+/**
+ * An area's routes, each through the same steps: a post comes from our own pages (checkSameOrigin)
+ * within the address's budget; then who asks (`who`); then a post's form is read and checked
+ * (formInput), and a refused form is answered in one way, 400 and the page `invalid` makes of its
+ * problems and values; then the handler, whose page is sent (sendPage).
+ */
+export function routeSteps<R>(steps: RouteSteps<R>) {
+  const parseForm = formBody();
+  function post(handler: Handler<[R]>): (ctx: AppContext) => Promise<void>;
+  function post<T>(form: FormInput<T>, handler: Handler<[R, T, FormValues]>, invalid: Handler<[R, FormRefusal]>): (ctx: AppContext) => Promise<void>;
+  function post<T>(first: FormInput<T> | Handler<[R]>, handler?: Handler<[R, T, FormValues]>, invalid?: Handler<[R, FormRefusal]>) {
+    return async (ctx: AppContext): Promise<void> => {
+      checkSameOrigin(ctx);
+      await steps.limit(ctx);
+      const request = await steps.who(ctx, 'post');
+      if (request === undefined) return;
+      await parseForm(ctx, async () => {});
+      if (!handler || !invalid) return sendPage(ctx, await (first as Handler<[R]>)(request));
+      const input = (first as FormInput<T>)(ctx);
+      if (input.ok) return sendPage(ctx, await handler(request, input.data, input.values));
+      ctx.status = 400;
+      return sendPage(ctx, await invalid(request, input));
+    };
+  }
+  return {
+    /** A page (GET, and HEAD with it): who asks, then the handler's page. */
+    read: (handler: Handler<[R]>) => async (ctx: AppContext): Promise<void> => {
+      const request = await steps.who(ctx, 'read');
+      if (request !== undefined) await sendPage(ctx, await handler(request));
+    },
+    /** A post: from our own pages, within budget, who asks, its form (formInput), then the handler's page. */
+    post,
   };
 }
 

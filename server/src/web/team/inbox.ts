@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { FeedbackStatusSchema, PAGE_SIZE_MAX, type FeedbackStatus } from '@feedbackd/sdk/contract';
+import { z } from 'zod';
 import { updateItem } from '../../admin/items.service.js';
 import type { SqlPool } from '../../db/pool.js';
 import { UUID } from '../../db/uuid.js';
@@ -8,7 +9,8 @@ import type { AssetPaths } from '../kit/assets.js';
 import type { SafeHtml } from '../kit/html.js';
 import { parseListQuery, readList } from '../kit/lists.js';
 import { count, label, type Problem } from '../kit/views/parts.js';
-import { formField, seeOther } from '../kit/forms.js';
+import { formInput, seeOther, type FormData } from '../kit/forms.js';
+import type { FormRefusal } from '../kit/pages.js';
 import { safeTeamReturn, type TeamRequest } from './requests.js';
 import { teamPaths } from './layout.js';
 import type { TeamSession } from './session.js';
@@ -19,6 +21,28 @@ export const INBOX_DEFAULT_STATUS = 'new';
 
 /** What the bulk change adds to the inbox's address on its way back: said once, and never kept in links. */
 const NOTICE_PARAMS = ['changed', 'missing', 'to', 'deleted'] as const;
+
+/** Where the bulk form sends the browser back: the inbox it came from (a team path), or the inbox. */
+const backTo = (value: unknown): string => safeTeamReturn(value) ?? teamPaths.inbox;
+
+const SELECT_ITEMS = 'Select at least one item, then choose Change status';
+
+/**
+ * The bulk status form: the inbox to go back to, the ids of the chosen items (one or several,
+ * each a uuid, lower-cased, once each; at most a page of them), and the new status. Its problems
+ * are all shown at the status control, where the change is asked for.
+ */
+export const bulkStatusForm = formInput(
+  z.object({
+    return: z.unknown().transform(backTo),
+    id: z.preprocess(
+      idsOf,
+      z.array(z.string(), { error: SELECT_ITEMS }).min(1, { error: SELECT_ITEMS }).max(PAGE_SIZE_MAX, { error: `Change at most ${PAGE_SIZE_MAX} items at once` }),
+    ),
+    status: FeedbackStatusSchema,
+  }),
+  { fields: ['return', 'id', 'status'], controls: { id: 'new-status', status: 'new-status' }, say: { status: 'Choose one of the statuses' } },
+);
 
 /**
  * Who made a change, in the item's status history: the member's name when they gave one, and
@@ -72,38 +96,33 @@ export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: AssetP
     page: (request: TeamRequest): Promise<SafeHtml> => render(request, new URLSearchParams(request.ctx.querystring)),
 
     /**
-     * POST /team/items/status: `id` (one or several) and `status`. Each item changes through
-     * updateItem in a transaction of its own: an item deleted or merged meanwhile is counted as
-     * missing, and does not stop the others. Then 303 back to the inbox the form came from.
+     * POST /team/items/status, checked (bulkStatusForm): the items and their new status. Each
+     * item changes through updateItem in a transaction of its own: an item deleted or merged
+     * meanwhile is counted as missing, and does not stop the others. Then 303 back to the inbox
+     * the form came from.
      */
-    async changeStatus(request: TeamRequest): Promise<SafeHtml | undefined> {
-      const { ctx, session } = request;
-      const back = safeTeamReturn(formField(ctx, 'return')) ?? teamPaths.inbox;
-      const ids = idsOf(formField(ctx, 'id'));
-      const status = FeedbackStatusSchema.safeParse(formField(ctx, 'status'));
-      const problems: Problem[] = [];
-      if (ids === undefined || ids.length === 0) problems.push({ field: 'new-status', message: 'Select at least one item, then choose Change status' });
-      else if (ids.length > PAGE_SIZE_MAX) problems.push({ field: 'new-status', message: `Change at most ${PAGE_SIZE_MAX} items at once` });
-      if (!status.success) problems.push({ field: 'new-status', message: 'Choose one of the statuses' });
-      if (problems.length > 0) return render(request, new URL(back, 'http://team.invalid').searchParams, problems);
-
+    async changeStatus({ ctx, session }: TeamRequest, { return: back, id: ids, status }: FormData<typeof bulkStatusForm>): Promise<undefined> {
       const em = (await orm()).em;
       let changed = 0;
-      for (const id of ids!) {
-        const found = await updateItem(em.fork(), session.project.id, id, { status: status.data }, { keyId: session.keyId, actor: sessionActor(session) });
+      for (const id of ids) {
+        const found = await updateItem(em.fork(), session.project.id, id, { status }, { keyId: session.keyId, actor: sessionActor(session) });
         if (found) changed++;
       }
       const url = new URL(back, 'http://team.invalid');
       url.searchParams.set('changed', String(changed));
-      url.searchParams.set('to', status.data!);
-      if (changed < ids!.length) url.searchParams.set('missing', String(ids!.length - changed));
+      url.searchParams.set('to', status);
+      if (changed < ids.length) url.searchParams.set('missing', String(ids.length - changed));
       seeOther(ctx, url.pathname + url.search);
       return undefined;
     },
+
+    /** A refused bulk change: the inbox it came from again (400), the problems at the status control. */
+    refused: (request: TeamRequest, { values, problems }: FormRefusal): Promise<SafeHtml> =>
+      render(request, new URL(backTo(values.return), 'http://team.invalid').searchParams, problems),
   };
 }
 
-/** The posted ids: one or several, each a uuid (lower-cased); undefined when one is not. */
+/** The posted ids: one or several, each a uuid (lower-cased), once each; undefined when one is not. */
 function idsOf(value: unknown): string[] | undefined {
   const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
   if (!list.every((id): id is string => typeof id === 'string' && UUID.test(id))) return undefined;

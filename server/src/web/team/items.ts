@@ -1,11 +1,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { z } from 'zod';
 import { AddCommentRequestSchema, FeedbackStatusSchema, MergeFeedbackRequestSchema, type FeedbackDetail, type FeedbackListItem } from '@feedbackd/sdk/contract';
 import { addComment } from '../../admin/comments.service.js';
 import { deleteItem, updateItem } from '../../admin/items.service.js';
 import { mergeItems } from '../../admin/merge.service.js';
 import type { SqlPool } from '../../db/pool.js';
 import { requestTransactions } from '../../db/request-transaction.js';
-import { toValidationDetails } from '../../http/errors.js';
 import { DETAIL_WITH_HISTORY } from '../../api/feedback.sql.js';
 import { similarItems } from '../../api/similar.js';
 import type { AssetPaths } from '../kit/assets.js';
@@ -15,7 +15,8 @@ import { readList } from '../kit/lists.js';
 import { label, type Problem } from '../kit/views/parts.js';
 import { sessionActor } from './inbox.js';
 import { teamPaths } from './layout.js';
-import { formField, seeOther } from '../kit/forms.js';
+import { formField, formInput, seeOther, type FormData } from '../kit/forms.js';
+import type { FormRefusal } from '../kit/pages.js';
 import type { TeamRequest } from './requests.js';
 import type { TeamProject, TeamSession } from './session.js';
 import { teamItemPage, type ItemFormValues } from './views/item-page.js';
@@ -27,6 +28,27 @@ const NOTICES: Record<string, (item: FeedbackDetail) => string> = {
   reply: () => 'Your reply is posted.',
   merged: () => 'Merged: the duplicate\'s votes and comments are now on this item, and the duplicate is deleted.',
 };
+
+/** A form field as text; a repeated field (a list) is none, as is a comment that is only spaces, where it may be left out. */
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const givenText = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+/** A comment's text checked as the API checks it: the contract's messages, at the control. */
+const CommentSchema = AddCommentRequestSchema.shape.content;
+
+/** The item's status form: a status, and a comment as the team posted with it if one is written. */
+export const statusForm = formInput(z.object({ status: FeedbackStatusSchema, comment: z.preprocess(givenText, CommentSchema.optional()) }), {
+  fields: ['status', 'comment'],
+  say: { status: 'Choose one of the statuses' },
+});
+
+/** The reply form: a comment as the team, which the form needs. */
+export const replyForm = formInput(z.object({ reply: z.preprocess(text, CommentSchema) }), { fields: ['reply'] });
+
+/** The merge form: the item to merge into, chosen among the candidates (an id, as the API's merge takes it). */
+export const mergeForm = formInput(z.object({ intoId: z.preprocess((value) => value ?? '', MergeFeedbackRequestSchema.shape.intoId) }), {
+  fields: ['intoId'],
+  say: { intoId: 'Choose the item to merge this one into' },
+});
 
 /** Items offered as merge targets: those like the title, or those a search finds. */
 const MERGE_CHOICES = 8;
@@ -72,34 +94,20 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: As
     const merge = await mergeCandidates(session.project, item, search);
     return teamItemPage({ project: session.project, assets, item, values, problems, notice: done, merge, mergeProblem });
   };
-  /** A comment's text checked as the API checks it (the contract's messages), tied to the control `field`. */
-  const comment = (value: unknown, field: string, required: boolean): { content?: string; problems: Problem[] } => {
-    if (!required && (value === undefined || (typeof value === 'string' && value.trim() === ''))) return { problems: [] };
-    const parsed = AddCommentRequestSchema.safeParse({ content: value, team: { name: 'team' } });
-    if (parsed.success) return { content: parsed.data.content, problems: [] };
-    const details = toValidationDetails(parsed.error);
-    return { problems: (details.fieldErrors.content ?? details.formErrors).map((message) => ({ field, message })) };
-  };
-
   return {
     /** GET /team/items/:id */
     page: (request: TeamRequest): Promise<SafeHtml> => render(request, itemId(request.ctx)),
 
     /**
-     * POST /team/items/:id/status: `status`, and `comment` (optional), in one transaction: both
-     * are made, or neither. The same status again records nothing in the history (updateItem).
+     * POST /team/items/:id/status, checked (statusForm): the status, and the comment if any, in
+     * one transaction: both are made, or neither. The same status again records nothing in the
+     * history (updateItem).
      */
-    async changeStatus(request: TeamRequest): Promise<SafeHtml | undefined> {
-      const { ctx, session } = request;
+    async changeStatus({ ctx, session }: TeamRequest, { status, comment }: FormData<typeof statusForm>): Promise<undefined> {
       const id = itemId(ctx);
-      const given = { status: text(formField(ctx, 'status')), comment: text(formField(ctx, 'comment')) };
-      const status = FeedbackStatusSchema.safeParse(given.status);
-      const note = comment(given.comment, 'comment', false);
-      const problems = [...(status.success ? [] : [{ field: 'status', message: 'Choose one of the statuses' }]), ...note.problems];
-      if (problems.length > 0) return render(request, id, given, problems);
       const found = await inTransaction(async ({ em }) => {
-        if (!(await updateItem(em, session.project.id, id, { status: status.data }, { keyId: session.keyId, actor: sessionActor(session) }))) return false;
-        if (note.content !== undefined) await addComment(em, session.project.id, id, note.content, teamAuthor(session));
+        if (!(await updateItem(em, session.project.id, id, { status }, { keyId: session.keyId, actor: sessionActor(session) }))) return false;
+        if (comment !== undefined) await addComment(em, session.project.id, id, comment, teamAuthor(session));
         return true;
       });
       if (!found) throw itemNotFound();
@@ -107,21 +115,26 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: As
       return undefined;
     },
 
+    /** A refused status change: the item page again (400), the form as it was typed. */
+    statusRefused: (request: TeamRequest, { values, problems }: FormRefusal): Promise<SafeHtml> => render(request, itemId(request.ctx), values, problems),
+
     /**
-     * POST /team/items/:id/merge: `intoId`, chosen on the page. The API's merge (mergeItems): the
-     * votes and comments move, the duplicate is deleted; then the target's page.
+     * POST /team/items/:id/merge, checked (mergeForm): `intoId`, chosen on the page. The API's
+     * merge (mergeItems): the votes and comments move, the duplicate is deleted; then the
+     * target's page.
      */
-    async merge(request: TeamRequest): Promise<SafeHtml | undefined> {
+    async merge(request: TeamRequest, { intoId }: FormData<typeof mergeForm>): Promise<SafeHtml | undefined> {
       const { ctx, session } = request;
       const id = itemId(ctx);
-      const parsed = MergeFeedbackRequestSchema.safeParse({ intoId: formField(ctx, 'intoId') ?? '' });
-      if (!parsed.success) return render(request, id, {}, [], 'Choose the item to merge this one into');
-      if (parsed.data.intoId === id) return render(request, id, {}, [], 'Choose another item than this one');
-      const merged = await mergeItems((await orm()).em.fork(), session.project.id, id, parsed.data.intoId);
+      if (intoId === id) return render(request, id, {}, [], 'Choose another item than this one');
+      const merged = await mergeItems((await orm()).em.fork(), session.project.id, id, intoId);
       if (!merged) throw itemNotFound();
-      seeOther(ctx, `${teamPaths.item(parsed.data.intoId)}?done=merged`);
+      seeOther(ctx, `${teamPaths.item(intoId)}?done=merged`);
       return undefined;
     },
+
+    /** A refused merge: the item page again (400), the problem at the choice. */
+    mergeRefused: (request: TeamRequest, { problems }: FormRefusal): Promise<SafeHtml> => render(request, itemId(request.ctx), {}, [], problems[0]?.message),
 
     /** GET /team/items/:id/delete: the confirmation, with what goes with the item. */
     async confirmDelete({ ctx, session }: TeamRequest): Promise<SafeHtml> {
@@ -135,18 +148,17 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: As
       return undefined;
     },
 
-    /** POST /team/items/:id/comments: `reply`, posted as the team. */
-    async reply(request: TeamRequest): Promise<SafeHtml | undefined> {
-      const { ctx, session } = request;
+    /** POST /team/items/:id/comments, checked (replyForm): the reply, posted as the team. */
+    async reply({ ctx, session }: TeamRequest, { reply }: FormData<typeof replyForm>): Promise<undefined> {
       const id = itemId(ctx);
-      const given = text(formField(ctx, 'reply'));
-      const checked = comment(given, 'reply', true);
-      if (checked.problems.length > 0) return render(request, id, { reply: given }, checked.problems);
-      const added = await addComment((await orm()).em.fork(), session.project.id, id, checked.content!, teamAuthor(session));
+      const added = await addComment((await orm()).em.fork(), session.project.id, id, reply, teamAuthor(session));
       if (!added) throw itemNotFound();
       seeOther(ctx, `${teamPaths.item(id)}?done=reply`);
       return undefined;
     },
+
+    /** A refused reply: the item page again (400), the reply as it was typed. */
+    replyRefused: (request: TeamRequest, { values, problems }: FormRefusal): Promise<SafeHtml> => render(request, itemId(request.ctx), { reply: values.reply }, problems),
   };
 }
 
@@ -155,9 +167,4 @@ function searchText(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const search = value.trim();
   return search === '' || search.length > 200 ? undefined : search;
-}
-
-/** A form field as text, to check and to show again; a repeated field is not text. */
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }

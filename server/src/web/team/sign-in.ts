@@ -1,13 +1,39 @@
 import { TeamMemberNameSchema } from '@feedbackd/sdk/contract';
+import { z } from 'zod';
 import { hashApiKey, looksLikeApiKey } from '../../http/api-key-format.js';
 import type { AppContext } from '../../http/context.js';
 import type { AssetPaths } from '../kit/assets.js';
 import type { SafeHtml } from '../kit/html.js';
-import type { Problem } from '../kit/views/parts.js';
 import { teamErrorPage, teamPaths } from './layout.js';
-import { formField, seeOther } from '../kit/forms.js';
+import { formInput, seeOther, type FormData, type FormValues } from '../kit/forms.js';
+import type { FormRefusal } from '../kit/pages.js';
 import type { TeamSessions } from './session.js';
 import { signInPage } from './views/sign-in-page.js';
+
+/**
+ * The sign-in form: a secret key (a public one is refused by name), then an optional name, which
+ * is checked only once the key is a key, so the form says one thing at a time.
+ */
+export const signInForm = formInput(
+  z
+    .looseObject({
+      key: z.preprocess(
+        (value) => (typeof value === 'string' ? value.trim() : ''),
+        z
+          .string()
+          .min(1, { error: 'Enter a secret key' })
+          .refine((key) => !key.startsWith('pk_'), { error: 'That is a public key (pk_): the team pages need a secret key (sk_)' }),
+      ),
+    })
+    .pipe(
+      z.object({
+        key: z.string(),
+        // An empty name is no name; a list of names is none either.
+        name: z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? value : undefined), TeamMemberNameSchema.optional()),
+      }),
+    ),
+  { fields: ['key', 'name'] },
+);
 
 /** How to get a new link, in every refusal of one. */
 const NEW_LINK = 'Run `feedback open` on the server (or with a secret key) for a new link: each works once, for 10 minutes.';
@@ -48,27 +74,21 @@ export function signIn(sessions: TeamSessions, assets: AssetPaths) {
     },
 
     /**
-     * POST /team/sign-in: a secret key, once. A public key, an unknown or a revoked one is the
-     * form again (400 or 401), empty: the key is never written back into the page.
+     * POST /team/sign-in, its form checked (signInForm): a key that opens no session (unknown,
+     * revoked) is the form again (401), empty: the key is never written back into the page.
      */
-    async withKey(ctx: AppContext): Promise<SafeHtml | undefined> {
-      const value = formField(ctx, 'key');
-      const key = typeof value === 'string' ? value.trim() : '';
-      const typed = formField(ctx, 'name');
-      const nameText = typeof typed === 'string' ? typed : undefined;
-      const name = nameText === undefined || nameText.trim() === '' ? undefined : TeamMemberNameSchema.safeParse(nameText);
-      const refuse = (status: 400 | 401, problem: Problem): SafeHtml => {
-        ctx.status = status;
-        return signInPage({ assets, problems: [problem], name: nameText });
-      };
-      if (key === '') return refuse(400, { field: 'key', message: 'Enter a secret key' });
-      if (key.startsWith('pk_')) return refuse(400, { field: 'key', message: 'That is a public key (pk_): the team pages need a secret key (sk_)' });
-      if (name && !name.success) return refuse(400, { field: 'name', message: name.error.issues[0]?.message ?? 'name is not valid' });
-      if (!looksLikeApiKey(key) || !(await sessions.openWithKey(ctx, hashApiKey(key), name?.data ?? null))) {
-        return refuse(401, { field: 'key', message: 'That key is not a secret key of this server, or it has been revoked' });
+    async withKey(ctx: AppContext, { key, name }: FormData<typeof signInForm>, values: FormValues): Promise<SafeHtml | undefined> {
+      if (!looksLikeApiKey(key) || !(await sessions.openWithKey(ctx, hashApiKey(key), name ?? null))) {
+        ctx.status = 401;
+        return signInPage({ assets, problems: [{ field: 'key', message: 'That key is not a secret key of this server, or it has been revoked' }], name: values.name });
       }
       seeOther(ctx, teamPaths.inbox);
       return undefined;
+    },
+
+    /** A refused sign-in form (400): the form again, with the name as typed and never the key. */
+    refused(_ctx: AppContext, { problems, values }: FormRefusal): SafeHtml {
+      return signInPage({ assets, problems, name: values.name });
     },
 
     /** POST /team/sign-out: ends the session on the server (its cookie works no more, wherever it was copied), then the sign-in page. */

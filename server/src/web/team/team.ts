@@ -7,17 +7,16 @@ import { AppError } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
 import type { AssetPaths, BoardAssets } from '../kit/assets.js';
-import { formBody } from '../kit/forms.js';
-import { checkSameOrigin, CROSS_SITE_REFUSAL, postLimit, setPageHeaders } from '../kit/guards.js';
-import type { SafeHtml } from '../kit/html.js';
-import { pageRunner, sendPage } from '../kit/pages.js';
-import { inbox } from './inbox.js';
-import { teamItems } from './items.js';
+import { seeOther } from '../kit/forms.js';
+import { CROSS_SITE_REFUSAL, postLimit, setPageHeaders } from '../kit/guards.js';
+import { pageRunner, routeSteps } from '../kit/pages.js';
+import { bulkStatusForm, inbox } from './inbox.js';
+import { mergeForm, replyForm, statusForm, teamItems } from './items.js';
 import { teamErrorPage, teamPaths } from './layout.js';
 import type { TeamRequest } from './requests.js';
 import { teamSessions, type TeamSession } from './session.js';
 import { teamScript } from './team-assets.js';
-import { signIn } from './sign-in.js';
+import { signIn, signInForm } from './sign-in.js';
 
 /** Where the team's pages are. */
 export const TEAM_PREFIX = '/team';
@@ -53,59 +52,46 @@ export function team(options: TeamOptions): Middleware<AppState> {
   const items = inbox(sql, options.orm, assets);
   const item = teamItems(sql, options.orm, assets);
   const limit = postLimit(options.limiter, logger, 'team');
-  const parseForm = formBody();
 
-  /** A page of a signed-in member; without a live session, the sign-in page (a cookie that ended says so). */
-  const member = (handler: (request: TeamRequest) => Promise<SafeHtml | undefined>) => async (ctx: AppContext) => {
+  /**
+   * A signed-in member: their live session. Without one, a page sends the browser to sign in (a
+   * cookie that ended says so), and a post is a 401 page: nothing is changed.
+   */
+  const memberOf = async (ctx: AppContext, kind: 'read' | 'post'): Promise<TeamRequest | undefined> => {
     const session = await sessions.current(ctx);
     if (!session) {
       const stale = sessions.hasCookie(ctx);
       if (stale) sessions.clear(ctx);
-      ctx.status = 303;
-      return ctx.redirect(stale ? `${teamPaths.signIn}?ended` : teamPaths.signIn);
+      if (kind === 'post') throw new AppError(401, 'Your session has ended, so nothing was changed. Sign in again, then repeat the change.');
+      seeOther(ctx, stale ? `${teamPaths.signIn}?ended` : teamPaths.signIn);
+      return undefined;
     }
     signedIn.set(ctx, session);
-    await sendPage(ctx, await handler({ ctx, session }));
+    return { ctx, session };
   };
-  /** A post of a signed-in member: from our own pages, within budget, its form read; a post without a session is a 401 page. */
-  const memberPost = (handler: (request: TeamRequest) => Promise<SafeHtml | undefined>) => async (ctx: AppContext) => {
-    checkSameOrigin(ctx);
-    await limit(ctx);
-    const session = await sessions.current(ctx);
-    if (!session) {
-      if (sessions.hasCookie(ctx)) sessions.clear(ctx);
-      throw new AppError(401, 'Your session has ended, so nothing was changed. Sign in again, then repeat the change.');
-    }
-    signedIn.set(ctx, session);
-    await parseForm(ctx, async () => {});
-    await sendPage(ctx, await handler({ ctx, session }));
-  };
+  // The member's pages and posts, and the ways in, which need no session (kit/pages.ts, routeSteps).
+  const member = routeSteps({ limit, who: memberOf });
+  const visitor = routeSteps({ limit, who: async (ctx) => ctx });
 
   const router = new Router<AppState>({ sensitive: true, strict: true });
-  router.get(teamPaths.inbox, member(items.page));
-  router.get(teamPaths.signIn, async (ctx) => {
-    // A link's token is limited per address like a post (the form itself is not).
-    if (ctx.query.token !== undefined) await limit(ctx);
-    await sendPage(ctx, await ways.page(ctx));
-  });
-  router.post(teamPaths.signIn, async (ctx) => {
-    checkSameOrigin(ctx);
-    await limit(ctx);
-    await parseForm(ctx, async () => {});
-    await sendPage(ctx, await ways.withKey(ctx));
-  });
-  router.post(teamPaths.signOut, async (ctx) => {
-    checkSameOrigin(ctx);
-    await limit(ctx);
-    await sendPage(ctx, await ways.signOut(ctx));
-  });
-  router.post(teamPaths.bulkStatus, memberPost(items.changeStatus));
-  router.get('/team/items/:id', member(item.page));
-  router.post('/team/items/:id/status', memberPost(item.changeStatus));
-  router.post('/team/items/:id/comments', memberPost(item.reply));
-  router.post('/team/items/:id/merge', memberPost(item.merge));
-  router.get('/team/items/:id/delete', member(item.confirmDelete));
-  router.post('/team/items/:id/delete', memberPost(item.delete));
+  router.get(teamPaths.inbox, member.read(items.page));
+  router.get(
+    teamPaths.signIn,
+    visitor.read(async (ctx) => {
+      // A link's token is limited per address like a post (the form itself is not).
+      if (ctx.query.token !== undefined) await limit(ctx);
+      return ways.page(ctx);
+    }),
+  );
+  router.post(teamPaths.signIn, visitor.post(signInForm, ways.withKey, ways.refused));
+  router.post(teamPaths.signOut, visitor.post(ways.signOut));
+  router.post(teamPaths.bulkStatus, member.post(bulkStatusForm, items.changeStatus, items.refused));
+  router.get('/team/items/:id', member.read(item.page));
+  router.post('/team/items/:id/status', member.post(statusForm, item.changeStatus, item.statusRefused));
+  router.post('/team/items/:id/comments', member.post(replyForm, item.reply, item.replyRefused));
+  router.post('/team/items/:id/merge', member.post(mergeForm, item.merge, item.mergeRefused));
+  router.get('/team/items/:id/delete', member.read(item.confirmDelete));
+  router.post('/team/items/:id/delete', member.post(item.delete));
 
   const answer = pageRunner(router, logger, (ctx, status, reason) =>
     // The guard's words send people back to the board; these pages are the team's.

@@ -3,6 +3,7 @@ import type { AssetPaths } from '../../kit/assets.js';
 import type { Visitor } from '../visitors.js';
 import { html, type SafeHtml } from '../../kit/html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
+import { field } from '../../kit/views/fields.js';
 import { count, errorSummary, label, options, type Problem } from '../../kit/views/parts.js';
 
 /** What the visitor typed, to fill the form again after a refusal. */
@@ -52,17 +53,4 @@ ${items !== undefined && found.length === 0 && html`<p>Nothing like it yet: go a
 ${found.length > 0 && html`<h2>Already asked? Vote for it instead</h2>
 <ul>${found.map((item) => html`<li><a href="${boardPaths.item(slug, item.id)}">${item.title}</a> <span>${label(item.status)} &middot; ${count(item.voteCount, 'vote')}</span></li>`)}</ul>`}
 </section>`;
-}
-
-/** A labelled control with its hint and its error message, tied to it by aria-describedby. */
-function field(name: string, text: string, problems: readonly Problem[], control: (describedBy: SafeHtml) => SafeHtml, hint?: string): SafeHtml {
-  const messages = problems.filter((p) => p.field === name).map((p) => p.message);
-  const ids = [hint ? `${name}-hint` : '', messages.length > 0 ? `${name}-error` : ''].filter(Boolean).join(' ');
-  const describedBy = html`${ids ? html` aria-describedby="${ids}"` : ''}${messages.length > 0 ? html` aria-invalid="true"` : ''}`;
-  return html`<div class="field${messages.length > 0 ? ' invalid' : ''}">
-<label for="${name}">${text}</label>
-${hint && html`<p class="hint" id="${name}-hint">${hint}</p>`}
-${messages.length > 0 && html`<p class="field-error" id="${name}-error"><span class="visually-hidden">Error: </span>${messages.join('. ')}</p>`}
-${control(describedBy)}
-</div>`;
 }

@@ -3,6 +3,7 @@ import type { AssetPaths } from '../../kit/assets.js';
 import { html, type SafeHtml } from '../../kit/html.js';
 import { boardPaths } from '../../kit/paths.js';
 import { commentsSection, date, dateTime } from '../../kit/views/list-parts.js';
+import { field } from '../../kit/views/fields.js';
 import { count, errorSummary, itemMeta, label, options, type Problem } from '../../kit/views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
 import type { TeamProject } from '../session.js';
@@ -76,14 +77,7 @@ ${deleteSection(item)}`;
   return teamPage({ title: problems.length > 0 || view.mergeProblem ? `Error: ${item.title}` : item.title, assets: view.assets, project, body });
 }
 
-/** A labelled textarea with its hint and its error message, tied to it by aria-describedby. */
+/** A labelled textarea for a comment (kit/views/fields.ts), filled with what was typed. */
 function textField(name: string, text: string, hint: string | undefined, value: string | undefined, problems: readonly Problem[], rows: number): SafeHtml {
-  const messages = problems.filter((p) => p.field === name).map((p) => p.message);
-  const ids = [hint ? `${name}-hint` : '', messages.length > 0 ? `${name}-error` : ''].filter(Boolean).join(' ');
-  return html`<div class="field${messages.length > 0 ? ' invalid' : ''}">
-<label for="${name}">${text}</label>
-${hint && html`<p class="hint" id="${name}-hint">${hint}</p>`}
-${messages.length > 0 && html`<p class="field-error" id="${name}-error"><span class="visually-hidden">Error: </span>${messages.join('. ')}</p>`}
-<textarea id="${name}" name="${name}" rows="${rows}" maxlength="${COMMENT_MAX_LENGTH}"${ids ? html` aria-describedby="${ids}"` : ''}${messages.length > 0 ? html` aria-invalid="true"` : ''}>${value ?? ''}</textarea>
-</div>`;
+  return field(name, text, problems, (describedBy) => html`<textarea id="${name}" name="${name}" rows="${rows}" maxlength="${COMMENT_MAX_LENGTH}"${describedBy}>${value ?? ''}</textarea>`, hint);
 }

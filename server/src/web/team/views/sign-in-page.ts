@@ -1,6 +1,7 @@
 import { DISPLAY_NAME_MAX_LENGTH } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../../kit/assets.js';
 import { html, type SafeHtml } from '../../kit/html.js';
+import { field } from '../../kit/views/fields.js';
 import { errorSummary, type Problem } from '../../kit/views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
 
@@ -29,21 +30,9 @@ ${view.notice && html`<p class="notice" role="status">${view.notice}</p>`}
 <p class="hint">It prints a link that works once, for 10 minutes, and opens it in your browser. With a secret key instead of the database: <code>FEEDBACK_URL=https://your-server FEEDBACK_API_KEY=sk_… feedback open</code>.</p>
 <h2>Or sign in with a secret key</h2>
 <form method="post" action="${teamPaths.signIn}" novalidate>
-${field('key', 'Secret key', 'A key that starts with sk_, from feedback keys create --secret. It is used once to sign you in and never shown again.', problems, (describedBy) => html`<input type="password" id="key" name="key" autocomplete="off" spellcheck="false" required${describedBy}>`)}
-${field('name', 'Your name (optional)', 'Shown with your replies and in the status history.', problems, (describedBy) => html`<input type="text" id="name" name="name" value="${view.name ?? ''}" maxlength="${DISPLAY_NAME_MAX_LENGTH}" autocomplete="name"${describedBy}>`)}
+${field('key', 'Secret key', problems, (describedBy) => html`<input type="password" id="key" name="key" autocomplete="off" spellcheck="false" required${describedBy}>`, 'A key that starts with sk_, from feedback keys create --secret. It is used once to sign you in and never shown again.')}
+${field('name', 'Your name (optional)', problems, (describedBy) => html`<input type="text" id="name" name="name" value="${view.name ?? ''}" maxlength="${DISPLAY_NAME_MAX_LENGTH}" autocomplete="name"${describedBy}>`, 'Shown with your replies and in the status history.')}
 <button type="submit" class="button">Sign in</button>
 </form>`;
   return teamPage({ title: problems.length > 0 ? 'Error: Sign in' : 'Sign in', assets: view.assets, body });
-}
-
-/** A labelled control with its hint and its error message, tied to it by aria-describedby. */
-function field(name: string, text: string, hint: string, problems: readonly Problem[], control: (describedBy: SafeHtml) => SafeHtml): SafeHtml {
-  const messages = problems.filter((p) => p.field === name).map((p) => p.message);
-  const describedBy = html` aria-describedby="${name}-hint${messages.length > 0 ? ` ${name}-error` : ''}"${messages.length > 0 ? html` aria-invalid="true"` : ''}`;
-  return html`<div class="field${messages.length > 0 ? ' invalid' : ''}">
-<label for="${name}">${text}</label>
-<p class="hint" id="${name}-hint">${hint}</p>
-${messages.length > 0 && html`<p class="field-error" id="${name}-error"><span class="visually-hidden">Error: </span>${messages.join('. ')}</p>`}
-${control(describedBy)}
-</div>`;
 }

@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import type { BoardProject } from '../../server/src/web/board/projects.js';
+import { boardPage, type BoardView } from '../../server/src/web/board/views/board-page.js';
+import { errorPage } from '../../server/src/web/board/views/error-page.js';
+import { itemPage } from '../../server/src/web/board/views/item-page.js';
+import { roadmapPage } from '../../server/src/web/board/views/roadmap-page.js';
+import { submitPage } from '../../server/src/web/board/views/submit-page.js';
+import { ASSETS, HOSTILE, HOSTILE_ESCAPED, ITEM_ID, detail, expectEscaped, expectLabelledControls, expectLandmarks, expectNoSummary, expectSummary, listItem, occurrences, titleOf } from './page-checks.js';
+
+/** The board's pages rendered from fixtures: no server, no database, no browser. */
+
+const project: BoardProject = { id: 'p1', slug: 'acme', name: HOSTILE, voterSalt: 'salt', identitySecret: null, frameOrigins: [] };
+const visitor = { endUserId: 'u1', externalId: 'ext-1', name: HOSTILE };
+
+function boardView(overrides: Partial<BoardView> = {}): BoardView {
+  return {
+    project,
+    assets: ASSETS,
+    filters: { search: HOSTILE, status: 'in-progress' },
+    problems: [],
+    list: { items: [listItem()], total: 41, page: 2, totalPages: 3 },
+    voted: new Set([ITEM_ID]),
+    here: `/b/acme?search=${encodeURIComponent(HOSTILE)}`,
+    pageLink: (n) => `/b/acme?page=${n}&search=<x>`,
+    ...overrides,
+  };
+}
+
+describe('board views', () => {
+  it('when the list is rendered with hostile titles, names and a search, then all of it is text, under one h1 with the board navigation', () => {
+    const page = boardPage(boardView({ visitor }));
+    expectLandmarks(page, 'Board');
+    expectEscaped(page);
+    expectLabelledControls(page);
+    expectNoSummary(page);
+    expect(titleOf(page)).to.equal(`Feedback &ndash; ${HOSTILE_ESCAPED}`);
+    expect(page.text).to.include('<a href="/b/acme" aria-current="page">Feedback</a>');
+    expect(page.text).to.include(`Signed in as <strong>${HOSTILE_ESCAPED}</strong>`);
+    // The search is in the filter form's value and in the summary, escaped in both.
+    expect(page.text).to.include(`value="${HOSTILE_ESCAPED}"`);
+    expect(page.text).to.include(`41 items matching &ldquo;${HOSTILE_ESCAPED}&rdquo;`);
+    expect(page.text).to.include('<form method="get" action="/b/acme" class="filters" role="search" aria-label="Filter and sort">');
+    // The vote button says this visitor votes for the item, and the pages link both ways.
+    expect(page.text).to.include('aria-pressed="true"');
+    expect(page.text).to.include('<a href="/b/acme?page=1&amp;search=&lt;x&gt;" rel="prev">Previous page</a>');
+    expect(page.text).to.include('rel="next"');
+  });
+
+  it('when the list query is refused, then the summary links each problem to its control, the form is kept and no list is shown', () => {
+    const problems = [{ field: 'status', message: 'Status must be one of: new' }, { message: `Something about ${HOSTILE}` }];
+    const page = boardPage(boardView({ problems, list: undefined }));
+    expectLandmarks(page, 'Board');
+    expectSummary(page, [problems[0]!, { message: `Something about ${HOSTILE_ESCAPED}` }]);
+    expect(page.text).not.to.include('class="items"');
+  });
+
+  it('when an empty list is rendered, then it says so and links to the form, without pages', () => {
+    const page = boardPage(boardView({ filters: {}, list: { items: [], total: 0, page: 1, totalPages: 0 } }));
+    expect(page.text).to.include('<p class="empty">Nothing here yet. <a href="/b/acme/new">Give feedback</a>.</p>');
+    expect(page.text).not.to.include('class="pagination"');
+  });
+
+  it('when an item is rendered, then its title is the h1 and the page title, its comments are text, the team marked, the vote form posts to the item', () => {
+    const page = itemPage({ project, assets: ASSETS, item: detail(), voted: false });
+    expectLandmarks(page, 'Board');
+    expectEscaped(page);
+    expect(titleOf(page)).to.equal(`${HOSTILE_ESCAPED} &ndash; ${HOSTILE_ESCAPED}`);
+    expect(page.text).to.include(`<h1>${HOSTILE_ESCAPED}</h1>`);
+    expect(page.text).to.include(`<form method="post" action="/b/acme/items/${ITEM_ID}/vote" class="vote" data-vote>`);
+    expect(page.text).to.include(`<input type="hidden" name="return" value="/b/acme/items/${ITEM_ID}">`);
+    expect(page.text).to.include('aria-pressed="false"');
+    expect(occurrences(page, /<li class="comment team">/)).to.equal(1);
+    expect(page.text).to.include('<h2 id="comments-title">2 comments</h2>');
+    expect(page.text).not.to.include('Signed in as');
+  });
+
+  it('when the submit form is refused, then the title says Error, the summary links to each field, and each field says its message and is marked invalid', () => {
+    const problems = [{ field: 'title', message: 'Title is required' }, { field: 'type', message: 'Type must be one of: bug, idea, question, other' }];
+    const page = submitPage({ project, assets: ASSETS, visitor, values: { title: HOSTILE, description: HOSTILE, type: 'bug' }, problems });
+    expectLandmarks(page, 'Board');
+    expectEscaped(page);
+    expectLabelledControls(page);
+    expectSummary(page, problems);
+    expect(titleOf(page)).to.equal(`Error: Give feedback &ndash; ${HOSTILE_ESCAPED}`);
+    expect(page.text).to.include('aria-describedby="title-hint title-error" aria-invalid="true"');
+    expect(page.text).to.include('<p class="field-error" id="type-error"><span class="visually-hidden">Error: </span>Type must be one of: bug, idea, question, other</p>');
+    expect(page.text).to.include(`<textarea id="description" name="description" rows="6">${HOSTILE_ESCAPED}</textarea>`);
+    expect(page.text).to.include('<option value="bug" selected>Bug</option>');
+    expect(page.text).to.include('<a href="/b/acme/new" aria-current="page">Give feedback</a>');
+  });
+
+  it('when the submit form is shown with similar items, then they link to the items; with none asked, the live region is empty', () => {
+    const similar = [{ ...listItem(), userHasVoted: false, similarity: 0.5 }];
+    const asked = submitPage({ project, assets: ASSETS, values: {}, problems: [], similar });
+    expectNoSummary(asked);
+    expect(titleOf(asked)).to.equal(`Give feedback &ndash; ${HOSTILE_ESCAPED}`);
+    expect(asked.text).to.include(`<li><a href="/b/acme/items/${ITEM_ID}">${HOSTILE_ESCAPED}</a>`);
+    const fresh = submitPage({ project, assets: ASSETS, values: {}, problems: [] });
+    expect(fresh.text).to.include('<section class="similar" aria-live="polite" data-similar="/b/acme/similar" data-board="/b/acme">\n\n\n</section>');
+  });
+
+  it('when the roadmap is rendered, then each column is a labelled section of h3 items, and a full column links to its whole list', () => {
+    const page = roadmapPage({
+      project,
+      assets: ASSETS,
+      columns: [
+        { status: 'planned', items: [listItem({ status: 'planned' })], total: 60 },
+        { status: 'in-progress', items: [], total: 0 },
+        { status: 'completed', items: [], total: 0 },
+      ],
+      voted: new Set(),
+    });
+    expectLandmarks(page, 'Board');
+    expectEscaped(page);
+    expect(occurrences(page, /<section class="column" aria-labelledby="column-[a-z-]+">/)).to.equal(3);
+    expect(occurrences(page, /<h3 class="item-title">/)).to.equal(1);
+    expect(page.text).to.include('<a href="/b/acme?status=planned&amp;sortBy=votes">All 60 planned items</a>');
+  });
+
+  it('when a refusal is rendered, then it has the heading for people, the reason as text, and the way back (to the board, or the start page for none)', () => {
+    const onBoard = errorPage(429, HOSTILE, ASSETS, 'acme');
+    expectLandmarks(onBoard);
+    expectEscaped(onBoard);
+    expect(titleOf(onBoard)).to.equal('Too many requests');
+    expect(onBoard.text).to.include('<h1>Too many requests</h1>');
+    expect(onBoard.text).to.include('<p>Wait a minute, then try again.</p>');
+    expect(onBoard.text).to.include('<a href="/b/acme">Go to the board</a>');
+    const nowhere = errorPage(404, 'There is no board at this address.', ASSETS);
+    expect(nowhere.text).to.include('<h1>Page not found</h1>');
+    expect(nowhere.text).to.include('<a href="/">Go to the start page</a>');
+    expect(errorPage(401, 'x', ASSETS, 'acme').text).to.include('Go to the board without signing in');
+    expect(errorPage(418, 'x', ASSETS).text).to.include('<h1>Sorry, something went wrong</h1>');
+  });
+});
