@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { FeedbackStatusSchema, PAGE_SIZE_MAX, type FeedbackStatus } from '@feedbackd/sdk/contract';
-import { updateItem } from '../../admin/items.service.js';
+import { updateStatuses } from '../../admin/items.service.js';
 import type { SqlPool } from '../../db/pool.js';
 import { UUID } from '../../db/uuid.js';
 import type { AppContext } from '../../http/context.js';
@@ -30,9 +30,10 @@ export function sessionActor(session: Pick<TeamSession, 'id' | 'name'>): string 
 
 /**
  * The inbox (GET /team) and its bulk status change (POST /team/items/status). The list is the
- * API's own statement (listStatement/listValues, as the board runs it); each change is the API's
- * PATCH service (updateItem), one transaction per item, so its history, counts and webhook event
- * are those of a change made through the API or the CLI.
+ * API's own statement (listStatement/listValues, as the board runs it); the change is the statement
+ * of the API's PATCH service (updateStatuses, which updateItem runs for one item), for all the
+ * selected items at once, so its history, counts and webhook events are those of a change made
+ * through the API or the CLI.
  */
 export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: AssetPaths) {
   /** The inbox for a query (the request's, or the one a refused bulk change came from), with its problems. */
@@ -72,9 +73,10 @@ export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: AssetP
     page: (request: TeamRequest): Promise<SafeHtml> => render(request, new URLSearchParams(request.ctx.querystring)),
 
     /**
-     * POST /team/items/status: `id` (one or several) and `status`. Each item changes through
-     * updateItem in a transaction of its own: an item deleted or merged meanwhile is counted as
-     * missing, and does not stop the others. Then 303 back to the inbox the form came from.
+     * POST /team/items/status: `id` (one or several) and `status`, changed in one statement
+     * (updateStatuses): an item deleted or merged meanwhile (or not of this project) is counted as
+     * missing, and does not stop the others; one already at the status counts as moved. Then 303
+     * back to the inbox the form came from.
      */
     async changeStatus(request: TeamRequest): Promise<SafeHtml | undefined> {
       const { ctx, session } = request;
@@ -87,12 +89,8 @@ export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: AssetP
       if (!status.success) problems.push({ field: 'new-status', message: 'Choose one of the statuses' });
       if (problems.length > 0) return render(request, new URL(back, 'http://team.invalid').searchParams, problems);
 
-      const em = (await orm()).em;
-      let changed = 0;
-      for (const id of ids!) {
-        const found = await updateItem(em.fork(), session.project.id, id, { status: status.data }, { keyId: session.keyId, actor: sessionActor(session) });
-        if (found) changed++;
-      }
+      const { found } = await updateStatuses((await orm()).em.fork(), session.project.id, ids!, status.data!, { keyId: session.keyId, actor: sessionActor(session) });
+      const changed = found.length;
       const url = new URL(back, 'http://team.invalid');
       url.searchParams.set('changed', String(changed));
       url.searchParams.set('to', status.data!);
