@@ -1,45 +1,12 @@
 import { expect } from 'chai';
 import { backendAt, backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
+import { browse, sessionCookie, type Page } from '../helpers/team-forms.js';
 import { request, startTestServer, withServer, type TestServer, locationOf } from '../helpers/test-server.js';
 
 /** The team's pages over HTTP (docs/triage.md): sign-in, sessions, the inbox and its bulk change. The browser suite drives them in Chromium. */
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
-interface Page {
-  status: number;
-  headers: Headers;
-  text: string;
-}
-
-/** A request as a browser sends it: same-origin form posts carry the server's own Origin; `cookie` is the session's. */
-async function browse(
-  server: { url: string },
-  path: string,
-  init: { method?: string; form?: Record<string, string | string[]>; headers?: Record<string, string>; cookie?: string } = {},
-): Promise<Page> {
-  const headers: Record<string, string> = { accept: 'text/html', ...init.headers };
-  if (init.cookie) headers.cookie = init.cookie;
-  let body: string | undefined;
-  if (init.form) {
-    const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(init.form)) for (const one of Array.isArray(value) ? value : [value]) params.append(name, one);
-    body = params.toString();
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-  }
-  if ((init.method ?? 'GET') === 'POST') headers.origin ??= server.url;
-  const response = await fetch(server.url + path, { method: init.method ?? 'GET', headers, body, redirect: 'manual' });
-  return { status: response.status, headers: response.headers, text: await response.text() };
-}
-
-/** The session cookie a response sets, as the Cookie header sends it back (`name=value`). */
-function sessionCookie(page: Page): string {
-  const set = page.headers.getSetCookie().find((line) => line.startsWith('feedback_team='));
-  expect(set, 'a session cookie').to.be.a('string');
-  return set!.split(';')[0]!;
-}
-
 
 for (const backend of backends()) {
   describe(`team pages (${backend.name})`, () => {

@@ -3,9 +3,8 @@ import { transaction } from '../db/conflicts.js';
 import type { FeedbackStatus, FeedbackType } from '@feedbackd/sdk/contract';
 import { lockItem } from './item-locks.js';
 import { Feedback } from '../db/entities/feedback.entity.js';
-import { StatusChange } from '../db/entities/status-change.entity.js';
 import { transactionSql } from '../db/request-transaction.js';
-import { ITEM_DELETED_EVENT, ITEM_EVENT } from '../db/outbox.sql.js';
+import { ITEM_DELETED_EVENT, itemEvents } from '../db/outbox.sql.js';
 
 /** The fields an operator may change; undefined keeps a field, `description: null` clears it. */
 export interface ItemChanges {
@@ -24,35 +23,68 @@ export interface ChangedBy {
   actor: string | null;
 }
 
+/** What a status change did: the items it found in the project, and those of them whose status it changed. */
+export interface StatusesUpdated {
+  found: string[];
+  changed: string[];
+}
+
 /**
- * Changes an item in one transaction; a status change is recorded in its history (from, to, key,
- * actor), unless the item already has that status, and `feedback.status_changed` is written when
- * the project wants it. The (status, type) counts and the counters'
- * copies follow by trigger in the same transaction. Returns false when the item is not in the
- * project.
+ * The status change of a set of items, as one statement: $1 project, $2 items (uuid[]), $3 the
+ * status, $4 the key, $5 the actor. It locks the items of the project among $2 in id order
+ * (`no key update`, as every other writer of an item), then the counters rows of those whose
+ * status changes, in id order too (the status trigger rewrites their copies, and a batch of
+ * toggles takes its counters rows in that order after its item locks); then it changes their
+ * status, records each change (from, to, key, actor) and writes `feedback.status_changed` from
+ * the rows the update returned. An item gone meanwhile is skipped by its lock. Returns one row
+ * per item found, `changed` false for one already at the status.
+ */
+const UPDATE_STATUSES = `with locked as materialized (
+    select id, status from feedback where project_id = $1::uuid and id = any($2::uuid[]) order by id for no key update
+  ), moving as materialized (
+    select c.feedback_id as id, l.status as from_status from feedback_counters c join locked l on l.id = c.feedback_id
+    where l.status <> $3::text order by c.feedback_id for no key update of c
+  ), changed as (
+    update feedback f set status = $3::text from moving m where f.id = m.id returning f.*
+  ), history as (
+    insert into feedback_status_changes (feedback_id, from_status, to_status, api_key_id, actor)
+    select f.id, m.from_status, f.status, $4::uuid, $5::text from changed f join moving m on m.id = f.id order by f.id
+  ), events as (
+    ${itemEvents('changed f join moving m on m.id = f.id', `'feedback.status_changed'`, `'feedback'`, `jsonb_build_object('from', m.from_status, 'to', f.status, 'actor', $5::text)`)}
+  )
+  select l.id::text as id, m.id is not null as changed from locked l left join moving m on m.id = l.id order by l.id`;
+
+/**
+ * Changes the status of items `ids` of the project in one transaction of one statement
+ * (UPDATE_STATUSES): the (status, type) counts and the counters' copies follow by trigger. An id
+ * that is not an item of the project (another project's, deleted or merged meanwhile) is skipped,
+ * and the others change.
+ */
+export async function updateStatuses(em: EntityManager, projectId: string, ids: readonly string[], status: FeedbackStatus, by: ChangedBy): Promise<StatusesUpdated> {
+  return transaction(em, (tx) => statusesIn(tx, projectId, ids, status, by));
+}
+
+/**
+ * Changes an item in one transaction: its title, description and type, then its status through
+ * the statement of updateStatuses (its history and event then show the item's new fields). The
+ * same status again records nothing. Returns false when the item is not in the project.
  */
 export async function updateItem(em: EntityManager, projectId: string, id: string, changes: ItemChanges, by: ChangedBy): Promise<boolean> {
   return transaction(em, async (tx) => {
-    // The row lock serialises status changes of one item, so each one records the status it
-    // really changed from; votes and comments go on meanwhile.
-    if (!(await lockItem(tx, projectId, id, 'no key update'))) return false;
-    const item = await tx.findOneOrFail(Feedback, id);
-    const from = item.status;
-    const statusChanged = changes.status !== undefined && changes.status !== from;
-    if (statusChanged) {
-      tx.create(StatusChange, { feedback: item, fromStatus: from, toStatus: changes.status!, apiKey: by.keyId, actor: by.actor });
-      item.status = changes.status!;
-    }
-    if (changes.title !== undefined) item.title = changes.title;
-    if (changes.description !== undefined) item.description = changes.description;
-    if (changes.type !== undefined) item.type = changes.type;
-    if (statusChanged) {
-      // The event reads the item as changed: the change is written first, in this transaction.
-      await tx.flush();
-      await transactionSql(tx).query('', ITEM_EVENT, [id, 'feedback.status_changed', 'feedback', JSON.stringify({ from, to: changes.status, actor: by.actor })]);
-    }
-    return true;
+    const { status, ...rest } = changes;
+    const fields = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+    const changesFields = Object.keys(fields).length > 0;
+    // The update takes the row lock a status change takes (`no key update`), first.
+    if (changesFields && (await tx.nativeUpdate(Feedback, { id, project: projectId }, fields)) === 0) return false;
+    if (status !== undefined) return (await statusesIn(tx, projectId, [id], status, by)).found.length === 1;
+    return changesFields || (await lockItem(tx, projectId, id, 'no key update')) !== undefined;
   });
+}
+
+/** UPDATE_STATUSES in the open transaction `tx`. */
+async function statusesIn(tx: EntityManager, projectId: string, ids: readonly string[], status: FeedbackStatus, by: ChangedBy): Promise<StatusesUpdated> {
+  const rows = await transactionSql(tx).query<{ id: string; changed: boolean }>('', UPDATE_STATUSES, [projectId, [...ids], status, by.keyId, by.actor]);
+  return { found: rows.map((row) => row.id), changed: rows.filter((row) => row.changed).map((row) => row.id) };
 }
 
 /**

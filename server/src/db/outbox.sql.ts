@@ -36,14 +36,21 @@ export function feedbackCreatedEvents(from: string, externalId: string, grouped 
 }
 
 /**
- * An event about one item, as it is now (its statement runs after the change, in the change's
- * transaction): $1 item, $2 type, $3 the key the item goes under (`feedback` or `target`), $4 the
- * rest of `data` (jsonb).
+ * Events about items, as they are now, one per row of `from`: a relation with `f`, rows of
+ * `feedback` (the table itself, or the rows a data-modifying CTE returned, as the change left
+ * them), and whatever `type`, `key` (the key the item goes under: `feedback` or `target`) and
+ * `rest` (the rest of `data`, jsonb) read. Its statement runs after the change, or in the change's
+ * own statement reading what the change returned.
  */
-export const ITEM_EVENT = `insert into webhook_events (project_id, type, data)
-  select f.project_id, $2::text, jsonb_build_object($3::text, webhook_feedback(f, c.vote_count, c.comment_count, u.external_id)) || $4::jsonb
-  from feedback f join feedback_counters c on c.feedback_id = f.id left join end_users u on u.id = f.end_user_id
-  where f.id = $1::uuid and webhooks_wanted(f.project_id, $2::text)`;
+export function itemEvents(from: string, type: string, key: string, rest: string): string {
+  return `insert into webhook_events (project_id, type, data)
+  select f.project_id, ${type}, jsonb_build_object(${key}, webhook_feedback(row(f.*)::feedback, c.vote_count, c.comment_count, u.external_id)) || ${rest}
+  from ${from} join feedback_counters c on c.feedback_id = f.id left join end_users u on u.id = f.end_user_id
+  where webhooks_wanted(f.project_id, ${type}) order by f.id`;
+}
+
+/** An event about one item (itemEvents): $1 item, $2 type, $3 the key the item goes under, $4 the rest of `data`. */
+export const ITEM_EVENT = itemEvents('(select * from feedback where id = $1::uuid) f', '$2::text', '$3::text', '$4::jsonb');
 
 /** `feedback.deleted`, written before the item's row goes: $1 item. */
 export const ITEM_DELETED_EVENT = `insert into webhook_events (project_id, type, data)

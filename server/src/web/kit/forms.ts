@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { z } from 'zod';
+import { PAGE_SIZE_MAX } from '@feedbackd/sdk/contract';
 import { BODY_LIMIT } from '../../http/body.js';
 import type { AppContext, AppState } from '../../http/context.js';
 import { toValidationDetails } from '../../http/errors.js';
@@ -11,9 +12,15 @@ import type { Problem } from './views/parts.js';
  * bound and checked (formInput), and the answer that sends the browser on (post, redirect, get).
  */
 
-/** A form's body, urlencoded, within the API's body limit (a description may be 100,000 characters). */
+/**
+ * A form's body, urlencoded, within the API's body limit (a description may be 100,000 characters).
+ * A repeated field is a list of up to a page of values (the inbox's selected items): qs's own limit,
+ * 20, turned a larger selection into an object, which the bulk change refused as "no item selected".
+ */
 export function formBody(): Middleware<AppState> {
-  return bodyParser({ enableTypes: ['form'], formLimit: BODY_LIMIT });
+  // co-body hands `queryString` to qs; koa-bodyparser's types leave it out.
+  const options: bodyParser.Options & { queryString: { arrayLimit: number } } = { enableTypes: ['form'], formLimit: BODY_LIMIT, queryString: { arrayLimit: PAGE_SIZE_MAX } };
+  return bodyParser(options);
 }
 
 /** A field of the posted form: text, a list (a repeated field) or an object, which the contract will refuse; undefined when absent. */

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { FeedbackStatusSchema, PAGE_SIZE_MAX, type FeedbackStatus } from '@feedbackd/sdk/contract';
 import { z } from 'zod';
-import { updateItem } from '../../admin/items.service.js';
+import { updateStatuses } from '../../admin/items.service.js';
 import type { SqlPool } from '../../db/pool.js';
 import { UUID } from '../../db/uuid.js';
 import type { AppContext } from '../../http/context.js';
@@ -54,9 +54,10 @@ export function sessionActor(session: Pick<TeamSession, 'id' | 'name'>): string 
 
 /**
  * The inbox (GET /team) and its bulk status change (POST /team/items/status). The list is the
- * API's own statement (listStatement/listValues, as the board runs it); each change is the API's
- * PATCH service (updateItem), one transaction per item, so its history, counts and webhook event
- * are those of a change made through the API or the CLI.
+ * API's own statement (listStatement/listValues, as the board runs it); the change is the statement
+ * of the API's PATCH service (updateStatuses, which updateItem runs for one item), for all the
+ * selected items at once, so its history, counts and webhook events are those of a change made
+ * through the API or the CLI.
  */
 export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: AssetPaths) {
   /** The inbox for a query (the request's, or the one a refused bulk change came from), with its problems. */
@@ -96,18 +97,14 @@ export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: AssetP
     page: (request: TeamRequest): Promise<SafeHtml> => render(request, new URLSearchParams(request.ctx.querystring)),
 
     /**
-     * POST /team/items/status, checked (bulkStatusForm): the items and their new status. Each
-     * item changes through updateItem in a transaction of its own: an item deleted or merged
-     * meanwhile is counted as missing, and does not stop the others. Then 303 back to the inbox
-     * the form came from.
+     * POST /team/items/status, checked (bulkStatusForm): the items and their new status, changed
+     * in one statement (updateStatuses): an item deleted or merged meanwhile (or not of this
+     * project) is counted as missing, and does not stop the others; one already at the status
+     * counts as moved. Then 303 back to the inbox the form came from.
      */
     async changeStatus({ ctx, session }: TeamRequest, { return: back, id: ids, status }: FormData<typeof bulkStatusForm>): Promise<undefined> {
-      const em = (await orm()).em;
-      let changed = 0;
-      for (const id of ids) {
-        const found = await updateItem(em.fork(), session.project.id, id, { status }, { keyId: session.keyId, actor: sessionActor(session) });
-        if (found) changed++;
-      }
+      const { found } = await updateStatuses((await orm()).em.fork(), session.project.id, ids, status, { keyId: session.keyId, actor: sessionActor(session) });
+      const changed = found.length;
       const url = new URL(back, 'http://team.invalid');
       url.searchParams.set('changed', String(changed));
       url.searchParams.set('to', status);
