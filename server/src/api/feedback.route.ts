@@ -1,12 +1,12 @@
 import type Router from '@koa/router';
 import { routes } from '@feedbackd/sdk/contract';
-import { anonymousVoterKey } from '../http/client-address.js';
 import type { AppState } from '../http/context.js';
 import { feedbackNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, type MountOptions } from '../http/mount.js';
 import { DETAIL, DETAIL_WITH_HISTORY } from './feedback.sql.js';
 import { listStatement, listValues } from './lists.js';
 import { submitFeedback, type SubmitBatches, type Submission } from './submissions.js';
+import { anonymousVoterKey } from './votes.js';
 
 /**
  * Spec 4.2 to 4.4: submit, list and read feedback. A submission is submissions.ts's, a

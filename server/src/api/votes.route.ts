@@ -1,10 +1,9 @@
 import type Router from '@koa/router';
 import { routes } from '@feedbackd/sdk/contract';
-import { anonymousVoterKey } from '../http/client-address.js';
 import type { AppState } from '../http/context.js';
 import { feedbackNotFound } from '../http/item-ids.js';
 import { mount, reply, type MountOptions } from '../http/mount.js';
-import { toggleAnonymousVote, toggleIdentifiedVote, type VoteBatches } from './votes.js';
+import { anonymousVoterKey, toggleAnonymousVote, toggleIdentifiedVote, type VoteBatches } from './votes.js';
 import { CHECK_ANONYMOUS, CHECK_IDENTIFIED } from './votes.sql.js';
 
 /**

@@ -1,6 +1,9 @@
+import { createHmac } from 'node:crypto';
 import { type EndUserInput, type VoteResult } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import { answersInPlace, statementBatches, type Batched } from '../db/statement-batches.js';
+import type { AppContext } from '../http/context.js';
+import { clientIp } from '../http/edge.js';
 import { feedbackNotFound, isItemGone } from '../http/item-ids.js';
 import { reply, type Statements } from '../http/mount.js';
 import { watchBatches } from '../metrics/figures.js';
@@ -118,4 +121,21 @@ export function voteBatches(sql: SqlPool, inFlight: number): VoteBatches {
 /** The toggle a batch answered, or undefined when the toggle must run by itself. */
 function batched(answer: BatchedToggle): Toggled | undefined {
   return typeof answer === 'string' ? undefined : answer;
+}
+
+/**
+ * The `voter_key` of an anonymous caller: an HMAC of its address under the project's salt, so the
+ * raw address is never stored and one caller always maps to one key. (An identified voter's key is
+ * the end user's id; the `ip:` prefix keeps the two kinds apart even in principle.)
+ */
+export function anonymousVoterKey(ctx: AppContext): string {
+  return voterKeyOf(ctx.state.caller.voterSalt, clientIp(ctx));
+}
+
+/**
+ * The hash behind `anonymousVoterKey`, for a caller without a key: the board's visitor (web/board/) is
+ * the same anonymous voter as an API call from the same address, so both hash here.
+ */
+export function voterKeyOf(voterSalt: string, ip: string): string {
+  return `ip:${createHmac('sha256', voterSalt).update(ip).digest('base64url')}`;
 }

@@ -11,7 +11,7 @@ import { countRefusal } from '../metrics/limit-metrics.js';
 import { hashApiKey, looksLikeApiKey, type KeyKind } from './api-key-format.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import type { AppContext, AppState, Caller } from './context.js';
-import { clientIp } from './client-address.js';
+import { clientIp } from './edge.js';
 import { AppError } from './errors.js';
 import { ShortCache } from './short-cache.js';
 

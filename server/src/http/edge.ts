@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from '../logger.js';
 import { recordRequest } from '../metrics/http-metrics.js';
 import { recording } from '../metrics/registry.js';
-import type { AppState } from './context.js';
+import type { AppContext, AppState } from './context.js';
 import { AppError, toErrorResponse } from './errors.js';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
@@ -116,4 +116,14 @@ function databaseDownWarnings(logger: Logger): (error: unknown) => void {
     lastWarning = now;
     answeredSinceWarning = 0;
   };
+}
+
+/**
+ * The caller's address: the socket's peer, or with `trustProxy` the X-Forwarded-For entry added
+ * by the outermost trusted proxy (Koa's `proxy` + `maxIpsCount`). IPv4 clients seen through an
+ * IPv6 socket (`::ffff:1.2.3.4`) are reported as plain IPv4, so one caller has one address.
+ */
+export function clientIp(ctx: AppContext): string {
+  const ip = ctx.ip.trim();
+  return ip.toLowerCase().startsWith('::ffff:') && ip.includes('.') ? ip.slice('::ffff:'.length) : ip;
 }

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { SqlPool } from '../../db/pool.js';
-import { clientIp, voterKeyOf } from '../../http/client-address.js';
+import { voterKeyOf } from '../../api/votes.js';
+import { clientIp } from '../../http/edge.js';
 import type { AppContext, AppState } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';

@@ -2,7 +2,7 @@ import type { AppContext } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
-import { clientIp } from '../../http/client-address.js';
+import { clientIp } from '../../http/edge.js';
 import { countRefusal } from '../../metrics/limit-metrics.js';
 
 /**
