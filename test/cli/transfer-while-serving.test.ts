@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { backends, type FreshDatabase } from '../helpers/backends.js';
-import { BIN, runFeedback as feedback, spawnRun, startServe, type Run, type ServeProcess } from '../helpers/cli-process.js';
+import { BIN, inProcess, runFeedback as feedback, spawnRun, startServe, type Run, type ServeProcess } from '../helpers/cli-process.js';
 
 /**
  * Issue 24: `feedback export` into a slow reader, or into `feedback import -` on the same
@@ -97,10 +97,11 @@ for (const backend of backends()) {
       flags = flagsOf(database);
       // 200 items: about 2,300 records, 600 KB, more than a pipe and a reader's buffers hold (an
       // import buffers about 1,000 lines), so a reader that pauses really holds the export back.
-      const seeded = await feedback(['seed', '--count', String(ITEMS), '--seed', '24', ...flags]);
+      // The seed and the key are setup, not the subject: in this process, not two more children that open the database.
+      const seeded = await inProcess(['seed', '--count', String(ITEMS), '--seed', '24', ...flags]);
       expect(seeded.code, seeded.stderr).to.equal(0);
       server = await startServe([...flags, '--rate-limit', 'off']);
-      const created = await feedback(['keys', 'create', '--json', ...flags]);
+      const created = await inProcess(['keys', 'create', '--json', ...flags]);
       expect(created.code, created.stderr).to.equal(0);
       key = (JSON.parse(created.stdout) as { key: string }).key;
     });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../cli/src/index.js';
+import { track } from './child-processes.js';
 import type { Output } from '../../cli/src/output.js';
 
 // No test may read or write the credentials of whoever runs the suite (`feedback login` stores them
@@ -48,7 +49,9 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 /** Runs a command to its end with stdout and stderr piped, in a clean environment; `input`, if any, is its stdin. */
 export function spawnRun(command: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: cleanEnv(env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = track(
+      spawn(command, args, { env: cleanEnv(env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true }),
+    );
     if (input !== undefined) child.stdin!.end(input);
     let stdout = '';
     let stderr = '';
@@ -80,7 +83,8 @@ export interface ServeProcess {
  */
 export function startServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    // Detached and tracked (child-processes.ts): ended with its workers when its test is over, even one that failed or timed out.
+    const child = track(spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true }));
     let stdout = '';
     let stderr = '';
     let pending = '';

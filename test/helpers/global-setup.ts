@@ -12,6 +12,9 @@ import {
   TEMPLATE_DATABASE_VARIABLE,
 } from './templates.js';
 
+// Root hooks of every file: no process a test spawned outlives it.
+export { mochaHooks } from './child-processes.js';
+
 export async function mochaGlobalSetup(): Promise<void> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   // Both at once: the embedded one is CPU-bound in this process, the other mostly waits on PostgreSQL.

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backendAt, backends, type FreshDatabase } from '../helpers/backends.js';
-import { runFeedback, startServe, type ServeProcess } from '../helpers/cli-process.js';
+import { inProcess, startServe, type ServeProcess } from '../helpers/cli-process.js';
 import { request, startTestServer } from '../helpers/test-server.js';
 
 /** How long the write load runs before the server is killed. */
@@ -66,7 +66,10 @@ for (const backend of backends()) {
         }
       };
       const load = Promise.all(Array.from({ length: CLIENTS }, (_, n) => client(n)));
+      // The kill comes in the middle of the load, once it has acknowledged writes to look for: on a
+      // busy machine the first ones can take longer than LOAD_MS.
       await sleep(LOAD_MS);
+      while (acknowledged.length <= 10) await sleep(50);
       server.child.kill('SIGKILL');
       await server.exited;
       stop = true;
@@ -111,7 +114,9 @@ for (const backend of backends()) {
         }
       };
       const load = Promise.all(Array.from({ length: CLIENTS }, (_, n) => client(n)));
+      // As above: SIGTERM arrives once the load is under way, however slowly a busy machine starts it.
       await sleep(LOAD_MS / 2);
+      while (created.length <= 10) await sleep(50);
       server.child.kill('SIGTERM');
       const code = await server.exited;
       stop = true;
@@ -134,7 +139,8 @@ for (const backend of backends()) {
 /** A key minted by the operator command on a database that already has its first key. */
 async function newKeyFor(database: FreshDatabase): Promise<string> {
   const where = database.location.databaseUrl ? ['--database-url', database.location.databaseUrl] : ['--data-dir', database.location.dataDir];
-  const created = await runFeedback(['keys', 'create', '--json', ...where]);
+  // In this process, through the running server: the key is a means here, not the binary's behaviour.
+  const created = await inProcess(['keys', 'create', '--json', ...where]);
   expect(created.code, created.stderr).to.equal(0);
   return (JSON.parse(created.stdout) as { key: string }).key;
 }
