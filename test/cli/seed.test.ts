@@ -3,11 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { main } from '../../cli/src/index.js';
-import type { Output } from '../../cli/src/output.js';
 import { renderProgress } from '../../cli/src/progress-bar.js';
 import { backends, copyEmbeddedTemplate } from '../helpers/backends.js';
-import { runFeedback as feedback, startServe } from '../helpers/cli-process.js';
+import { inProcess, runFeedback as feedback, startServe } from '../helpers/cli-process.js';
 
 const SUMMARY_LINE = /^seeded (\d+) items, (\d+) votes, (\d+) comments and (\d+) users into project default \(seed 3\) in [\d.]+ s: \d+ rows\/s/;
 
@@ -15,15 +13,6 @@ async function list(url: string, key: string, query: string): Promise<{ status: 
   const res = await fetch(`${url}/api/v1/feedback?${query}`, { headers: { 'x-api-key': key } });
   const body = (await res.json()) as { total: number };
   return { status: res.status, total: body.total };
-}
-
-/** `feedback ...` in this process: no child that opens the database, or a seed or a key that goes through a running server. */
-async function inProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const output: Output = { out: (text) => (stdout += `${text}\n`), err: (text) => (stderr += `${text}\n`), isTty: false };
-  const code = await main(['node', 'feedback', ...args], output);
-  return { code, stdout, stderr };
 }
 
 describe('feedback seed', () => {

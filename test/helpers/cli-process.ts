@@ -3,7 +3,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { main } from '../../cli/src/index.js';
 import { track } from './child-processes.js';
 import type { Output } from '../../cli/src/output.js';
 
@@ -125,6 +124,10 @@ export async function inProcess(args: string[], options: { tty?: boolean } = {})
     err: (text) => (stderr += text.endsWith('\n') ? text : `${text}\n`),
     isTty: options.tty ?? false,
   };
+  // Imported here, not at the top: mocha loads test files (and so their static imports) through
+  // require, while the CLI imports a command's module when the command line names it; the two
+  // ways would load commander and the CLI's error classes twice, and `instanceof` would fail.
+  const { main } = await import('../../cli/src/index.js');
   const code = await main(['node', 'feedback', ...args], output);
   return { code, stdout, stderr };
 }
