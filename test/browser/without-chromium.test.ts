@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnRun } from '../helpers/cli-process.js';
-import { TEMPLATE_DATA_DIR_VARIABLE } from '../helpers/templates.js';
+import { RUN_DIR_VARIABLE } from '../helpers/templates.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MOCHA = join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
@@ -13,8 +13,8 @@ const MISSING = '/nonexistent/chromium';
 
 /**
  * Two browser suites run by a mocha of their own, with
- * FEEDBACK_CHROMIUM naming a file that does not exist. The run's template directory is a bare one
- * of this test's (the suites need no database), so no global setup migrates a template.
+ * FEEDBACK_CHROMIUM naming a file that does not exist. The run's scratch directory is one of this
+ * test's (the suites need no database), so no global setup runs.
  */
 describe('browser tests without Chromium', () => {
   let runDir: string;
@@ -26,7 +26,7 @@ describe('browser tests without Chromium', () => {
   const runSuites = (mode: string[], extra: Record<string, string>) =>
     spawnRun(process.execPath, [MOCHA, '--no-config', '--node-option', 'import=tsx', ...mode, '--reporter', 'spec', ...SUITES], {
       FEEDBACK_CHROMIUM: MISSING,
-      [TEMPLATE_DATA_DIR_VARIABLE]: runDir,
+      [RUN_DIR_VARIABLE]: runDir,
       ...extra,
     });
   // Two workers, one suite each: the line must still be printed once.

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseLocation } from '@feedbackd/server';
-import { databaseUrl, embeddedTemplateDir, postgresTemplateName, withClient } from './templates.js';
+import { blankEmbeddedDir, databaseUrl, embeddedTemplateDir, postgresTemplateName, withClient } from './templates.js';
 
 /** A database of one test suite, and how to throw it away. */
 export interface FreshDatabase {
@@ -15,8 +15,10 @@ export interface FreshDatabase {
 export interface Backend {
   name: 'embedded' | 'postgres';
   /**
-   * A truly fresh database: nothing in it, not even the schema. For what a first start, a
-   * migration or a command that creates the database does on it.
+   * A truly fresh database: nothing in it, not even the schema. For what a migration, an import
+   * or a restore does on it. (The embedded one is a copy of a blank cluster, as PGlite's first
+   * start leaves it, which is seconds quicker than creating one; a test of that first start makes
+   * its own empty data directory.)
    */
   create(): Promise<FreshDatabase>;
   /**
@@ -34,7 +36,7 @@ function embeddedAt(dataDir: string): FreshDatabase {
 const embedded: Backend = {
   name: 'embedded',
   async create() {
-    return embeddedAt(mkdtempSync(join(tmpdir(), 'feedback-test-')));
+    return embeddedAt(copyTemplate(blankEmbeddedDir(), mkdtempSync(join(tmpdir(), 'feedback-test-'))));
   },
   async createMigrated() {
     return embeddedAt(copyEmbeddedTemplate(mkdtempSync(join(tmpdir(), 'feedback-test-'))));
@@ -47,8 +49,12 @@ const embedded: Backend = {
  * migration, so it does not spend seconds migrating in a child process. Returns `dataDir`.
  */
 export function copyEmbeddedTemplate(dataDir: string): string {
+  return copyTemplate(embeddedTemplateDir(), dataDir);
+}
+
+function copyTemplate(template: string, dataDir: string): string {
   // Only the database files: the template's owner has closed them, and its lock file and socket are gone with it.
-  cpSync(join(embeddedTemplateDir(), 'pgdata'), join(dataDir, 'pgdata'), { recursive: true });
+  cpSync(join(template, 'pgdata'), join(dataDir, 'pgdata'), { recursive: true });
   return dataDir;
 }
 

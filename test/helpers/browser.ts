@@ -3,7 +3,7 @@ import { accessSync, constants, openSync, closeSync, readFileSync } from 'node:f
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { embeddedTemplateDir } from './templates.js';
+import { runDir } from './templates.js';
 
 /**
  * Headless Chromium for the board's browser tests: Debian's package (`apt-get install -y
@@ -35,12 +35,12 @@ export function missingChromium(): string | undefined {
 
 /**
  * Prints the line once per mocha run, however many browser suites and parallel workers there are:
- * the first to create the marker file in the run's template directory (made by global-setup.ts,
+ * the first to create the marker file in the run's scratch directory (made by global-setup.ts,
  * removed after the run) prints it.
  */
 function noticeOnce(line: string): void {
   try {
-    closeSync(openSync(join(embeddedTemplateDir(), 'browser-notice'), 'wx'));
+    closeSync(openSync(join(runDir(), 'browser-notice'), 'wx'));
   } catch {
     return;
   }

@@ -4,10 +4,13 @@
  * variables it sets; mochaGlobalTeardown runs once after the last suite.
  */
 import {
-  dropEmbeddedTemplate,
+  BLANK_DATA_DIR_VARIABLE,
   dropPostgresTemplate,
-  makeEmbeddedTemplate,
+  dropRunDir,
+  embeddedTemplates,
   makePostgresTemplate,
+  makeRunDir,
+  RUN_DIR_VARIABLE,
   TEMPLATE_DATA_DIR_VARIABLE,
   TEMPLATE_DATABASE_VARIABLE,
 } from './templates.js';
@@ -17,15 +20,17 @@ export { mochaHooks } from './child-processes.js';
 
 export async function mochaGlobalSetup(): Promise<void> {
   const adminUrl = process.env.TEST_DATABASE_URL;
-  // Both at once: the embedded one is CPU-bound in this process, the other mostly waits on PostgreSQL.
-  const [dataDir, database] = await Promise.all([makeEmbeddedTemplate(), adminUrl ? makePostgresTemplate(adminUrl) : undefined]);
-  process.env[TEMPLATE_DATA_DIR_VARIABLE] = dataDir;
+  // Both at once: the embedded ones are CPU-bound in this process (when not cached), the other mostly waits on PostgreSQL.
+  const [embedded, database] = await Promise.all([embeddedTemplates(), adminUrl ? makePostgresTemplate(adminUrl) : undefined]);
+  process.env[TEMPLATE_DATA_DIR_VARIABLE] = embedded.migrated;
+  process.env[BLANK_DATA_DIR_VARIABLE] = embedded.blank;
+  process.env[RUN_DIR_VARIABLE] = makeRunDir();
   if (database) process.env[TEMPLATE_DATABASE_VARIABLE] = database;
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
-  const dataDir = process.env[TEMPLATE_DATA_DIR_VARIABLE];
-  if (dataDir) dropEmbeddedTemplate(dataDir);
+  const dir = process.env[RUN_DIR_VARIABLE];
+  if (dir) dropRunDir(dir);
   const database = process.env[TEMPLATE_DATABASE_VARIABLE];
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (database && adminUrl) await dropPostgresTemplate(adminUrl, database);

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { DataDirInUseError, openDatabase, type Database } from '@feedbackd/server';
+import { embeddedBackend, type FreshDatabase } from '../helpers/backends.js';
 
 function clientFor(database: Database): pg.Client {
   const connection = database.connection;
@@ -12,11 +12,14 @@ function clientFor(database: Database): pg.Client {
 }
 
 describe('embedded database (PGlite behind a socket)', () => {
+  // A blank cluster of the run's (backends.ts): what is tested here is who owns it, not how it is created.
+  let fresh: FreshDatabase;
   let dataDir: string;
-  beforeEach(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'feedback-embedded-'));
+  beforeEach(async () => {
+    fresh = await embeddedBackend.create();
+    dataDir = fresh.location.dataDir;
   });
-  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterEach(() => fresh.drop());
 
   it('when a second server opens a data directory that a live process owns, then it is refused with DataDirInUseError', async () => {
     const owner = await openDatabase({ dataDir }, 'server');

@@ -4,7 +4,7 @@ import { backends, type FreshDatabase } from '../helpers/backends.js';
 import { runFeedback as feedback, startServe, type ServeProcess } from '../helpers/cli-process.js';
 import { request } from '../helpers/test-server.js';
 import { readReleaseFixture } from './release-fixture.js';
-import { HELPER_URL, pglitePackage, SERVER_URL } from './pglite-package.js';
+import { HELPER_URL, pglitePackage, SERVER_URL } from '../helpers/pglite-package.js';
 import { dumpScript, restoreIntoDataDir, restoreIntoPostgres } from './restore-dump.js';
 
 // A database made and used by release 0.1.0 (test/fixtures/release-0.1.0, made with that

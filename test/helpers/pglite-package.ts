@@ -22,6 +22,6 @@ function packageName(dir: string): string | undefined {
 }
 
 /** Where restore-dump.ts, beside this file, takes its PGlite from. */
-export const HELPER_URL = new URL('./restore-dump.ts', import.meta.url);
+export const HELPER_URL = new URL('../upgrade/restore-dump.ts', import.meta.url);
 /** Where the server's comes from. */
 export const SERVER_URL = new URL('../../server/package.json', import.meta.url);
