@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backends, type FreshDatabase } from '../helpers/backends.js';
 import { inProcess, parseLogLine, startServe, type ServeProcess } from '../helpers/cli-process.js';
+import { until } from '../helpers/until.js';
 
 const LIMIT = 40;
 
@@ -17,7 +18,7 @@ for (const backend of backends()) {
       database = await backend.createMigrated();
       where = database.location.databaseUrl ? ['--database-url', database.location.databaseUrl] : ['--data-dir', database.location.dataDir];
       server = await startServe(['--workers', '2', '--rate-limit', String(LIMIT), ...where]);
-      for (let i = 0; i < 100 && !/pk_/.test(server.stdout()); i++) await sleep(50);
+      await until(() => /pk_/.test(server.stdout()), 30_000, () => `the first key in the server's output: ${server.stdout()}`);
       key = /(pk_[0-9A-Za-z]+)/.exec(server.stdout())![1]!;
     });
     after(async () => {
@@ -49,17 +50,18 @@ for (const backend of backends()) {
         expect(body).to.deep.equal({ error: 'Too many requests, please slow down' });
         expect(Number(res.headers.get('retry-after'))).to.be.within(1, 60);
       }
-      // Both workers answered: the request log names each one's pid.
-      await sleep(200);
-      const pids = new Set(
-        server
-          .stderr()
-          .split('\n')
-          .map(parseLogLine)
-          .filter((entry) => entry?.msg === 'request')
-          .map((entry) => entry!.pid),
-      );
-      expect(pids.size, 'requests were served by two processes').to.equal(2);
+      // Both workers answered: the request log names each one's pid (once each has written its lines).
+      const pids = () =>
+        new Set(
+          server
+            .stderr()
+            .split('\n')
+            .map(parseLogLine)
+            .filter((entry) => entry?.msg === 'request')
+            .map((entry) => entry!.pid),
+        );
+      await until(() => pids().size >= 2, 10_000, () => `request log lines of two processes (pids seen: ${[...pids()].join(', ')})`);
+      expect(pids().size, 'requests were served by two processes').to.equal(2);
     });
 
     it('when operator requests of a secret key reach both workers, then each worker opens its ORM on the first one and every counter stays exact', async () => {
@@ -94,15 +96,16 @@ for (const backend of backends()) {
       await sleep(200);
       const signalled = Date.now();
       server.child.kill('SIGTERM');
-      await sleep(500);
-      const refused = await open(Number(port)).then(
-        (late) => {
-          late.destroy();
-          return false;
-        },
-        (error: NodeJS.ErrnoException) => error.code === 'ECONNREFUSED',
-      );
-      expect(refused, 'a new connection after SIGTERM is refused').to.equal(true);
+      const refused = () =>
+        open(Number(port)).then(
+          (late) => {
+            late.destroy();
+            return false;
+          },
+          (error: NodeJS.ErrnoException) => error.code === 'ECONNREFUSED',
+        );
+      // Refused as soon as the listener has closed, while the request in flight still waits for its body.
+      await until(refused, 10_000, 'a new connection after SIGTERM to be refused');
       socket.write(body.slice(10));
       const text = await response;
       expect(text).to.match(/^HTTP\/1\.1 201 /);

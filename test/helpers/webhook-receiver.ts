@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 // A webhook receiver for the tests of deliveries, sent by the server or forwarded by a listener.
 
@@ -60,11 +59,4 @@ export function signatureHeaders(headers: IncomingHttpHeaders): Record<string, s
   return { 'webhook-id': String(headers['webhook-id']), 'webhook-timestamp': String(headers['webhook-timestamp']), 'webhook-signature': String(headers['webhook-signature']) };
 }
 
-/** Waits until `check` holds, up to `ms`. */
-export async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what = 'the condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+export { until } from './until.js';

@@ -12,6 +12,7 @@ import { readLock } from '../../server/src/db/embedded/lock-file.js';
 import { backends, type FreshDatabase } from '../helpers/backends.js';
 import { parseLogLine, runFeedback, startServe, type ServeProcess } from '../helpers/cli-process.js';
 import { request } from '../helpers/test-server.js';
+import { until } from '../helpers/until.js';
 
 /*
  * Two promises of docs/webhooks.md (issue 27), with real `feedback serve` processes:
@@ -121,15 +122,6 @@ async function liveRows<T>(location: DatabaseLocation, text: string): Promise<T[
   }
 }
 
-/** Waits until `check` holds, polling, up to `ms`; the message says what did not happen. */
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms / 1000} s waiting for ${what()}`);
-    await sleep(100);
-  }
-}
-
 /** A key minted by the operator command (a guest of the running server on the embedded database). */
 async function mintKey(where: string[], secret: boolean): Promise<string> {
   const created = await runFeedback(['keys', 'create', '--json', ...(secret ? ['--secret'] : []), ...where]);
@@ -233,7 +225,13 @@ for (const backend of backends()) {
         }
       };
       const load = Promise.all(Array.from({ length: CLIENTS }, (_, n) => client(n)));
+      // At least LOAD_MS of load, and on a busy machine as long as it takes to have writes and a refused attempt to lose.
       await sleep(LOAD_MS);
+      await until(
+        () => submitted.length > 10 && votes > 10 && receiver.receipts.some((r) => r.status === 503),
+        60_000,
+        () => `more than 10 acknowledged submissions and votes and a refused attempt (${submitted.length}, ${votes}, ${receiver.receipts.length} attempts)`,
+      );
       first.child.kill('SIGKILL');
       await first.exited;
       stopLoad = true;

@@ -1,0 +1,14 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * Waits until `check` holds, polling every 50 ms, for at most `ms`; the error says what did not
+ * happen (`what` may be a function, to describe the state at the deadline). Tests wait for
+ * conditions, never for fixed times, so they pass on a busy machine too.
+ */
+export async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what: string | (() => string) = 'the condition'): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms / 1000} s waiting for ${typeof what === 'function' ? what() : what}`);
+    await sleep(50);
+  }
+}
