@@ -23,8 +23,8 @@ type EventEntry = { type: string; data: unknown };
 /**
  * Rewrites every event of the project that names `externalId` (anywhere in its data, grouped rows
  * included): a reference `{externalId}` becomes null, an author `{name, externalId}` becomes
- * "Deleted user" with a null externalId; the creation events of deleted content are removed (a
- * grouped row keeps its other entries). Returns how many rows changed or went. Reads the project's
+ * "Deleted user" with a null externalId, their item's creation loses its metadata; the creation
+ * events of deleted content are removed (a grouped row keeps its other entries). Returns how many rows changed or went. Reads the project's
  * outbox and log once (jsonpath over `data`): an erasure is rare, and the log holds 30 days.
  */
 export async function forgetInEvents(tx: EntityManager, projectId: string, externalId: string, deleted: DeletedContent): Promise<number> {
@@ -41,7 +41,9 @@ export async function forgetInEvents(tx: EntityManager, projectId: string, exter
   for (const row of rows) {
     const grouped = Array.isArray(row.data);
     const entries: EventEntry[] = grouped ? (row.data as EventEntry[]) : [{ type: row.type, data: row.data }];
-    const kept = entries.filter((entry) => !carriesDeletedContent(entry, deleted)).map((entry) => ({ type: entry.type, data: forget(entry.data, externalId) }));
+    const kept = entries
+      .filter((entry) => !carriesDeletedContent(entry, deleted))
+      .map((entry) => ({ type: entry.type, data: forget(withoutSubmittersMetadata(entry, externalId), externalId) }));
     if (kept.length === 0) {
       // Its deliveries and their attempts go with it (on delete cascade).
       await sql.query('', 'delete from webhook_events where id = $1::uuid', [row.id]);
@@ -79,6 +81,16 @@ function carriesDeletedContent(entry: EventEntry, deleted: DeletedContent): bool
   if (entry.type === 'feedback.created') return deleted.items.has(String(data?.feedback?.id));
   if (entry.type === 'comment.created') return deleted.comments.has(String(data?.comment?.id));
   return false;
+}
+
+/**
+ * The creation event of an item the person submitted, without its metadata: what the host
+ * application attached about the person, cleared from the kept item too (erasure.service.ts).
+ */
+function withoutSubmittersMetadata(entry: EventEntry, externalId: string): unknown {
+  const data = entry.data as { feedback?: { endUser?: { externalId?: unknown } | null; metadata?: unknown } } | null;
+  if (entry.type !== 'feedback.created' || data?.feedback?.endUser?.externalId !== externalId) return entry.data;
+  return { ...data, feedback: { ...data.feedback, metadata: null } };
 }
 
 /** `value` without the person: see forgetInEvents. */
