@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { FeedbackClient, NotFoundError, PermissionDeniedError } from '@feedbackd/sdk';
 import { verifyWebhook, type WebhookEvent } from '@feedbackd/sdk/webhooks';
-import { importDump } from '@feedbackd/server';
+import { importDump, ImportConflictError } from '@feedbackd/server';
 import { rejection } from '../helpers/assertions.js';
 import { backends } from '../helpers/backends.js';
 import { expectCountersExact, expectListTotalsExact } from '../helpers/invariants.js';
@@ -230,6 +230,28 @@ for (const backend of backends()) {
       } finally {
         await target.drop();
       }
+    });
+    it('when a dump taken before an erasure is imported into the erased database, then it is refused where it would undo an anonymisation, and what it brings back is erased by erasing again', async () => {
+      const kept = await person();
+      const olderKept = await dumpOf(server.server.orm);
+      await admin.users.erase(kept.externalId);
+      // Their item and comments are here without them: the older rows differ, and the import changes nothing.
+      expect(await rejection(importDump(server.server.orm, linesOf(olderKept)))).to.be.instanceOf(ImportConflictError);
+      expect(await rejection(admin.users.export(kept.externalId))).to.be.instanceOf(NotFoundError);
+
+      const deleted = await person();
+      const olderDeleted = await dumpOf(server.server.orm);
+      const internalId = await internalIdOf(deleted);
+      await admin.users.erase(deleted.externalId, { content: 'delete' });
+      // Deleted rows are simply missing here: the older dump brings the person back.
+      await importDump(server.server.orm, linesOf(olderDeleted));
+      expect((await admin.users.export(deleted.externalId)).submissions).to.have.length(1);
+      await expectCountersExact(server);
+      const again = await admin.users.erase(deleted.externalId, { content: 'delete' });
+      expect(again.counts).to.include({ endUsers: 1, votes: 2, submissionsDeleted: 1, commentsDeleted: 2 });
+      await expectCountersExact(server);
+      const traces = await tracesOf(server, [deleted.externalId, deleted.name, deleted.email, internalId]);
+      expect(traces).to.deep.equal(['webhook_events.data (user.erased)', 'webhook_events.data (user.erased)']);
     });
   });
 }
