@@ -62,6 +62,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: CommandLoader]> = [
   ['webhooks', async () => (await import('./commands/webhooks.js')).webhooksCommand],
   ['open', async () => (await import('./commands/open.js')).openCommand],
   ['sessions', async () => (await import('./commands/sessions.js')).sessionsCommand],
+  ['users', async () => (await import('./commands/users.js')).usersCommand],
 ];
 
 /** The program's options that take a value: the word after one of them is not a command name. */

@@ -47,7 +47,7 @@ export interface FeedbackClientOptions {
 export class FeedbackClient {
   /** The server's address in use: origin plus path prefix, without a trailing slash. */
   readonly baseUrl: string;
-  /** End users: `identify`. */
+  /** End users: `identify`; with a secret key `erase` and `export` (one person's data). */
   readonly users: UsersResource;
   /** Feedback items: `create`, `list`, `listAll`, `get`. */
   readonly feedback: FeedbackResource;

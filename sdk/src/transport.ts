@@ -80,6 +80,8 @@ const METHOD_NAMES: Record<OperationName, string> = {
   addComment: 'admin.addComment',
   deleteComment: 'admin.deleteComment',
   mergeFeedback: 'admin.merge',
+  eraseUser: 'users.erase',
+  exportUser: 'users.export',
   createWebhook: 'webhooks.create',
   listWebhooks: 'webhooks.list',
   getWebhook: 'webhooks.get',

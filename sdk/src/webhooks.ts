@@ -24,6 +24,7 @@ import { FeedbackError } from './errors.js';
 import { formatIssues } from './zod-issues.js';
 
 export * from './contract/webhook-events.js';
+export { ErasureCountsSchema, UserErasedDataSchema, type ErasureCounts } from './contract/user-data.js';
 
 /** Why a webhook was refused; see `WebhookVerificationError`. */
 export type WebhookVerificationReason = 'missing-headers' | 'stale-timestamp' | 'bad-signature' | 'bad-body';

@@ -28,6 +28,9 @@ export {
 } from './admin/board-settings.service.js';
 export type { MikroORM } from '@mikro-orm/postgresql';
 export { createSignInLink, endTeamSessions, listTeamSessions, TeamSessionNotFoundError, type SignInLink, type TeamSessionSummary } from './admin/team-sessions.service.js';
+export { eraseEndUser, type Erasure } from './admin/end-users/erasure.service.js';
+export { exportEndUser } from './admin/end-users/export.service.js';
+export type { ProjectRef } from './admin/end-users/project-ref.js';
 export { DEFAULT_PROJECT_SLUG, DEFAULT_RATE_LIMIT } from './serve-defaults.js';
 export type { RateLimitOptions } from './http/access.js';
 export type { RateLimiter, RateLimitState } from './limits/lease-client.js';

@@ -179,6 +179,7 @@ describe('webhooks: Standard Webhooks signing and verifying', () => {
             return `${event.data.feedback.voteCount} votes, ${voter?.externalId ?? 'anonymous'}`;
           }
           case 'comment.created': return `${event.data.comment.author.isTeam ? 'team' : 'user'}: ${event.data.comment.content}`;
+          case 'user.erased': return `forget ${event.data.endUser.externalId}`;
           case 'webhook.test': return event.data.message;
           default: return event satisfies never;
         }

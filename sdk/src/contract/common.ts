@@ -65,4 +65,6 @@ export const ERROR_MESSAGES = {
   webhookNotFound: 'Webhook not found',
   /** Not in the spec: no delivery of the caller's project's endpoints has that id (404). */
   deliveryNotFound: 'Webhook delivery not found',
+  /** Not in the spec: the project has no end user with that externalId (404; an export of someone never seen or erased). */
+  endUserNotFound: 'End user not found',
 } as const;

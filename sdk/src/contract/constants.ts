@@ -20,6 +20,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'vote.added',
   'vote.removed',
   'comment.created',
+  'user.erased',
   'webhook.test',
 ] as const;
 

@@ -11,6 +11,7 @@ export * from './query.js';
 export * from './routes.js';
 export * from './status-history.js';
 export * from './team.js';
+export * from './user-data.js';
 export * from './users.js';
 export * from './votes.js';
 export * from './webhook-events.js';

@@ -22,6 +22,7 @@ import {
   SimilarFeedbackResponseSchema,
 } from './feedback.js';
 import { CreateSignInLinkRequestSchema, SignInLinkResponseSchema } from './team.js';
+import { EraseUserQuerySchema, EraseUserResponseSchema, ExternalIdParamsSchema, UserExportSchema } from './user-data.js';
 import { IdentifyRequestSchema, IdentifyResponseSchema } from './users.js';
 import { ToggleVoteRequestSchema, VoteResultSchema } from './votes.js';
 import {
@@ -180,6 +181,28 @@ export const routes = {
     params: FeedbackIdParamsSchema,
     body: MergeFeedbackRequestSchema,
     responses: { 200: MergeFeedbackResponseSchema },
+  },
+
+  // One end user's data (docs/api.md, "Erasing and exporting one end user"): secret keys only.
+  eraseUser: {
+    method: 'DELETE',
+    path: '/api/v1/users/:externalId',
+    auth: 'secret',
+    summary: "Erase an end user: profile and votes deleted, submissions and comments anonymised (or deleted with content=delete), counters kept exact; sends user.erased",
+    params: ExternalIdParamsSchema,
+    query: EraseUserQuerySchema,
+    responses: { 200: EraseUserResponseSchema },
+    // An erasure is idempotent by itself (a repeat answers zero counts), and a stored answer would
+    // keep a fingerprint of this path, which names the person, for a day after they were erased.
+    idempotencyKey: false,
+  },
+  exportUser: {
+    method: 'GET',
+    path: '/api/v1/users/:externalId/export',
+    auth: 'secret',
+    summary: 'Everything stored about an end user (profile, submissions, votes, comments) as one JSON document',
+    params: ExternalIdParamsSchema,
+    responses: { 200: UserExportSchema },
   },
 
   // Webhook subscriptions (docs/webhooks.md): secret keys only.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MetadataSchema, TimestampSchema } from './common.js';
 import { WEBHOOK_EVENT_TYPES } from './constants.js';
 import { FeedbackStatusSchema, FeedbackTypeSchema } from './enums.js';
+import { UserErasedDataSchema } from './user-data.js';
 
 /*
  * The bodies of the webhooks the server sends: `{ id, type, timestamp, data }`, one `data` shape
@@ -97,6 +98,7 @@ const DATA_SCHEMAS = {
   'vote.added': VoteChangedDataSchema,
   'vote.removed': VoteChangedDataSchema,
   'comment.created': CommentCreatedDataSchema,
+  'user.erased': UserErasedDataSchema,
   'webhook.test': WebhookTestDataSchema,
 } satisfies Record<WebhookEventType, z.ZodType>;
 
@@ -114,6 +116,7 @@ export const WebhookEventSchema = z.discriminatedUnion('type', [
   eventSchema('vote.added'),
   eventSchema('vote.removed'),
   eventSchema('comment.created'),
+  eventSchema('user.erased'),
   eventSchema('webhook.test'),
 ]);
 

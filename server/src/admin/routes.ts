@@ -3,13 +3,15 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { routes } from '@feedbackd/sdk/contract';
 import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
-import { commentNotFound, feedbackNotFound } from '../http/item-ids.js';
+import { commentNotFound, endUserNotFound, feedbackNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions, type Statements } from '../http/mount.js';
 import { DETAIL_WITH_HISTORY } from '../api/feedback.sql.js';
 import { addComment, deleteComment } from './comments.service.js';
 import { deleteItem, updateItem } from './items.service.js';
 import { mergeItems } from './merge.service.js';
 import { createSignInLink } from './team-sessions.service.js';
+import { eraseEndUser } from './end-users/erasure.service.js';
+import { exportEndUser } from './end-users/export.service.js';
 
 /** What the operator's endpoints need: the ORM for their transactions, the hot pool to read an item back. */
 export interface AdminDependencies {
@@ -66,6 +68,17 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
     if (!merged) throw feedbackNotFound();
     const summary = JSON.stringify({ id, ...merged });
     return jsonReply(routes.mergeFeedback, 200, `{"feedback":${await detail(body.intoId, ctx, sql)},"merged":${summary}}`);
+  });
+
+  // One end user's data (docs/api.md): erasure, then what is held of them.
+  mount(router, routes.eraseUser, options, async ({ params: { externalId }, query: { content } }, ctx) => {
+    return reply(200, await eraseEndUser(await em(ctx), { projectId: projectOf(ctx) }, externalId, content));
+  });
+
+  mount(router, routes.exportUser, options, async ({ params: { externalId } }, ctx) => {
+    const document = await exportEndUser(await em(ctx), { projectId: projectOf(ctx) }, externalId);
+    if (!document) throw endUserNotFound();
+    return reply(200, document);
   });
 
   // `feedback open` with a secret key: a link to the team's pages (web/team/), tied to the key.

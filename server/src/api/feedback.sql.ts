@@ -5,9 +5,12 @@ import { isoTimestamp, ITEM_FROM, itemFields, jsonArrayText, jsonObject, userHas
 
 // ---------------------------------------------------------------------------------- detail (4.4)
 
+// An end user's comment kept after the person was erased has no user and the name "Deleted user"
+// (admin/end-users/erasure.service.ts): shown as an end user's, without an avatar.
 const COMMENT_AUTHOR = `case
     when cm.is_team then ${jsonObject([['name', 'cm.author_name'], ['isTeam', 'true']])}
     when cm.author_end_user_id is not null then ${jsonObject([['name', 'cu.name'], ['avatarUrl', 'cu.avatar_url']])}
+    when cm.author_name is not null then ${jsonObject([['name', 'cm.author_name'], ['avatarUrl', 'null::text']])}
   end`;
 
 /** The detail view's text; `extraFields` follow its comments in the object. */

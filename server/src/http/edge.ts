@@ -59,9 +59,17 @@ export function edge(logger: Logger): Middleware<AppState> {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       if (recording) recordRequest(ctx, seconds);
       // No query string in the line: it may carry search terms.
-      writeLine(ctx.state.requestId, ctx.method, ctx.path, ctx.status, Math.round(seconds * 10_000) / 10);
+      writeLine(ctx.state.requestId, ctx.method, loggedPath(ctx.path), ctx.status, Math.round(seconds * 10_000) / 10);
     }
   };
+}
+
+/** An end user's own paths (/api/v1/users/:externalId…): the log shows the template, never the person's id, which their erasure could not reach. */
+const END_USER_PATH = /^(\/api\/v1\/users\/)[^/]+/i;
+
+/** The path as the request's log line writes it. */
+export function loggedPath(path: string): string {
+  return path.replace(END_USER_PATH, '$1:externalId');
 }
 
 /**

@@ -24,6 +24,11 @@ export function deliveryNotFound(): AppError {
   return new AppError(404, ERROR_MESSAGES.deliveryNotFound);
 }
 
+/** 404 "End user not found": the caller's project holds no end user with that externalId. */
+export function endUserNotFound(): AppError {
+  return new AppError(404, ERROR_MESSAGES.endUserNotFound);
+}
+
 /**
  * True when a statement failed because the item it references was deleted while it ran (a delete
  * or a merge committed first): PostgreSQL's foreign_key_violation. Writers on an item that may be

@@ -25,6 +25,9 @@ export function chatLine(event: WebhookEvent): string {
       return `A vote was ${event.type === 'vote.added' ? 'added to' : 'removed from'} ${event.data.feedback.id}: ${event.data.feedback.voteCount} now`;
     case 'comment.created':
       return `New comment on ${event.data.feedback.id}: "${event.data.comment.content.slice(0, 300)}"`;
+    case 'user.erased':
+      // Never the externalId: a chat channel keeps its messages, and the person asked to be forgotten.
+      return `An end user was erased: ${event.data.counts.votes} votes, ${event.data.counts.submissionsDeleted + event.data.counts.submissionsAnonymised} submissions and ${event.data.counts.commentsDeleted + event.data.counts.commentsAnonymised} comments`;
     case 'webhook.test':
       return event.data.message;
   }

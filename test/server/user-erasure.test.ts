@@ -1,0 +1,257 @@
+import { expect } from 'chai';
+import { FeedbackClient, NotFoundError, PermissionDeniedError } from '@feedbackd/sdk';
+import { verifyWebhook, type WebhookEvent } from '@feedbackd/sdk/webhooks';
+import { importDump, ImportConflictError } from '@feedbackd/server';
+import { rejection } from '../helpers/assertions.js';
+import { backends } from '../helpers/backends.js';
+import { expectCountersExact, expectListTotalsExact } from '../helpers/invariants.js';
+import { request, withServer, type TestServer } from '../helpers/test-server.js';
+import { dumpOf, emptyDatabase, linesOf } from '../helpers/transfer.js';
+import { startReceiver, until } from '../helpers/webhook-receiver.js';
+
+// Issue 37, finding 7: no way to erase or export one person. These tests erase and export end
+// users by externalId and then look for what is left of them in every table.
+
+/** A person with everything the API can store about them, and what they did. */
+interface Person {
+  externalId: string;
+  name: string;
+  email: string;
+  ownItem: string;
+  otherItem: string;
+}
+
+/**
+ * Every place a person may be left in, found by brute force rather than by a list that could
+ * forget a table: every column of every table of the schema (information_schema.columns, so a
+ * table or column added later is searched too), cast to text (jsonb, arrays and uuids included),
+ * searched with strpos for each of the person's strings (externalId, name, email, internal id).
+ * Returns `table.column` of each hit, with the event type for webhook_events rows.
+ */
+async function tracesOf(server: Pick<TestServer, 'sql'>, needles: string[]): Promise<string[]> {
+  const columns = await server.sql<{ table_name: string; column_name: string }>(
+    `select c.table_name, c.column_name from information_schema.columns c
+     join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+     where c.table_schema = 'public' and t.table_type = 'BASE TABLE' order by 1, 2`,
+  );
+  expect(columns.length, 'columns searched').to.be.greaterThan(50);
+  const hits: string[] = [];
+  for (const { table_name: table, column_name: column } of columns) {
+    const kind = table === 'webhook_events' ? `type` : `null::text`;
+    const rows = await server.sql<{ kind: string | null }>(
+      `select ${kind} as kind from "${table}" where ${needles.map(() => `strpos("${column}"::text, ?) > 0`).join(' or ')}`,
+      needles,
+    );
+    for (const row of rows) hits.push(`${table}.${column}${row.kind ? ` (${row.kind})` : ''}`);
+  }
+  return hits;
+}
+
+for (const backend of backends()) {
+  describe(`erasure and export of one end user (${backend.name})`, () => {
+    const server = withServer(backend, { webhooksAllowPrivate: true });
+    let admin: FeedbackClient;
+    let visitor: FeedbackClient;
+    let receiver: Awaited<ReturnType<typeof startReceiver>>;
+    let secret: string;
+    let people = 0;
+    before(async () => {
+      admin = new FeedbackClient({ baseUrl: server.url, apiKey: await server.newKey(undefined, 'secret'), maxRetries: 0 });
+      visitor = new FeedbackClient({ baseUrl: server.url, apiKey: server.apiKey, maxRetries: 0 });
+      // Every event type is written, so the outbox holds copies of each person to be forgotten.
+      receiver = await startReceiver();
+      secret = (await admin.webhooks.create({ url: receiver.url })).secret;
+    });
+    after(async () => {
+      await admin?.close();
+      await visitor?.close();
+      await receiver?.close();
+    });
+
+    /** A new person who identified (with an Idempotency-Key), submitted, voted and commented; others voted and commented on their item. */
+    async function person(): Promise<Person> {
+      people += 1;
+      const externalId = `erin-${people}-${backend.name}`;
+      const name = `Erin Quill ${people}`;
+      const email = `erin.${people}@example.org`;
+      const identified = await request(server, 'POST', '/api/v1/identify', {
+        body: { externalId, name, email, avatarUrl: `https://img.example.org/erin-${people}.png`, metadata: { plan: 'pro' } },
+        headers: { 'idempotency-key': `identify-${externalId}` },
+      });
+      expect(identified.status).to.equal(200);
+      const own = await visitor.feedback.create({ title: `Erin's idea ${people}`, metadata: { contact: email }, endUser: { externalId } });
+      const other = await visitor.feedback.create({ title: `Someone else's idea ${people}`, endUser: { externalId: `bob-${people}` } });
+      await visitor.votes.toggle(other.id, { endUser: { externalId } });
+      await visitor.votes.toggle(own.id, { endUser: { externalId: `bob-${people}` } });
+      await visitor.votes.toggle(own.id);
+      await admin.admin.addComment(other.id, { content: `I need this too (${people})`, endUser: { externalId } });
+      await admin.admin.addComment(own.id, { content: 'Good point', endUser: { externalId: `bob-${people}` } });
+      await admin.admin.addComment(own.id, { content: `Thanks! (${people})`, endUser: { externalId } });
+      await admin.admin.update(own.id, { status: 'planned', actor: 'Dana' });
+      return { externalId, name, email, ownItem: own.id, otherItem: other.id };
+    }
+
+    const internalIdOf = async (p: Person) =>
+      (await server.sql<{ id: string }>('select id::text as id from end_users where external_id = ?', [p.externalId]))[0]!.id;
+
+    it('when an end user is exported, then the document holds their profile with its metadata, their submission with its history, their votes and their comments', async () => {
+      const p = await person();
+      const document = await admin.users.export(p.externalId);
+      expect(document.endUser).to.include({ externalId: p.externalId, name: p.name, email: p.email });
+      expect(document.endUser.metadata).to.deep.equal({ plan: 'pro' });
+      expect(document.submissions).to.have.length(1);
+      expect(document.submissions[0]).to.include({ id: p.ownItem, status: 'planned', voteCount: 3, commentCount: 2 });
+      expect(document.submissions[0]!.metadata).to.deep.equal({ contact: p.email });
+      expect(document.submissions[0]!.statusHistory.map((s) => [s.from, s.to])).to.deep.equal([['new', 'planned']]);
+      expect(document.votes.map((v) => v.feedbackId)).to.have.members([p.ownItem, p.otherItem]);
+      expect(document.comments.map((c) => [c.feedbackId, c.content])).to.have.deep.members([
+        [p.otherItem, `I need this too (${people})`],
+        [p.ownItem, `Thanks! (${people})`],
+      ]);
+    });
+
+    it('when an end user is erased (content kept), then their votes are uncounted, their item reads as anonymous, their comments say "Deleted user", and no table holds their externalId, name, email or id', async () => {
+      const p = await person();
+      const internalId = await internalIdOf(p);
+      const before = { own: await visitor.feedback.get(p.ownItem), other: await visitor.feedback.get(p.otherItem) };
+
+      const result = await admin.users.erase(p.externalId);
+      expect(result.erased).to.equal(true);
+      expect(result.counts).to.include({ endUsers: 1, votes: 2, submissionsAnonymised: 1, commentsAnonymised: 2, submissionsDeleted: 0, commentsDeleted: 0, idempotencyRecords: 1 });
+      expect(result.counts.webhookEvents, 'events that named them').to.be.greaterThan(0);
+
+      const own = await visitor.feedback.get(p.ownItem);
+      const other = await visitor.feedback.get(p.otherItem);
+      expect(own.voteCount).to.equal(before.own.voteCount - 1);
+      expect(other.voteCount).to.equal(before.other.voteCount - 1);
+      expect(own.commentCount).to.equal(before.own.commentCount);
+      expect(own.endUser).to.equal(null);
+      expect(own.title).to.equal(before.own.title);
+      expect(other.comments.map((c) => c.author)).to.deep.equal([{ name: 'Deleted user', avatarUrl: null }]);
+      // Bob's comment is untouched (he gave no name); the person's own reply is signed "Deleted user".
+      expect(own.comments.map((c) => c.author?.name ?? null)).to.deep.equal([null, 'Deleted user']);
+      await expectCountersExact(server);
+      await expectListTotalsExact(server);
+
+      // The one row allowed to name them is the notice of their erasure, with the externalId alone.
+      const traces = await tracesOf(server, [p.externalId, p.name, p.email, internalId]);
+      expect(traces).to.deep.equal(['webhook_events.data (user.erased)']);
+      const [notice] = await server.sql<{ data: unknown }>(`select data from webhook_events where type = 'user.erased' and data->'endUser'->>'externalId' = ?`, [p.externalId]);
+      expect(notice!.data).to.deep.equal({ endUser: { externalId: p.externalId }, counts: result.counts });
+    });
+
+    it('when an end user is erased with content=delete, then their item and comments are gone with exact counters and totals, and no trace of them is left', async () => {
+      const p = await person();
+      const internalId = await internalIdOf(p);
+      const other = await visitor.feedback.get(p.otherItem);
+
+      const result = await admin.users.erase(p.externalId, { content: 'delete' });
+      expect(result.counts).to.include({ endUsers: 1, votes: 2, submissionsDeleted: 1, commentsDeleted: 2, submissionsAnonymised: 0, commentsAnonymised: 0 });
+      expect(await rejection(visitor.feedback.get(p.ownItem))).to.be.instanceOf(NotFoundError);
+      const after = await visitor.feedback.get(p.otherItem);
+      expect(after.voteCount).to.equal(other.voteCount - 1);
+      expect(after.commentCount).to.equal(other.commentCount - 1);
+      expect(after.comments).to.deep.equal([]);
+      await expectCountersExact(server);
+      await expectListTotalsExact(server);
+      expect(await tracesOf(server, [p.externalId, p.name, p.email, internalId])).to.deep.equal(['webhook_events.data (user.erased)']);
+      // The creation events of what they wrote (its text) went; their item's deletion was announced.
+      const texts = await server.sql<{ n: number }>(
+        `select count(*)::int as n from webhook_events where strpos(data::text, ?) > 0 or strpos(data::text, ?) > 0 or (type = 'feedback.created' and data->'feedback'->>'id' = ?)`,
+        [`Thanks! (${people})`, `I need this too (${people})`, p.ownItem],
+      );
+      expect(texts[0]!.n, 'events holding the text they wrote').to.equal(0);
+      const deleted = await server.sql<{ n: number }>(`select count(*)::int as n from webhook_events where type = 'feedback.deleted' and data->'feedback'->>'id' = ?`, [p.ownItem]);
+      expect(deleted[0]!.n).to.equal(1);
+    });
+
+    it('when an erasure is repeated, or names someone never seen, then it succeeds with zero counts, sends nothing, and their export is 404 End user not found', async () => {
+      const p = await person();
+      await admin.users.erase(p.externalId);
+      const notices = async () => (await server.sql<{ n: number }>(`select count(*)::int as n from webhook_events where type = 'user.erased'`))[0]!.n;
+      const sent = await notices();
+      const zero = { endUsers: 0, votes: 0, submissionsDeleted: 0, submissionsAnonymised: 0, commentsDeleted: 0, commentsAnonymised: 0, webhookEvents: 0, idempotencyRecords: 0 };
+      expect(await admin.users.erase(p.externalId)).to.deep.equal({ erased: false, counts: zero });
+      expect(await admin.users.erase(p.externalId, { content: 'delete' })).to.deep.equal({ erased: false, counts: zero });
+      expect(await admin.users.erase('never-seen')).to.deep.equal({ erased: false, counts: zero });
+      expect(await notices()).to.equal(sent);
+      const error = await rejection(admin.users.export(p.externalId));
+      expect(error).to.be.instanceOf(NotFoundError);
+      expect((error as NotFoundError).message).to.contain('End user not found');
+      await expectCountersExact(server);
+    });
+
+    it('when a public key asks, then erase and export are 403 like every secret-key route, and nothing is erased', async () => {
+      const p = await person();
+      expect(await rejection(visitor.users.erase(p.externalId))).to.be.instanceOf(PermissionDeniedError);
+      expect(await rejection(visitor.users.export(p.externalId))).to.be.instanceOf(PermissionDeniedError);
+      const erased = await request(server, 'DELETE', `/api/v1/users/${encodeURIComponent(p.externalId)}`);
+      expect(erased.status).to.equal(403);
+      expect(erased.body).to.deep.equal({ error: 'This operation requires a secret key' });
+      expect((await admin.users.export(p.externalId)).endUser.externalId).to.equal(p.externalId);
+    });
+
+    it("when an end user is erased, then the request's log line shows the path's template, not their externalId", async () => {
+      const p = await person();
+      await admin.users.export(p.externalId);
+      await admin.users.erase(p.externalId);
+      const lines = server.logs.filter((line) => line.includes('/api/v1/users/'));
+      expect(lines.length).to.be.at.least(2);
+      expect(lines.join('\n')).not.to.contain(p.externalId);
+      expect(lines.some((line) => line.includes('/api/v1/users/:externalId/export'))).to.equal(true);
+    });
+
+    it('when an end user is erased, then a receiver gets a signed user.erased with their externalId and the counts, and nothing more', async () => {
+      const p = await person();
+      const result = await admin.users.erase(p.externalId);
+      const erasedEvents = () =>
+        receiver.received
+          .map((delivery) => verifyWebhook({ body: delivery.body, headers: delivery.headers as Record<string, string>, secrets: secret }) as WebhookEvent)
+          .filter((event) => event.type === 'user.erased' && event.data.endUser.externalId === p.externalId);
+      await until(() => erasedEvents().length === 1, 15_000, 'the user.erased delivery');
+      const [event] = erasedEvents();
+      expect(JSON.parse(receiver.received.find((r) => r.body.includes(`"${event!.id}"`))!.body).data).to.deep.equal({ endUser: { externalId: p.externalId }, counts: result.counts });
+    });
+
+    it('when a dump is taken after an erasure and imported into an empty database, then it holds no trace of the person and its counters are exact', async () => {
+      const p = await person();
+      const internalId = await internalIdOf(p);
+      await admin.users.erase(p.externalId);
+      const dump = await dumpOf(server.server.orm);
+      for (const needle of [p.externalId, p.name, p.email, internalId]) expect(dump).not.to.contain(needle);
+      const target = await emptyDatabase(backend);
+      try {
+        await importDump(target.orm, linesOf(dump));
+        const sql = <T>(query: string, params: unknown[] = []) => target.orm.em.fork().execute<T[]>(query, params);
+        await expectCountersExact({ sql });
+        expect(await tracesOf({ sql }, [p.externalId, p.name, p.email, internalId])).to.deep.equal([]);
+        const [comment] = await sql<{ author_name: string; is_team: boolean }>("select author_name, is_team from comments where content = ? and feedback_id = ?", [`Thanks! (${people})`, p.ownItem]);
+        expect(comment).to.deep.equal({ author_name: 'Deleted user', is_team: false });
+      } finally {
+        await target.drop();
+      }
+    });
+    it('when a dump taken before an erasure is imported into the erased database, then it is refused where it would undo an anonymisation, and what it brings back is erased by erasing again', async () => {
+      const kept = await person();
+      const olderKept = await dumpOf(server.server.orm);
+      await admin.users.erase(kept.externalId);
+      // Their item and comments are here without them: the older rows differ, and the import changes nothing.
+      expect(await rejection(importDump(server.server.orm, linesOf(olderKept)))).to.be.instanceOf(ImportConflictError);
+      expect(await rejection(admin.users.export(kept.externalId))).to.be.instanceOf(NotFoundError);
+
+      const deleted = await person();
+      const olderDeleted = await dumpOf(server.server.orm);
+      const internalId = await internalIdOf(deleted);
+      await admin.users.erase(deleted.externalId, { content: 'delete' });
+      // Deleted rows are simply missing here: the older dump brings the person back.
+      await importDump(server.server.orm, linesOf(olderDeleted));
+      expect((await admin.users.export(deleted.externalId)).submissions).to.have.length(1);
+      await expectCountersExact(server);
+      const again = await admin.users.erase(deleted.externalId, { content: 'delete' });
+      expect(again.counts).to.include({ endUsers: 1, votes: 2, submissionsDeleted: 1, commentsDeleted: 2 });
+      await expectCountersExact(server);
+      const traces = await tracesOf(server, [deleted.externalId, deleted.name, deleted.email, internalId]);
+      expect(traces).to.deep.equal(['webhook_events.data (user.erased)', 'webhook_events.data (user.erased)']);
+    });
+  });
+}
