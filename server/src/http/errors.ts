@@ -57,6 +57,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return Array.isArray(errors) && errors.length > 0 && errors.every(isDatabaseUnavailable);
 }
 
+/** The 404 of a path no route answers (http/edge.ts), and of `/metrics` on the API's port (keyless-routes.ts). */
+export function pathNotFound(method: string, path: string): AppError {
+  return new AppError(404, `Not found: ${method} ${path}`);
+}
+
 /** What a request whose body never arrived whole is told (when it can still be told anything). */
 export const BODY_CUT_SHORT = 'The request body was cut short';
 
