@@ -22,6 +22,18 @@ export const JSON_BODY_TYPES: readonly string[] = ['application/json', '+json'];
  */
 const READ_CHARSETS = new Set(['', 'utf-8', 'utf8']);
 
+/** Methods whose body is never read: a body sent with them is ignored, so they never answer 413 or 415. */
+const BODILESS_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+
+/**
+ * Whether a request of this method has its body read (and so may be refused with 413 or 415),
+ * whatever its route's contract says of a body: the body layer (body.ts) goes by it, and so does
+ * the OpenAPI document's list of each operation's statuses (openapi.ts).
+ */
+export function readsBody(method: string): boolean {
+  return !BODILESS_METHODS.has(method.toUpperCase());
+}
+
 /** Whether the request carries a body at all (a vote without one counts as `{}`). */
 export function hasBody(ctx: AppContext): boolean {
   return ctx.get('transfer-encoding') !== '' || Number(ctx.get('content-length') || 0) > 0;

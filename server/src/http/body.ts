@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { ValidationDetails } from '@feedbackd/sdk/contract';
-import { readsAsJson, unreadableBody } from './body-type.js';
+import { readsAsJson, readsBody, unreadableBody } from './body-type.js';
 import type { AppState } from './context.js';
 import { AppError, BODY_CUT_SHORT } from './errors.js';
 
@@ -58,7 +58,7 @@ export function jsonBody(): Middleware<AppState> {
     },
   });
   return async (ctx, next) => {
-    if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'DELETE' || ctx.method === 'OPTIONS') return next();
+    if (!readsBody(ctx.method)) return next();
     const refusal = unreadableBody(ctx);
     if (refusal) throw refusal;
     // Checked before anything downstream (idempotency's fingerprint included) walks the body.
