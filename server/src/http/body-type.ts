@@ -40,8 +40,9 @@ export function hasBody(ctx: AppContext): boolean {
 }
 
 /**
- * Whether the parser reads this request's body as JSON: a JSON type, or no body (whatever its
- * Content-Type says), which the parser reads as `{}`. type-is answers null when there is no body.
+ * Whether the parser reads this request's body as JSON: a body of a JSON type, or none at all
+ * (type-is answers null without Content-Length or Transfer-Encoding), read as `{}`. An empty body
+ * (`Content-Length: 0`) of another type is not read, and counts as `{}` too.
  */
 export function readsAsJson(ctx: AppContext): boolean {
   return ctx.is([...JSON_BODY_TYPES]) !== false;
