@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as contract from '@feedbackd/sdk/contract';
 import { ERROR_MESSAGES, ErrorBodySchema, routes, type RouteDefinition } from '@feedbackd/sdk/contract';
+import { readsBody } from './http/body-type.js';
 import { HEALTH_PATH, INDEX_PATH, OPENAPI_PATH } from './http/keyless-routes.js';
 import { SERVER_VERSION } from './version.js';
 
@@ -107,29 +108,58 @@ function parameters(collector: SchemaCollector, schema: z.ZodType | undefined, l
   });
 }
 
-/** The error responses, shared by every operation that can meet them. */
+/**
+ * The error responses, shared by every operation that can meet them. An operation lists every
+ * status the server can answer it with (`errorsOf`), those Node's HTTP server answers before the
+ * app sees the request included (serve/http-server.ts: 400, 408, 431, and 503 over the
+ * connection cap), so a client generated from the document knows each answer it can get.
+ */
 const ERROR_RESPONSES: Record<string, { status: number; description: string; retryAfter?: boolean; example?: string }> = {
-  BadRequest: { status: 400, description: 'Invalid input: `details.fieldErrors` has the messages per field, `details.formErrors` those about the request as a whole.', example: ERROR_MESSAGES.invalidInput },
+  BadRequest: {
+    status: 400,
+    description: 'Invalid input: `details.fieldErrors` has the messages per field, `details.formErrors` those about the request as a whole. Also a request that is not valid HTTP, or an HTTP/1.1 request without a Host header (then the connection is closed).',
+    example: ERROR_MESSAGES.invalidInput,
+  },
   Unauthorized: { status: 401, description: 'The x-api-key header is missing, or the key is unknown or revoked.', example: ERROR_MESSAGES.invalidApiKey },
   Forbidden: { status: 403, description: 'The operation needs a secret key; a public key was sent.' },
   NotFound: { status: 404, description: "The resource does not exist in the key's project (or its id is malformed).", example: ERROR_MESSAGES.feedbackNotFound },
-  PayloadTooLarge: { status: 413, description: 'The body is larger than 1 MB.' },
-  UnsupportedMediaType: { status: 415, description: 'The body is not JSON, or its Content-Encoding is not supported.' },
+  RequestTimeout: { status: 408, description: 'The request did not arrive in time (its headers within 10 s, all of it within 30 s, by default); it was not handled, and the connection is closed.' },
+  PayloadTooLarge: { status: 413, description: 'The body is larger than 1 MB (a body is read on every POST and PATCH, even where the operation takes none).' },
+  UnsupportedMediaType: {
+    status: 415,
+    description: 'The body is not JSON (its Content-Type is neither application/json nor a +json type), its charset is not UTF-8, or its Content-Encoding is not supported. Checked on every POST and PATCH that sends a body, even where the operation takes none.',
+  },
   TooManyRequests: {
     status: 429,
     description: `The key has used its budget for this window (with the rate-limit headers), or the caller's address sent too many unknown or revoked keys ("${ERROR_MESSAGES.failedAuthLimited}", with Retry-After only).`,
     retryAfter: true,
     example: ERROR_MESSAGES.rateLimited,
   },
+  RequestHeaderFieldsTooLarge: { status: 431, description: 'The request line and headers together (the URL and its query string included) are over 16 KB; the connection is closed.' },
   InternalServerError: { status: 500, description: 'An unexpected error; the details are in the server log, under the request id.', example: ERROR_MESSAGES.internal },
   ServiceUnavailable: {
     status: 503,
     description:
-      'The database cannot be reached, or was lost during the request. A read may be retried. A write sent with an Idempotency-Key may be retried with the same key: if it did commit, the retry gets its answer, otherwise it runs; it never takes effect twice. A write without a key may have taken effect (the connection can be lost during its commit): retrying it can apply it twice.',
+      'The database cannot be reached, or was lost during the request; or the caller\'s address already holds the most open connections allowed (256 by default), and nothing sent on this one was handled. A read may be retried. A write sent with an Idempotency-Key may be retried with the same key: if it did commit, the retry gets its answer, otherwise it runs; it never takes effect twice. A write without a key may have taken effect (the connection can be lost during its commit): retrying it can apply it twice.',
     retryAfter: true,
     example: ERROR_MESSAGES.serviceUnavailable,
   },
 };
+
+/** The error responses of a route of the table, in status order: every one the server can answer it with. */
+function errorsOf(route: RouteDefinition): string[] {
+  const errors = ['BadRequest', 'Unauthorized'];
+  if (route.auth === 'secret') errors.push('Forbidden');
+  if (route.params) errors.push('NotFound');
+  errors.push('RequestTimeout');
+  // By the method, not by whether the contract has a body: body.ts reads (and refuses) one on every POST and PATCH.
+  if (readsBody(route.method)) errors.push('PayloadTooLarge', 'UnsupportedMediaType');
+  errors.push('TooManyRequests', 'RequestHeaderFieldsTooLarge', 'InternalServerError', 'ServiceUnavailable');
+  return errors;
+}
+
+/** What every keyless path can also answer: what Node's HTTP server answers before the app, and a bug. */
+const KEYLESS_ERRORS = ['BadRequest', 'RequestTimeout', 'RequestHeaderFieldsTooLarge', 'InternalServerError', 'ServiceUnavailable'];
 
 const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
 
@@ -161,17 +191,19 @@ function operation(collector: SchemaCollector, usedErrors: Set<string>, operatio
     const content = status === '204' ? {} : { content: { 'application/json': { schema: collector.convert(schema, 'output') } } };
     responses[status] = { description: SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success', ...content };
   }
-  const errors = ['BadRequest', 'Unauthorized'];
-  if (route.auth === 'secret') errors.push('Forbidden');
-  if (route.params) errors.push('NotFound');
-  if (route.body) errors.push('PayloadTooLarge', 'UnsupportedMediaType');
-  errors.push('TooManyRequests', 'InternalServerError', 'ServiceUnavailable');
-  for (const name of errors) {
-    responses[String(ERROR_RESPONSES[name]!.status)] = { $ref: `#/components/responses/${name}` };
-    usedErrors.add(name);
-  }
+  addErrors(responses, errorsOf(route), usedErrors);
   op.responses = responses;
   return op;
+}
+
+/** References to the named error responses, each under its status unless the operation has its own answer there. */
+function addErrors(responses: Json, names: string[], usedErrors: Set<string>): void {
+  for (const name of names) {
+    const status = String(ERROR_RESPONSES[name]!.status);
+    if (responses[status]) continue;
+    responses[status] = { $ref: `#/components/responses/${name}` };
+    usedErrors.add(name);
+  }
 }
 
 /** `GET /`: what the server is and where to go next (keyless.ts builds it). */
@@ -186,14 +218,20 @@ const ServiceIndexSchema = z.object({
  * The paths answered without a key (http/keyless-routes.ts), which are not in the contract's
  * route table: they are this server's, not the API's. Each is also answered to HEAD.
  */
-function keylessOperations(collector: SchemaCollector): Record<string, Json> {
+function keylessOperations(collector: SchemaCollector, usedErrors: Set<string>): Record<string, Json> {
   const json = (schema: Json) => ({ content: { 'application/json': { schema } } });
-  const get = (operationId: string, summary: string, responses: Json): Json => ({ get: { operationId, summary, tags: ['service'], security: [], responses } });
+  const get = (operationId: string, summary: string, responses: Json): Json => {
+    addErrors(responses, KEYLESS_ERRORS, usedErrors);
+    return { get: { operationId, summary, tags: ['service'], security: [], responses } };
+  };
   return {
     [INDEX_PATH]: get('serviceIndex', 'Name, version and links of this server', { 200: { description: 'OK', ...json(collector.convert(ServiceIndexSchema, 'output')) } }),
     [HEALTH_PATH]: get('healthCheck', 'Whether this server and its database answer (within 2 s)', {
       200: { description: 'The server is up and its database answers.', ...json(collector.convert(z.object({ status: z.literal('ok') }), 'output')) },
-      503: { description: "The database does not answer: `{\"error\":\"Database unavailable\"}`.", ...json(collector.convert(ErrorBodySchema, 'output')) },
+      503: {
+        description: "The database does not answer: `{\"error\":\"Database unavailable\"}`; or the caller's address holds the most open connections allowed.",
+        ...json(collector.convert(ErrorBodySchema, 'output')),
+      },
     }),
     [OPENAPI_PATH]: get('openApiDocument', 'This document', { 200: { description: 'The OpenAPI document, as in docs/openapi.json.', ...json({ type: 'object' }) } }),
   };
@@ -212,7 +250,7 @@ export function buildOpenApiDocument(table: Readonly<Record<string, RouteDefinit
     if (paths[path]![route.method.toLowerCase()]) throw new Error(`two operations are ${route.method} ${route.path}`);
     paths[path]![route.method.toLowerCase()] = operation(collector, usedErrors, operationId, route);
   }
-  for (const [path, item] of Object.entries(keylessOperations(collector))) {
+  for (const [path, item] of Object.entries(keylessOperations(collector, usedErrors))) {
     if (paths[path]) throw new Error(`the route table also has ${path}, which is answered without a key`);
     paths[path] = item;
   }

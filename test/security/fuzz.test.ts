@@ -4,12 +4,14 @@ import { request as httpRequest, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { backends } from '../helpers/backends.js';
+import { operationFinder, type DocumentedOperation } from '../helpers/openapi-operations.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /**
  * Generated and mutated requests against every endpoint (issue: hostile input). Whatever arrives,
  * the answer is never a 5xx, never a hang, always JSON with the error shape for a 4xx, always
- * nosniff; and a rejected request changes no row. The seed is fixed, so a failure replays.
+ * nosniff, and its status is one the OpenAPI document lists for the operation (issue 37); and a
+ * rejected request changes no row. The seed is fixed, so a failure replays.
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -81,6 +83,7 @@ for (const backend of backends()) {
   describe(`Hostile input: ${RUNS} generated requests per property, never a 5xx (${backend.name})`, function () {
     let server: TestServer;
     let itemId: string;
+    let find: (method: string, path: string) => DocumentedOperation | undefined;
     const agent = new Agent({ keepAlive: true, maxSockets: 4 });
     let tried = 0;
     const statuses = new Map<number, number>();
@@ -91,6 +94,7 @@ for (const backend of backends()) {
       // failed authentication (tested on its own) would otherwise turn most later requests into 429s.
       server = await startTestServer(backend, { trustProxy: 1 });
       itemId = (await request(server, 'POST', '/api/v1/feedback', { body: validBodies.submit })).body.feedback.id;
+      find = operationFinder((await request(server, 'GET', '/api/v1/openapi.json', { apiKey: null })).body);
     });
     after(async () => {
       agent.destroy();
@@ -109,6 +113,9 @@ for (const backend of backends()) {
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       expect(status, label).to.be.below(500);
       expect(responseHeaders['x-content-type-options'], label).to.equal('nosniff');
+      // A request to an operation of the document (not an unknown path, another method or OPTIONS).
+      const operation = find(method, path);
+      if (operation) expect([...operation.statuses], `not listed by ${operation.operationId}: ${label}`).to.include(status);
       if (method === 'HEAD' || status === 204) {
         expect(text, label).to.equal('');
         return;

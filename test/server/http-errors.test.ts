@@ -69,6 +69,19 @@ for (const backend of backends()) {
       expect(res.body.error).to.match(/application\/json/);
     });
 
+    it('when the URL is over 16 KB (issue 37), then the answer is a JSON 431 with nosniff, with or without a key, for any method', async () => {
+      for (const method of ['GET', 'POST', 'HEAD']) {
+        for (const apiKey of [undefined, null]) {
+          const res = await fetch(`${server.url}/api/v1/feedback?search=${'a'.repeat(16 * 1024 + 1)}`, { method, headers: apiKey === null ? {} : { 'x-api-key': server.apiKey } });
+          expect(res.status, method).to.equal(431);
+          expect(res.headers.get('content-type'), method).to.match(/^application\/json/);
+          expect(res.headers.get('x-content-type-options'), method).to.equal('nosniff');
+          const text = await res.text();
+          if (method !== 'HEAD') expect(JSON.parse(text), method).to.deep.equal({ error: 'Request header fields too large' });
+        }
+      }
+    });
+
     it('when the x-api-key header is missing, then it is a 401 "Missing x-api-key header"', async () => {
       const res = await request(server, 'POST', '/api/v1/identify', { body: { externalId: 'a' }, apiKey: null });
       expect(res.status).to.equal(401);

@@ -127,6 +127,31 @@ for (const backend of backends()) {
       await elsewhere.text();
     });
 
+    it('when /metrics is asked of the API port without a key (issue 37), then it is the JSON 404 of an unknown path for every method, never a 401', async () => {
+      for (const method of ['GET', 'HEAD', 'POST', 'DELETE']) {
+        const res = await fetch(`${server.url}/metrics`, { method });
+        expect(res.status, method).to.equal(404);
+        expect(res.headers.get('content-type'), method).to.match(/^application\/json/);
+        const text = await res.text();
+        if (method === 'HEAD') continue;
+        expect(JSON.parse(text), method).to.deep.equal({ error: `Not found: ${method} /metrics` });
+      }
+      // Only that path: its neighbours are API paths like any other, asked for a key.
+      expect((await fetch(`${server.url}/metrics/`)).status).to.equal(401);
+      // And the metrics port still serves them, to GET and HEAD only.
+      expect(await scrape(metricsUrl)).to.include('feedback_http_requests_total');
+      expect((await fetch(`${metricsUrl}/metrics`, { method: 'POST' })).status).to.equal(404);
+    });
+
+    it('when a URL over 16 KB reaches the metrics port (issue 37), then the answer is the same JSON 431 as on the API port, not an empty one', async () => {
+      for (const url of [`${metricsUrl}/metrics?x=${'a'.repeat(17_000)}`, `${server.url}/api/v1/feedback?search=${'a'.repeat(17_000)}`]) {
+        const res = await fetch(url);
+        expect(res.status, url.slice(0, 40)).to.equal(431);
+        expect(res.headers.get('content-type')).to.match(/^application\/json/);
+        expect(await res.json()).to.deep.equal({ error: 'Request header fields too large' });
+      }
+    });
+
     it('when promtool is installed, then `promtool check metrics` finds nothing to fix in the scrape', async function () {
       if (!hasPromtool()) this.skip();
       await get('/api/v1/feedback', await newKey());

@@ -46,7 +46,11 @@ describe('the OpenAPI document', () => {
       expect(op!.operationId).to.equal(name);
       expect(op!.summary).to.equal(route.summary);
       const statuses = Object.keys(op!.responses);
-      expect(statuses).to.include.members(['400', '401', '429', '500', '503', ...Object.keys(route.responses)]);
+      // Issue 37: what Node's HTTP server answers before the app (408, 431) is listed for every operation too.
+      expect(statuses).to.include.members(['400', '401', '408', '429', '431', '500', '503', ...Object.keys(route.responses)]);
+      // A body is read (and so refused with 413 or 415) on every POST and PATCH, whether or not the contract has one.
+      const readsBody = route.method === 'POST' || route.method === 'PATCH';
+      expect(statuses.includes('413') && statuses.includes('415'), `413 and 415 on every POST and PATCH, bodyless ones included: ${name}`).to.equal(readsBody);
       expect(statuses.includes('404'), `404 where the path names a resource: ${name}`).to.equal(route.params !== undefined);
       expect(statuses.includes('403'), `403 only for secret routes: ${name}`).to.equal(route.auth === 'secret');
     }
@@ -116,7 +120,7 @@ describe('the OpenAPI document', () => {
       // No database here: the health check answers its documented 503.
       const health = await fetch(`${url}/healthz`);
       expect(health.status).to.equal(503);
-      expect(Object.keys(document.paths['/healthz'].get.responses)).to.deep.equal(['200', '503']);
+      expect(Object.keys(document.paths['/healthz'].get.responses)).to.deep.equal(['200', '400', '408', '431', '500', '503']);
       expect(await health.json()).to.deep.equal({ error: 'Database unavailable' });
     } finally {
       http.closeAllConnections();

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { ValidationDetails } from '@feedbackd/sdk/contract';
+import { readsAsJson, readsBody, unreadableBody } from './body-type.js';
 import type { AppState } from './context.js';
 import { AppError, BODY_CUT_SHORT } from './errors.js';
 
@@ -18,12 +19,16 @@ export const BODY_LIMIT = '1mb';
 const DROP_PROTO_KEYS = { onProtoPoisoning: 'remove' } as Partial<bodyParser.Options>;
 
 /**
- * Request bodies are JSON (spec part 4). A body of another type is refused with 415 instead of
- * being read as empty; a request with no body at all (an anonymous vote) counts as `{}`.
+ * Request bodies are JSON (spec part 4). A body of another type or charset is refused with 415
+ * instead of being read as empty (body-type.ts holds the one list both the gate and the parser go
+ * by); a request with no body at all (an anonymous vote) counts as `{}`.
  */
 export function jsonBody(): Middleware<AppState> {
   const parse = bodyParser({
     enableTypes: ['json'],
+    // The parser reads as JSON what the gate below lets through, never by a list of its own (its
+    // default list lacks `application/ld+json` and most `+json` types, which it read as `{}`).
+    detectJSON: readsAsJson,
     jsonLimit: BODY_LIMIT,
     strict: true,
     // A `__proto__` key (at any depth) is valid JSON, and co-body's default refuses it with a
@@ -53,11 +58,9 @@ export function jsonBody(): Middleware<AppState> {
     },
   });
   return async (ctx, next) => {
-    if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'DELETE' || ctx.method === 'OPTIONS') return next();
-    const hasBody = ctx.get('transfer-encoding') !== '' || Number(ctx.get('content-length') || 0) > 0;
-    if (hasBody && !ctx.is('application/json', '+json')) {
-      throw new AppError(415, 'Unsupported Media Type: send the body as JSON with Content-Type: application/json');
-    }
+    if (!readsBody(ctx.method)) return next();
+    const refusal = unreadableBody(ctx);
+    if (refusal) throw refusal;
     // Checked before anything downstream (idempotency's fingerprint included) walks the body.
     return parse(ctx, async () => {
       const problems = checkInputLimits(ctx.request.body ?? {});

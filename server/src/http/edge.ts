@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 import { recordRequest } from '../metrics/http-metrics.js';
 import { recording } from '../metrics/registry.js';
 import type { AppContext, AppState } from './context.js';
-import { AppError, toErrorResponse } from './errors.js';
+import { AppError, pathNotFound, toErrorResponse } from './errors.js';
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
 
@@ -86,7 +86,7 @@ function answerUnrouted(ctx: Parameters<Middleware<AppState>>[0]): void {
   if (ctx.body !== undefined && ctx.body !== null) return;
   if (ctx.status === 405) throw new AppError(405, `Method ${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`);
   if (ctx.status === 501) throw new AppError(501, `Method ${ctx.method} is not supported`);
-  if (ctx.status === 404) throw new AppError(404, `Not found: ${ctx.method} ${ctx.path}`);
+  if (ctx.status === 404) throw pathNotFound(ctx.method, ctx.path);
 }
 
 /**

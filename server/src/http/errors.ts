@@ -57,8 +57,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return Array.isArray(errors) && errors.length > 0 && errors.every(isDatabaseUnavailable);
 }
 
+/** The 404 of a path no route answers (http/edge.ts), and of `/metrics` on the API's port (keyless-routes.ts). */
+export function pathNotFound(method: string, path: string): AppError {
+  return new AppError(404, `Not found: ${method} ${path}`);
+}
+
 /** What a request whose body never arrived whole is told (when it can still be told anything). */
 export const BODY_CUT_SHORT = 'The request body was cut short';
+
+/** What a body declared in a charset other than UTF-8 is told (http/body-type.ts). */
+export const UNSUPPORTED_CHARSET = 'Unsupported charset: send JSON in UTF-8';
 
 /** Errors thrown by raw-body / co-body (inside koa-bodyparser), recognised by their `type`. */
 const BODY_ERRORS: Record<string, (limit: unknown) => Omit<ErrorResponse, 'unexpected' | 'headers'>> = {
@@ -66,7 +74,7 @@ const BODY_ERRORS: Record<string, (limit: unknown) => Omit<ErrorResponse, 'unexp
   'request.size.invalid': () => ({ status: 400, body: invalidInputBody('The request body does not match its Content-Length') }),
   'entity.too.large': (limit) => ({ status: 413, body: { error: `Request body too large: the limit is ${formatBytes(limit)}` } }),
   'encoding.unsupported': () => ({ status: 415, body: { error: 'Unsupported Content-Encoding' } }),
-  'charset.unsupported': () => ({ status: 415, body: { error: 'Unsupported charset: send JSON in UTF-8' } }),
+  'charset.unsupported': () => ({ status: 415, body: { error: UNSUPPORTED_CHARSET } }),
 };
 
 /** The one status table: every error the server can meet, mapped to the spec's JSON error shape. */

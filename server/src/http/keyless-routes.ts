@@ -1,8 +1,9 @@
 import Router from '@koa/router';
 import type { SqlPool } from '../db/pool.js';
+import { METRICS_PATH } from '../metrics/registry.js';
 import { SERVER_VERSION } from '../version.js';
 import type { AppContext, AppState } from './context.js';
-import { AppError } from './errors.js';
+import { AppError, pathNotFound } from './errors.js';
 
 /** Where the API's OpenAPI document is served. */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -24,8 +25,11 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * - `GET /healthz`: 200 when the database answers within 2 s, 503 when it does not;
  * - `GET /api/v1/openapi.json`: the OpenAPI document (JSON text built once, when the app is), public
  *   like the spec it follows.
- * Another method on one of them is a 405 with `Allow: GET, HEAD`. The paths match exactly (case and
- * trailing slash included): `/healthz/` is an API path like any other, asked for a key.
+ * Another method on one of them is a 405 with `Allow: GET, HEAD`. And `/metrics`, with any method,
+ * is the JSON 404 of an unknown path: the metrics are served only on their own port
+ * (`--metrics-port`), and a probe or a Prometheus pointed at the API's port is told they are not
+ * here rather than asked for a key it has no use for. The paths match exactly (case and trailing
+ * slash included): `/healthz/` is an API path like any other, asked for a key.
  */
 export function keylessRoutes(sql: SqlPool, openApiDocument: string, browserHome?: string): Router<AppState> {
   const index = JSON.stringify({
@@ -52,6 +56,9 @@ export function keylessRoutes(sql: SqlPool, openApiDocument: string, browserHome
       throw new AppError(405, 'Method Not Allowed', undefined, { Allow: 'GET, HEAD' });
     });
   }
+  router.all(METRICS_PATH, (ctx) => {
+    throw pathNotFound(ctx.method, ctx.path);
+  });
   return router;
 }
 

@@ -8,6 +8,12 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 export const registry = new Registry();
 
 /**
+ * Where the figures are served: on the metrics listener's own port (serve/metrics-listener.ts),
+ * never on the API's, where this path is a keyless 404 (http/keyless-routes.ts).
+ */
+export const METRICS_PATH = '/metrics';
+
+/**
  * Whether this process records: false until `enableMetrics()`, so that a server started without
  * `--metrics-port` pays one boolean test per request and nothing else.
  */

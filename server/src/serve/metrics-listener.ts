@@ -1,10 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import { baseUrl, listen } from './http-server.js';
+import type { Server } from 'node:http';
+import { baseUrl, createHttpServer, listen } from './http-server.js';
 import type { Logger } from '../logger.js';
+import { METRICS_PATH } from '../metrics/registry.js';
 
 /** The Prometheus text format that prom-client writes (version 0.0.4). */
 const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
-export const METRICS_PATH = '/metrics';
 
 export interface MetricsListener {
   url: string;
@@ -19,7 +19,9 @@ export interface MetricsListener {
  * the primary's sum over its workers.
  */
 export async function startMetricsListener(options: { port: number; host: string; scrape: () => Promise<string>; logger: Logger }): Promise<MetricsListener> {
-  const server: Server = createServer((request, response) => {
+  // The API's HTTP server, with its default limits: what Node answers before the handler sees a
+  // request (a URL over 16 KB, a malformed or too slow request) is the same JSON error as there.
+  const server: Server = createHttpServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
     if (path !== METRICS_PATH || (request.method !== 'GET' && request.method !== 'HEAD')) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`Not found: the metrics are at GET ${METRICS_PATH}\n`);
