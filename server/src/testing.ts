@@ -19,6 +19,7 @@ export { SEED_EPOCH_MS, SEED_MARKERS, markerItemCount, type SeedMarker } from '.
 export { buildOpenApiDocument } from './openapi.js';
 export { OPENAPI_PATH } from './http/keyless-routes.js';
 export { PRUNE_LOG, WEBHOOK_LOG_DAYS } from './webhooks/deliveries.sql.js';
-export { LISTENER_IDLE_HOURS, PRUNE_LISTENERS } from './webhooks/listeners.sql.js';
+export { CLAIM_PULLED, LISTENER_IDLE_HOURS, PRUNE_LISTENERS, PULL_PROBE } from './webhooks/listeners.sql.js';
+export { PULL_POLL_MS } from './webhooks/pull-waiters.js';
 export { nextDelayMs, RETRY_DELAYS_MS } from './webhooks/attempts.js';
 export { pace } from './webhooks/pace.js';

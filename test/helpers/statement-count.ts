@@ -17,9 +17,9 @@ function clientPrototypes(): { query: Query }[] {
  * The statements this process sends to the database while `work` runs, each a round trip (the
  * server under test runs in the test's process and reaches both databases through node-postgres;
  * its background jobs run in a thread of their own and are not counted). Only for a test that
- * runs nothing else meanwhile.
+ * runs nothing else meanwhile. `work` gets the list as it grows, to wait on it.
  */
-export async function statementsDuring<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+export async function statementsDuring<T>(work: (statements: readonly string[]) => Promise<T>): Promise<{ result: T; statements: string[] }> {
   const statements: string[] = [];
   const patched = clientPrototypes().map((prototype) => {
     const original = prototype.query;
@@ -33,7 +33,7 @@ export async function statementsDuring<T>(work: () => Promise<T>): Promise<{ res
     };
   });
   try {
-    return { result: await work(), statements };
+    return { result: await work(statements), statements };
   } finally {
     for (const restore of patched) restore();
   }

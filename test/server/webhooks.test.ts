@@ -234,7 +234,7 @@ for (const backend of backends()) {
         await publicClient.feedback.create({ title: 'Crash on start', type: 'bug', endUser: { externalId: 'lin' } });
         await until(() => slack.received.length >= 1 && discord.received.length >= 1);
         expect(JSON.parse(slack.received[0]!.body)).to.deep.equal({ text: 'New bug: "Crash on start" from lin' });
-        expect(JSON.parse(discord.received[0]!.body)).to.deep.equal({ content: 'New bug: "Crash on start" from lin' });
+        expect(JSON.parse(discord.received[0]!.body)).to.deep.equal({ content: 'New bug: "Crash on start" from lin', allowed_mentions: { parse: [] } });
         new Webhook(secret).verify(slack.received[0]!.body, signatureHeaders(slack.received[0]!.headers));
       } finally {
         await slack.close();

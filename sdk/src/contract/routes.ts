@@ -66,7 +66,8 @@ export interface RouteDefinition {
   /**
    * `false` for a POST that takes no Idempotency-Key (the server ignores one, the SDK sends none,
    * the OpenAPI document lists none): one that may wait for long, which must not hold the key's
-   * transaction open meanwhile, and whose repeat is harmless.
+   * transaction open meanwhile, and whose repeat is harmless; or one whose answer holds a secret
+   * (a signing secret, a sign-in token), which an idempotency record would keep and replay.
    */
   readonly idempotencyKey?: false;
 }
@@ -213,6 +214,10 @@ export const routes = {
     summary: "Subscribe an endpoint to the project's events; the answer shows its signing secret, once",
     body: CreateWebhookRequestSchema,
     responses: { 201: WebhookWithSecretResponseSchema },
+    // The answer holds the signing secret: an idempotency record would keep it for 24 h and replay
+    // it to any key of the project that sends the same Idempotency-Key (issue 37). The header is
+    // ignored; a repeat after a lost answer makes another endpoint (list them and delete the spare).
+    idempotencyKey: false,
   },
   listWebhooks: {
     method: 'GET',
@@ -254,6 +259,10 @@ export const routes = {
     params: WebhookIdParamsSchema,
     body: RotateWebhookSecretRequestSchema,
     responses: { 200: WebhookWithSecretResponseSchema },
+    // The answer holds the signing secret: an idempotency record would keep it for 24 h and replay
+    // it to any key of the project that sends the same Idempotency-Key (issue 37). The header is
+    // ignored; a repeat after a lost answer rotates again, and its answer is the secret that signs.
+    idempotencyKey: false,
   },
   testWebhook: {
     method: 'POST',
@@ -301,6 +310,10 @@ export const routes = {
     summary: 'Make a pull endpoint, whose deliveries a listener pulls instead of the server sending them; the answer shows its signing secret, once',
     body: ListenWebhookRequestSchema,
     responses: { 201: WebhookWithSecretResponseSchema },
+    // The answer holds the signing secret: an idempotency record would keep it for 24 h and replay
+    // it to any key of the project that sends the same Idempotency-Key (issue 37). The header is
+    // ignored; a repeat after a lost answer makes another pull endpoint, which the hourly pruning deletes unpulled.
+    idempotencyKey: false,
   },
   pullWebhookDeliveries: {
     method: 'POST',

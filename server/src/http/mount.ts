@@ -74,7 +74,8 @@ export function mount<R extends RouteDefinition>(
   const method = ({ GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as const)[route.method];
   const secretOnly = route.auth === 'secret';
   // Only a write can be repeated by a retry: a read's Idempotency-Key is ignored, and so is that of
-  // a write whose route takes none (a pull that waits must not hold the key's transaction open).
+  // a write whose route takes none (a pull that waits must not hold the key's transaction open; an
+  // answer that holds a secret must not be stored to be replayed).
   const isWrite = route.method !== 'GET' && route.idempotencyKey !== false;
   const pathIds = Object.keys(PATH_IDS).filter((name) => route.path.includes(`:${name}`));
   router[method](route.path, async (ctx) => {

@@ -1,15 +1,15 @@
 import type Router from '@koa/router';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { routes, WEBHOOK_PULL_CLAIM_SECONDS, WEBHOOK_RESPONSE_EXCERPT_CHARS, type PulledWebhookDelivery } from '@feedbackd/sdk/contract';
 import { newWebhookSecret } from '@feedbackd/sdk/webhooks';
 import type { AppContext, AppState } from '../http/context.js';
 import { deliveryNotFound, webhookNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
 import type { Logger } from '../logger.js';
-import { EXPAND_GROUPED_OF_PROJECT, FAN_OUT_PROJECT, type ClaimedDelivery } from './deliveries.sql.js';
+import type { ClaimedDelivery } from './deliveries.sql.js';
 import { GET_DELIVERY } from './endpoints.sql.js';
 import { CLAIM_PULLED, CREATE_LISTENER, TAKE_REPORTED, TOUCH_LISTENER } from './listeners.sql.js';
 import { deliveryBody, recordOutcome, signDelivery } from './attempts.js';
+import { fanOutProject, pullWaiters } from './pull-waiters.js';
 
 export interface ListenerRouteOptions {
   /** Where a reported outcome that disables an endpoint is told. */
@@ -17,9 +17,6 @@ export interface ListenerRouteOptions {
   /** Aborted when the server stops: a pull waiting for deliveries answers at once. */
   stopping?: AbortSignal;
 }
-
-/** How often a waiting pull looks for a due delivery again. */
-const PULL_POLL_MS = 250;
 
 /**
  * Pull endpoints' API (docs/webhooks.md, "Receiving on your own machine"): `feedback webhooks
@@ -29,6 +26,9 @@ const PULL_POLL_MS = 250;
  * follows an outcome.
  */
 export function mountListenerRoutes(router: Router<AppState>, options: MountOptions, webhooks: ListenerRouteOptions): void {
+  // The pulls that wait share one look at the database (pull-waiters.ts), instead of each its own.
+  const waiters = pullWaiters(options.sql);
+
   mount(router, routes.listenWebhook, options, async ({ body }, ctx, sql) => {
     const secret = newWebhookSecret();
     const values = [projectOf(ctx), new URL(body.forwardTo).toString(), body.events ?? null, body.format ?? 'standard', secret];
@@ -43,17 +43,19 @@ export function mountListenerRoutes(router: Router<AppState>, options: MountOpti
     if (!endpoint.enabled) return reply(200, { items: [] });
     const ended = waitEnds(ctx, webhooks.stopping);
     const deadline = performance.now() + body.waitSeconds * 1000;
+    const claim = () => sql.query<ClaimedDelivery & Record<string, unknown>>('', CLAIM_PULLED, [params.webhookId, body.limit, WEBHOOK_PULL_CLAIM_SECONDS]);
     try {
-      for (;;) {
-        // A caller gone claims nothing: what it would have got stays due for the next pull.
+      // A caller gone claims nothing: what it would have got stays due for the next pull.
+      if (ended.signal.aborted) return reply(200, { items: [] });
+      await fanOutProject(sql, projectOf(ctx));
+      let claimed = await claim();
+      // Waiting, it runs no statement of its own: the shared look wakes it when its endpoint has a
+      // delivery due (pull-waiters.ts), and only then does it claim again.
+      while (claimed.length === 0 && (await waiters.wait(params.webhookId, deadline - performance.now(), ended.signal))) {
         if (ended.signal.aborted) return reply(200, { items: [] });
-        await sql.query('', EXPAND_GROUPED_OF_PROJECT, [16, projectOf(ctx)]);
-        await sql.query('', FAN_OUT_PROJECT, [projectOf(ctx)]);
-        const claimed = await sql.query<ClaimedDelivery & Record<string, unknown>>('', CLAIM_PULLED, [params.webhookId, body.limit, WEBHOOK_PULL_CLAIM_SECONDS]);
-        const left = deadline - performance.now();
-        if (claimed.length > 0 || left <= 0) return reply(200, { items: claimed.map(handedOut) });
-        await sleep(Math.min(PULL_POLL_MS, left), undefined, { signal: ended.signal }).catch(() => {});
+        claimed = await waiters.inTurn(claim);
       }
+      return reply(200, { items: claimed.map(handedOut) });
     } finally {
       ended.dispose();
     }

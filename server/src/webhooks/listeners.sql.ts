@@ -1,3 +1,4 @@
+import { GROUPED_EVENTS } from '../db/outbox.sql.js';
 import { toSend } from './deliveries.sql.js';
 import { WEBHOOK_JSON } from './endpoints.sql.js';
 
@@ -62,3 +63,21 @@ export const TAKE_REPORTED = `with taken as (
 /** Deletes the pull endpoints not pulled for LISTENER_IDLE_HOURS (their listener went away); their deliveries go with them. */
 export const PRUNE_LISTENERS = `delete from webhook_endpoints w
   where w.mode = 'pull' and coalesce(w.last_pulled_at, w.created_at) < now() - ${LISTENER_IDLE_HOURS} * interval '1 hour'`;
+
+/**
+ * The one look that every waiting pull of a process shares (pull-waiters.ts): of the enabled pull
+ * endpoints $1 (uuid[]), those with something to do, each with its project and which: `due`, a
+ * delivery due and not under a live claim (what CLAIM_PULLED takes); `outbox`, events of its
+ * project still waiting for their fan-out, grouped or not (what EXPAND_GROUPED_OF_PROJECT and
+ * FAN_OUT_PROJECT take). Each test reads an index: the due deliveries' by endpoint, the outbox's
+ * two partial ones of waiting rows.
+ */
+export const PULL_PROBE = `select * from (
+    select w.id, w.project_id,
+      exists (select 1 from webhook_deliveries d
+        where d.endpoint_id = w.id and d.state = 'pending' and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until < now())) as due,
+      exists (select 1 from webhook_events e where not e.fanned_out and e.type <> '${GROUPED_EVENTS}' and e.project_id = w.project_id)
+        or exists (select 1 from webhook_events e where not e.fanned_out and e.type = '${GROUPED_EVENTS}' and e.project_id = w.project_id) as outbox
+    from webhook_endpoints w
+    where w.id = any ($1::uuid[]) and w.mode = 'pull' and w.disabled_at is null
+  ) x where x.due or x.outbox`;
