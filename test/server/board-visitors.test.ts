@@ -103,6 +103,19 @@ for (const backend of backends()) {
       expect(user.body.user).to.include({ name: 'Ann Example' });
     });
 
+    it("when a sign-in link's `to` climbs out of the board with dot segments, plain or percent-encoded, then the visitor lands on the board, never on another site (issue 37: open redirect)", async () => {
+      for (const to of ['/b/default/../..//evil.example/', '/b/default/%2e%2e/%2E%2E//evil.example/', '/b/default/..%2F..%2F/../..//evil.example', '//evil.example/b/default', '/b/default\\..\\..\\evil.example']) {
+        const answer = await browse(server, pathOf(link({ externalId: 'redirected' }, { returnTo: to })));
+        expect(answer.status, to).to.equal(303);
+        expect(answer.headers.get('location'), to).to.equal('/b/default');
+      }
+      // `to` is no part of the token: a link of one's own with `to` changed by hand is checked the same way.
+      const own = link({ externalId: 'redirected' });
+      own.searchParams.set('to', '/b/default/%2e%2e/%2e%2e//evil.example/');
+      const changed = await browse(server, pathOf(own));
+      expect(changed.headers.get('location')).to.equal('/b/default');
+    });
+
     it("when an identified visitor votes and submits on the board, then the API counts them as that end user's, not as the address's", async () => {
       const cookie = await signIn({ externalId: 'voter-7', name: 'Seven' });
       const item = (await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Vote for me' } })).body.feedback.id as string;

@@ -146,6 +146,17 @@ for (const backend of backends()) {
       }
     });
 
+    it('when a vote\'s return path climbs out of the board with dot segments, plain or percent-encoded, then the visitor is sent to the item, never to another site (issue 37: open redirect)', async () => {
+      const id = await apiItem('Return paths that climb');
+      for (const unsafe of ['/b/default/../..//evil.example/', '/b/default/%2e%2e/%2e%2e//evil.example/', '/b/default/.%2E/%2e.//evil.example/b/default', '/b/default/..%5c..%5c/evil.example']) {
+        const voted = await browse(server, `/b/default/items/${id}/vote`, { method: 'POST', form: { return: unsafe } });
+        expect(voted.status, unsafe).to.equal(303);
+        expect(voted.headers.get('location'), unsafe).to.equal(`/b/default/items/${id}`);
+      }
+      const normal = await browse(server, `/b/default/items/${id}/vote`, { method: 'POST', form: { return: '/b/default/roadmap/../items/x/%2e%2e/..?sortBy=votes' } });
+      expect(normal.headers.get('location'), 'a path of the board is sent normalised').to.equal('/b/default/?sortBy=votes');
+    });
+
     it('when a form is posted from another site, or with no sign of where it comes from, then it is refused with a 403 page and nothing changes', async () => {
       const id = await apiItem('Cross-site');
       const refusals: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: 'null' }, { origin: server.url, 'sec-fetch-site': 'cross-site' }, { origin: '' }];

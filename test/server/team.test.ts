@@ -192,6 +192,12 @@ for (const backend of backends()) {
       const board = await browse(server, `/b/default?search=${marker}&status=planned`);
       expect(board.text).to.include(`${marker} one`).and.include(`${marker} two`);
 
+      // Issue 37 (open redirect): a way back that climbs out of /team is not followed.
+      for (const unsafe of ['/team/../..//evil.example/', '/team/%2e%2e/%2e%2e//evil.example/team']) {
+        const climbed = await browse(server, '/team/items/status', { method: 'POST', cookie, form: { id: [first], status: 'planned', return: unsafe } });
+        expect(climbed.headers.get('location'), unsafe).to.equal('/team?changed=1&to=planned');
+      }
+
       const none = await browse(server, '/team/items/status', { method: 'POST', cookie, form: { status: 'planned', return: back } });
       expect(none.status).to.equal(400);
       expect(none.text).to.include('Select at least one item');
