@@ -95,7 +95,7 @@ for (const backend of backends()) {
       expect(set).to.match(/; httponly/i);
       expect(set, 'not over plain http').not.to.match(/; secure/i);
       const page = await browse(server, `/b/default/items/${item}`, { cookie: cookieOf(answer) });
-      expect(page.text).to.include('Signed in as <strong>Ann Example</strong>');
+      expect(page.text).to.include('Signed in as <strong><bdi>Ann Example</bdi></strong>');
       const anonymous = await browse(server, `/b/default/items/${item}`);
       expect(anonymous.text).not.to.include('Signed in as');
       // The end user is the record identify writes: the API knows their name now.
@@ -104,13 +104,15 @@ for (const backend of backends()) {
     });
 
     it("when a sign-in link's `to` climbs out of the board with dot segments, plain or percent-encoded, then the visitor lands on the board, never on another site (issue 37: open redirect)", async () => {
-      for (const to of ['/b/default/../..//evil.example/', '/b/default/%2e%2e/%2E%2E//evil.example/', '/b/default/..%2F..%2F/../..//evil.example', '//evil.example/b/default', '/b/default\\..\\..\\evil.example']) {
-        const answer = await browse(server, pathOf(link({ externalId: 'redirected' }, { returnTo: to })));
+      const climbs = ['/b/default/../..//evil.example/', '/b/default/%2e%2e/%2E%2E//evil.example/', '/b/default/..%2F..%2F/../..//evil.example', '//evil.example/b/default', '/b/default\\..\\..\\evil.example'];
+      for (const [n, to] of climbs.entries()) {
+        // A user per link: two links for one user in the same second are one token (spent by the first).
+        const answer = await browse(server, pathOf(link({ externalId: `redirected-${n}` }, { returnTo: to })));
         expect(answer.status, to).to.equal(303);
         expect(answer.headers.get('location'), to).to.equal('/b/default');
       }
       // `to` is no part of the token: a link of one's own with `to` changed by hand is checked the same way.
-      const own = link({ externalId: 'redirected' });
+      const own = link({ externalId: 'redirected-by-hand' });
       own.searchParams.set('to', '/b/default/%2e%2e/%2e%2e//evil.example/');
       const changed = await browse(server, pathOf(own));
       expect(changed.headers.get('location')).to.equal('/b/default');

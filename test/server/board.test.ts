@@ -121,7 +121,7 @@ for (const backend of backends()) {
       const api = await request(server, 'GET', `/api/v1/feedback/${id}`);
       expect(api.body.feedback).to.include({ title: '<img src=x onerror=alert(1)> Dark mode', type: 'idea', voteCount: 1, description: null });
       const shown = await browse(server, `/b/default/items/${id}`);
-      expect(shown.text).to.include('<h1>&lt;img src=x onerror=alert(1)&gt; Dark mode</h1>');
+      expect(shown.text).to.include('<h1><bdi>&lt;img src=x onerror=alert(1)&gt; Dark mode</bdi></h1>');
       expect(shown.text, 'the submitter votes for it, as through the API').to.include('aria-pressed="true"');
     });
 
