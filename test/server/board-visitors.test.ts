@@ -236,7 +236,7 @@ for (const backend of backends()) {
       expect(page.text).to.include('This board does not take sign-in links.');
     });
 
-    it('when `feedback board embed` allows an origin, then the CSP lets that origin frame the board and no other; --none refuses every frame again', async () => {
+    it('when `feedback board embed` allows an origin, then the CSP lets that origin frame the board and no other, a wildcard or a non-origin is refused (issue 37), and --none refuses every frame again', async () => {
       const where = ['--project', 'default', ...locationOf(server)];
       const bad = await inProcess(['board', 'embed', '--origin', "https://app.example.com; script-src *", ...where]);
       expect(bad.code, 'not an origin').to.equal(2);
@@ -246,6 +246,21 @@ for (const backend of backends()) {
       await sleep(BOARD_PROJECT_CACHE_TTL_MS);
       const framed = await browse(server, '/b/default');
       expect(framed.headers.get('content-security-policy')).to.include('frame-ancestors https://app.example.com http://localhost:8080;');
+      // Issue 37: wildcards and anything that is not one exact origin are refused, and change nothing.
+      for (const refused of ['https://*', 'http://*', 'https://*.com', 'https://*.example.com', '*', "'self'", 'https:', 'https://app.example.com/path', 'https://user@app.example.com', 'ftp://app.example.com', 'app.example.com']) {
+        const wildcard = await inProcess(['board', 'embed', '--origin', 'https://ok.example.com', refused, ...where]);
+        expect(wildcard.code, refused).to.equal(2);
+        expect(wildcard.stderr, refused).to.include(`"${refused}" is not an origin`).and.include('no wildcard');
+      }
+      const [row] = await server.sql<{ origins: string[] }>("select board_frame_origins as origins from projects where slug = 'default'");
+      expect(row!.origins, 'a refused command changed nothing').to.deep.equal(['https://app.example.com', 'http://localhost:8080']);
+      // A row that holds a wildcard all the same (an older version took one, or a hand's update) never reaches the header.
+      await server.sql("update projects set board_frame_origins = '{https://*,https://app.example.com}' where slug = 'default'");
+      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      expect((await browse(server, '/b/default')).headers.get('content-security-policy')).to.include('frame-ancestors https://app.example.com;');
+      await server.sql("update projects set board_frame_origins = '{https://*}' where slug = 'default'");
+      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      expect((await browse(server, '/b/default')).headers.get('content-security-policy')).to.include("frame-ancestors 'none';");
       const none = await inProcess(['board', 'embed', '--none', ...where]);
       expect(none.code, none.stderr).to.equal(0);
       expect(none.stdout).to.include('may not be framed');
