@@ -66,7 +66,7 @@ for (const backend of backends()) {
       const id = await newItem(server, 'Rebound vote');
       const port = new URL(server.url).port;
       const rebound = `rebind.example:${port}`;
-      for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { origin: `http://${rebound}` }]) {
+      for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { origin: `http://${rebound}` }] as Record<string, string>[]) {
         const posted = await asHost(server, rebound, `/b/default/items/${id}/vote`, { method: 'POST', headers, form: {} });
         expect(posted.status, JSON.stringify(headers)).to.equal(421);
       }
