@@ -55,6 +55,12 @@ export interface AppDependencies {
    * default false. `stopping` is aborted when the server stops, which ends the pulls that wait.
    */
   webhooks?: { allowPrivate: boolean; stopping?: AbortSignal };
+  /**
+   * The server's public origin (`serve --public-url`, checked: http/origins.ts): the board's and
+   * the team's pages answer only requests for its host, take posts only from it, and redirect to
+   * it. Absent: any host, and the request's own origin.
+   */
+  publicUrl?: string | undefined;
 }
 
 /**
@@ -92,9 +98,9 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   // its own session and cross-site rules: matched here by the router, so that an API request runs
   // none of their code on its way.
   const keyless = keylessRoutes(deps.sql, openApiJson(), boardPaths.board(DEFAULT_PROJECT_SLUG));
-  const boardPages = board({ sql: deps.sql, writes, limiter, logger: deps.logger, assets });
+  const boardPages = board({ sql: deps.sql, writes, limiter, logger: deps.logger, assets, publicOrigin: deps.publicUrl });
   for (const path of ['/b/{*rest}', '/assets/{*rest}']) keyless.all(path, boardPages);
-  const teamPages = team({ sql: deps.sql, orm, limiter, logger: deps.logger, assets });
+  const teamPages = team({ sql: deps.sql, orm, limiter, logger: deps.logger, assets, publicOrigin: deps.publicUrl });
   for (const path of ['/team', '/team/{*rest}']) keyless.all(path, teamPages);
 
   // A request's way through, a layer per job (docs/architecture.md, "A request's way"): the edge

@@ -36,6 +36,8 @@ export interface TestServerOptions {
   webhooksAllowPrivate?: boolean;
   /** The webhook sender's pace (the server's default when absent). */
   webhooksPerSecond?: number;
+  /** The server's public origin (`serve --public-url`): its pages answer only for that host. */
+  publicUrl?: string;
 }
 
 export async function startTestServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
@@ -54,6 +56,7 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     connectionLimits: options.connectionLimits,
     webhooksAllowPrivate: options.webhooksAllowPrivate,
     webhooksPerSecond: options.webhooksPerSecond,
+    publicUrl: options.publicUrl,
     logger: {
       debug: () => {},
       info: (message, fields) => logs.push(`INFO ${message} ${JSON.stringify(fields ?? {})}`),

@@ -95,12 +95,27 @@ for (const backend of backends()) {
       expect(set).to.match(/; httponly/i);
       expect(set, 'not over plain http').not.to.match(/; secure/i);
       const page = await browse(server, `/b/default/items/${item}`, { cookie: cookieOf(answer) });
-      expect(page.text).to.include('Signed in as <strong>Ann Example</strong>');
+      expect(page.text).to.include('Signed in as <strong><bdi>Ann Example</bdi></strong>');
       const anonymous = await browse(server, `/b/default/items/${item}`);
       expect(anonymous.text).not.to.include('Signed in as');
       // The end user is the record identify writes: the API knows their name now.
       const user = await request(server, 'POST', '/api/v1/identify', { body: { externalId: 'ann-1' } });
       expect(user.body.user).to.include({ name: 'Ann Example' });
+    });
+
+    it("when a sign-in link's `to` climbs out of the board with dot segments, plain or percent-encoded, then the visitor lands on the board, never on another site (issue 37: open redirect)", async () => {
+      const climbs = ['/b/default/../..//evil.example/', '/b/default/%2e%2e/%2E%2E//evil.example/', '/b/default/..%2F..%2F/../..//evil.example', '//evil.example/b/default', '/b/default\\..\\..\\evil.example'];
+      for (const [n, to] of climbs.entries()) {
+        // A user per link: two links for one user in the same second are one token (spent by the first).
+        const answer = await browse(server, pathOf(link({ externalId: `redirected-${n}` }, { returnTo: to })));
+        expect(answer.status, to).to.equal(303);
+        expect(answer.headers.get('location'), to).to.equal('/b/default');
+      }
+      // `to` is no part of the token: a link of one's own with `to` changed by hand is checked the same way.
+      const own = link({ externalId: 'redirected-by-hand' });
+      own.searchParams.set('to', '/b/default/%2e%2e/%2e%2e//evil.example/');
+      const changed = await browse(server, pathOf(own));
+      expect(changed.headers.get('location')).to.equal('/b/default');
     });
 
     it("when an identified visitor votes and submits on the board, then the API counts them as that end user's, not as the address's", async () => {
@@ -221,7 +236,7 @@ for (const backend of backends()) {
       expect(page.text).to.include('This board does not take sign-in links.');
     });
 
-    it('when `feedback board embed` allows an origin, then the CSP lets that origin frame the board and no other; --none refuses every frame again', async () => {
+    it('when `feedback board embed` allows an origin, then the CSP lets that origin frame the board and no other, a wildcard or a non-origin is refused (issue 37), and --none refuses every frame again', async () => {
       const where = ['--project', 'default', ...locationOf(server)];
       const bad = await inProcess(['board', 'embed', '--origin', "https://app.example.com; script-src *", ...where]);
       expect(bad.code, 'not an origin').to.equal(2);
@@ -231,6 +246,21 @@ for (const backend of backends()) {
       await sleep(BOARD_PROJECT_CACHE_TTL_MS);
       const framed = await browse(server, '/b/default');
       expect(framed.headers.get('content-security-policy')).to.include('frame-ancestors https://app.example.com http://localhost:8080;');
+      // Issue 37: wildcards and anything that is not one exact origin are refused, and change nothing.
+      for (const refused of ['https://*', 'http://*', 'https://*.com', 'https://*.example.com', '*', "'self'", 'https:', 'https://app.example.com/path', 'https://user@app.example.com', 'ftp://app.example.com', 'app.example.com']) {
+        const wildcard = await inProcess(['board', 'embed', '--origin', 'https://ok.example.com', refused, ...where]);
+        expect(wildcard.code, refused).to.equal(2);
+        expect(wildcard.stderr, refused).to.include(`"${refused}" is not an origin`).and.include('no wildcard');
+      }
+      const [row] = await server.sql<{ origins: string[] }>("select board_frame_origins as origins from projects where slug = 'default'");
+      expect(row!.origins, 'a refused command changed nothing').to.deep.equal(['https://app.example.com', 'http://localhost:8080']);
+      // A row that holds a wildcard all the same (an older version took one, or a hand's update) never reaches the header.
+      await server.sql("update projects set board_frame_origins = '{https://*,https://app.example.com}' where slug = 'default'");
+      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      expect((await browse(server, '/b/default')).headers.get('content-security-policy')).to.include('frame-ancestors https://app.example.com;');
+      await server.sql("update projects set board_frame_origins = '{https://*}' where slug = 'default'");
+      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      expect((await browse(server, '/b/default')).headers.get('content-security-policy')).to.include("frame-ancestors 'none';");
       const none = await inProcess(['board', 'embed', '--none', ...where]);
       expect(none.code, none.stderr).to.equal(0);
       expect(none.stdout).to.include('may not be framed');

@@ -121,7 +121,7 @@ for (const backend of backends()) {
       const api = await request(server, 'GET', `/api/v1/feedback/${id}`);
       expect(api.body.feedback).to.include({ title: '<img src=x onerror=alert(1)> Dark mode', type: 'idea', voteCount: 1, description: null });
       const shown = await browse(server, `/b/default/items/${id}`);
-      expect(shown.text).to.include('<h1>&lt;img src=x onerror=alert(1)&gt; Dark mode</h1>');
+      expect(shown.text).to.include('<h1><bdi>&lt;img src=x onerror=alert(1)&gt; Dark mode</bdi></h1>');
       expect(shown.text, 'the submitter votes for it, as through the API').to.include('aria-pressed="true"');
     });
 
@@ -144,6 +144,17 @@ for (const backend of backends()) {
         expect(voted.status, unsafe).to.equal(303);
         expect(voted.headers.get('location'), unsafe).to.equal(`/b/default/items/${id}`);
       }
+    });
+
+    it('when a vote\'s return path climbs out of the board with dot segments, plain or percent-encoded, then the visitor is sent to the item, never to another site (issue 37: open redirect)', async () => {
+      const id = await apiItem('Return paths that climb');
+      for (const unsafe of ['/b/default/../..//evil.example/', '/b/default/%2e%2e/%2e%2e//evil.example/', '/b/default/.%2E/%2e.//evil.example/b/default', '/b/default/..%5c..%5c/evil.example']) {
+        const voted = await browse(server, `/b/default/items/${id}/vote`, { method: 'POST', form: { return: unsafe } });
+        expect(voted.status, unsafe).to.equal(303);
+        expect(voted.headers.get('location'), unsafe).to.equal(`/b/default/items/${id}`);
+      }
+      const normal = await browse(server, `/b/default/items/${id}/vote`, { method: 'POST', form: { return: '/b/default/roadmap/../items/x/%2e%2e/..?sortBy=votes' } });
+      expect(normal.headers.get('location'), 'a path of the board is sent normalised').to.equal('/b/default/?sortBy=votes');
     });
 
     it('when a form is posted from another site, or with no sign of where it comes from, then it is refused with a 403 page and nothing changes', async () => {

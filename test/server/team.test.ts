@@ -192,6 +192,12 @@ for (const backend of backends()) {
       const board = await browse(server, `/b/default?search=${marker}&status=planned`);
       expect(board.text).to.include(`${marker} one`).and.include(`${marker} two`);
 
+      // Issue 37 (open redirect): a way back that climbs out of /team is not followed.
+      for (const unsafe of ['/team/../..//evil.example/', '/team/%2e%2e/%2e%2e//evil.example/team']) {
+        const climbed = await browse(server, '/team/items/status', { method: 'POST', cookie, form: { id: [first], status: 'planned', return: unsafe } });
+        expect(climbed.headers.get('location'), unsafe).to.equal('/team?changed=1&to=planned');
+      }
+
       const none = await browse(server, '/team/items/status', { method: 'POST', cookie, form: { status: 'planned', return: back } });
       expect(none.status).to.equal(400);
       expect(none.text).to.include('Select at least one item');
@@ -207,7 +213,7 @@ for (const backend of backends()) {
       const cookie = await signIn();
       const page = await browse(server, `/team/items/${id}`, { cookie });
       expect(page.status).to.equal(200);
-      expect(page.text).to.include('<h1>Item in the team view</h1>').and.include('The status has not changed');
+      expect(page.text).to.include('<h1><bdi>Item in the team view</bdi></h1>').and.include('The status has not changed');
       const changed = await browse(server, `/team/items/${id}/status`, { method: 'POST', cookie, form: { status: 'in-progress', comment: 'Started this week.' } });
       expect(changed.status).to.equal(303);
       expect(changed.headers.get('location')).to.equal(`/team/items/${id}?done=status`);
@@ -217,7 +223,7 @@ for (const backend of backends()) {
       expect(api.comments[0]).to.deep.include({ content: 'Started this week.', author: { name: 'Default project', isTeam: true } });
       expect(api.statusHistory).to.have.length(1);
       const shown = await browse(server, changed.headers.get('location')!, { cookie });
-      expect(shown.text).to.include('Saved: the status is In progress.').and.include('New → In progress').and.include('by team session ');
+      expect(shown.text).to.include('Saved: the status is In progress.').and.include('New → In progress').and.include('by <bdi>team session ');
       expect(shown.text, 'no part of a key in the history').not.to.include(secretKey.slice(0, 9));
 
       const same = await browse(server, `/team/items/${id}/status`, { method: 'POST', cookie, form: { status: 'in-progress', comment: '' } });
@@ -280,7 +286,7 @@ for (const backend of backends()) {
       const cookie = await signIn();
       const confirm = await browse(server, `/team/items/${id}/delete`, { cookie });
       expect(confirm.status).to.equal(200);
-      expect(confirm.text).to.include('<h1>Delete “Deleted from the team view”?</h1>').and.include('This cannot be undone');
+      expect(confirm.text).to.include('<h1>Delete “<bdi>Deleted from the team view</bdi>”?</h1>').and.include('This cannot be undone');
       expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).status, 'asking is not deleting').to.equal(200);
       const deleted = await browse(server, `/team/items/${id}/delete`, { method: 'POST', cookie });
       expect(deleted.status).to.equal(303);

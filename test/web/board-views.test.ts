@@ -5,7 +5,7 @@ import { errorPage } from '../../server/src/web/board/views/error-page.js';
 import { itemPage } from '../../server/src/web/board/views/item-page.js';
 import { roadmapPage } from '../../server/src/web/board/views/roadmap-page.js';
 import { submitPage } from '../../server/src/web/board/views/submit-page.js';
-import { ASSETS, HOSTILE, HOSTILE_ESCAPED, ITEM_ID, detail, expectEscaped, expectLabelledControls, expectLandmarks, expectNoSummary, expectSummary, listItem, occurrences, titleOf } from './page-checks.js';
+import { ASSETS, HOSTILE, HOSTILE_ESCAPED, ITEM_ID, detail, expectEscaped, expectIsolated, expectLabelledControls, expectLandmarks, expectNoSummary, expectSummary, listItem, occurrences, titleOf } from './page-checks.js';
 
 /** The board's pages rendered from fixtures: no server, no database, no browser. */
 
@@ -33,12 +33,13 @@ describe('board views', () => {
     expectEscaped(page);
     expectLabelledControls(page);
     expectNoSummary(page);
-    expect(titleOf(page)).to.equal(`Feedback &ndash; ${HOSTILE_ESCAPED}`);
+    expectIsolated(page);
+    expect(titleOf(page)).to.equal(`&#x2068;Feedback&#x2069; &ndash; &#x2068;${HOSTILE_ESCAPED}&#x2069;`);
     expect(page.text).to.include('<a href="/b/acme" aria-current="page">Feedback</a>');
-    expect(page.text).to.include(`Signed in as <strong>${HOSTILE_ESCAPED}</strong>`);
+    expect(page.text).to.include(`Signed in as <strong><bdi>${HOSTILE_ESCAPED}</bdi></strong>`);
     // The search is in the filter form's value and in the summary, escaped in both.
     expect(page.text).to.include(`value="${HOSTILE_ESCAPED}"`);
-    expect(page.text).to.include(`41 items matching &ldquo;${HOSTILE_ESCAPED}&rdquo;`);
+    expect(page.text).to.include(`41 items matching &ldquo;<bdi>${HOSTILE_ESCAPED}</bdi>&rdquo;`);
     expect(page.text).to.include('<form method="get" action="/b/acme" class="filters" role="search" aria-label="Filter and sort">');
     // The vote button says this visitor votes for the item, and the pages link both ways.
     expect(page.text).to.include('aria-pressed="true"');
@@ -64,14 +65,34 @@ describe('board views', () => {
     const page = itemPage({ project, assets: ASSETS, item: detail(), voted: false });
     expectLandmarks(page, 'Board');
     expectEscaped(page);
-    expect(titleOf(page)).to.equal(`${HOSTILE_ESCAPED} &ndash; ${HOSTILE_ESCAPED}`);
-    expect(page.text).to.include(`<h1>${HOSTILE_ESCAPED}</h1>`);
+    expectIsolated(page);
+    expect(titleOf(page)).to.equal(`&#x2068;${HOSTILE_ESCAPED}&#x2069; &ndash; &#x2068;${HOSTILE_ESCAPED}&#x2069;`);
+    expect(page.text).to.include(`<h1><bdi>${HOSTILE_ESCAPED}</bdi></h1>`);
     expect(page.text).to.include(`<form method="post" action="/b/acme/items/${ITEM_ID}/vote" class="vote" data-vote>`);
     expect(page.text).to.include(`<input type="hidden" name="return" value="/b/acme/items/${ITEM_ID}">`);
     expect(page.text).to.include('aria-pressed="false"');
     expect(occurrences(page, /<li class="comment team">/)).to.equal(1);
     expect(page.text).to.include('<h2 id="comments-title">2 comments</h2>');
     expect(page.text).not.to.include('Signed in as');
+  });
+
+  it('when a name or a title ends in U+202E (right-to-left override), then it is isolated in <bdi>, so the date beside it is not reversed (issue 37: bidi)', () => {
+    const item = detail({
+      title: 'Export\u202e',
+      endUser: { name: 'Mallory\u202e', avatarUrl: null },
+      comments: [{ id: 'c1', content: 'Same\u202e', createdAt: '2026-05-04T04:00:00.000Z', author: { name: 'Eve\u202e' } }],
+    });
+    const page = itemPage({ project: { ...project, name: 'Acme\u202e' }, assets: ASSETS, item, voted: false, visitor: { ...visitor, name: 'Ann\u202e' } });
+    expect(page.text).to.include('<p class="hint">Posted <time datetime="2026-05-04T03:02:01.000Z">2026-05-04</time> by <bdi>Mallory\u202e</bdi></p>');
+    expect(page.text).to.include('<p><strong><bdi>Eve\u202e</bdi></strong> <span class="hint"><time datetime="2026-05-04T04:00:00.000Z">2026-05-04</time></span></p>');
+    expect(page.text).to.include('<p><bdi>Same\u202e</bdi></p>');
+    expect(page.text).to.include('<h1><bdi>Export\u202e</bdi></h1>');
+    expect(page.text).to.include('Signed in as <strong><bdi>Ann\u202e</bdi></strong>');
+    expect(page.text).to.include('<a class="brand" href="/b/acme"><bdi>Acme\u202e</bdi></a>');
+    expect(titleOf(page)).to.equal('&#x2068;Export\u202e&#x2069; &ndash; &#x2068;Acme\u202e&#x2069;');
+    // No U+202E outside an isolate: every one is inside a <bdi>, or between U+2068 and U+2069 in the title.
+    const outside = page.text.replace(/<bdi>[^<]*<\/bdi>/g, '').replace(/&#x2068;[^&]*&#x2069;/g, '');
+    expect(outside).not.to.include('\u202e');
   });
 
   it('when the submit form is refused, then the title says Error, the summary links to each field, and each field says its message and is marked invalid', () => {
@@ -81,7 +102,8 @@ describe('board views', () => {
     expectEscaped(page);
     expectLabelledControls(page);
     expectSummary(page, problems);
-    expect(titleOf(page)).to.equal(`Error: Give feedback &ndash; ${HOSTILE_ESCAPED}`);
+    expectIsolated(page);
+    expect(titleOf(page)).to.equal(`&#x2068;Error: Give feedback&#x2069; &ndash; &#x2068;${HOSTILE_ESCAPED}&#x2069;`);
     expect(page.text).to.include('aria-describedby="title-hint title-error" aria-invalid="true"');
     expect(page.text).to.include('<p class="field-error" id="type-error"><span class="visually-hidden">Error: </span>Type must be one of: bug, idea, question, other</p>');
     expect(page.text).to.include(`<textarea id="description" name="description" rows="6">${HOSTILE_ESCAPED}</textarea>`);
@@ -93,8 +115,9 @@ describe('board views', () => {
     const similar = [{ ...listItem(), userHasVoted: false, similarity: 0.5 }];
     const asked = submitPage({ project, assets: ASSETS, values: {}, problems: [], similar });
     expectNoSummary(asked);
-    expect(titleOf(asked)).to.equal(`Give feedback &ndash; ${HOSTILE_ESCAPED}`);
-    expect(asked.text).to.include(`<li><a href="/b/acme/items/${ITEM_ID}">${HOSTILE_ESCAPED}</a>`);
+    expectIsolated(asked);
+    expect(titleOf(asked)).to.equal(`&#x2068;Give feedback&#x2069; &ndash; &#x2068;${HOSTILE_ESCAPED}&#x2069;`);
+    expect(asked.text).to.include(`<li><a href="/b/acme/items/${ITEM_ID}"><bdi>${HOSTILE_ESCAPED}</bdi></a>`);
     const fresh = submitPage({ project, assets: ASSETS, values: {}, problems: [] });
     expect(fresh.text).to.include('<section class="similar" aria-live="polite" data-similar="/b/acme/similar" data-board="/b/acme">\n\n\n</section>');
   });
@@ -112,6 +135,7 @@ describe('board views', () => {
     });
     expectLandmarks(page, 'Board');
     expectEscaped(page);
+    expectIsolated(page);
     expect(occurrences(page, /<section class="column" aria-labelledby="column-[a-z-]+">/)).to.equal(3);
     expect(occurrences(page, /<h3 class="item-title">/)).to.equal(1);
     expect(page.text).to.include('<a href="/b/acme?status=planned&amp;sortBy=votes">All 60 planned items</a>');

@@ -54,6 +54,25 @@ export function titleOf(page: SafeHtml): string {
   return /<title>([^<]*)<\/title>/.exec(page.text)?.[1] ?? '';
 }
 
+/**
+ * Text people wrote is isolated for the bidi algorithm wherever it is shown (issue 37): each
+ * HOSTILE (which holds an unterminated U+202E) in the page's text is a `<bdi>` of its own, and in
+ * the <title> it is between U+2068 and U+2069. Attribute values, a textarea's text and a notice
+ * (the server's own words) are not inline text beside anything, and are left out.
+ */
+export function expectIsolated(page: SafeHtml): void {
+  const title = titleOf(page);
+  expect(title.split(HOSTILE_ESCAPED).length, 'in the <title>').to.equal(title.split(`&#x2068;${HOSTILE_ESCAPED}&#x2069;`).length);
+  const text = page.text
+    .replace(/<title>[^<]*<\/title>/, '')
+    .replace(/<textarea[^>]*>[^<]*<\/textarea>/g, '')
+    .replace(/<p class="notice"[^>]*>[^<]*<\/p>/g, '')
+    .replace(/="[^"]*"/g, '=""');
+  const shown = text.split(HOSTILE_ESCAPED).length - 1;
+  expect(shown, 'the page shows the hostile text').to.be.greaterThan(0);
+  expect(text.split(`<bdi>${HOSTILE_ESCAPED}</bdi>`).length - 1, 'each time in a <bdi> of its own').to.equal(shown);
+}
+
 /** The hostile text appears only escaped: no tag, attribute or entity of it survives as markup. */
 export function expectEscaped(page: SafeHtml): void {
   expect(page.text).to.include(HOSTILE_ESCAPED);

@@ -5,7 +5,7 @@ import { inboxPage, type InboxView } from '../../server/src/web/team/views/inbox
 import { teamItemPage, type TeamItemView } from '../../server/src/web/team/views/item-page.js';
 import { deletePage } from '../../server/src/web/team/views/remove-parts.js';
 import { signInPage } from '../../server/src/web/team/views/sign-in-page.js';
-import { ASSETS, HOSTILE, HOSTILE_ESCAPED, ITEM_ID, OTHER_ID, detail, expectEscaped, expectLabelledControls, expectLandmarks, expectNoSummary, expectSummary, listItem, occurrences, titleOf } from './page-checks.js';
+import { ASSETS, HOSTILE, HOSTILE_ESCAPED, ITEM_ID, OTHER_ID, detail, expectEscaped, expectIsolated, expectLabelledControls, expectLandmarks, expectNoSummary, expectSummary, listItem, occurrences, titleOf } from './page-checks.js';
 
 /** The team's pages rendered from fixtures: no server, no database, no browser. */
 
@@ -43,14 +43,15 @@ describe('team views', () => {
     expectEscaped(page);
     expectLabelledControls(page);
     expectNoSummary(page);
-    expect(titleOf(page)).to.equal(`Inbox – ${HOSTILE_ESCAPED} – Team`);
+    expectIsolated(page);
+    expect(titleOf(page)).to.equal(`&#x2068;Inbox&#x2069; – &#x2068;${HOSTILE_ESCAPED}&#x2069; – Team`);
     expect(page.text).to.include('<a href="/team" aria-current="page">Inbox</a>');
     expect(page.text).to.include('<li><a href="/b/acme">Public board</a></li>');
     expect(page.text).to.include('<form method="post" action="/team/sign-out">');
     expect(page.text).to.include('<form method="post" action="/team/items/status" class="bulk">');
     expect(page.text).to.include('<input type="hidden" name="return" value="/team?status=new">');
     expect(occurrences(page, /<input type="checkbox" name="id"/)).to.equal(2);
-    expect(page.text).to.include(`2 items with status New or Under review matching &ldquo;${HOSTILE_ESCAPED}&rdquo;`);
+    expect(page.text).to.include(`2 items with status New or Under review matching &ldquo;<bdi>${HOSTILE_ESCAPED}</bdi>&rdquo;`);
     expect(page.text).to.include(`<p class="notice" role="status">${HOSTILE_ESCAPED}</p>`);
     // The shortcuts overlay is there for the script, and only signed in.
     expect(page.text).to.include('<dialog id="shortcuts" aria-labelledby="shortcuts-title">');
@@ -64,7 +65,7 @@ describe('team views', () => {
     const page = inboxPage(inboxView({ problems }));
     expectLandmarks(page, 'Team');
     expectSummary(page, problems);
-    expect(titleOf(page)).to.equal(`Error: Inbox – ${HOSTILE_ESCAPED} – Team`);
+    expect(titleOf(page)).to.equal(`&#x2068;Error: Inbox&#x2069; – &#x2068;${HOSTILE_ESCAPED}&#x2069; – Team`);
   });
 
   it("when a project's board is off, then the team's navigation does not link to it", () => {
@@ -78,14 +79,15 @@ describe('team views', () => {
     expectEscaped(page);
     expectLabelledControls(page);
     expectNoSummary(page);
-    expect(titleOf(page)).to.equal(`${HOSTILE_ESCAPED} – ${HOSTILE_ESCAPED} – Team`);
-    expect(page.text).to.include(`<h1>${HOSTILE_ESCAPED}</h1>`);
+    expectIsolated(page);
+    expect(titleOf(page)).to.equal(`&#x2068;${HOSTILE_ESCAPED}&#x2069; – &#x2068;${HOSTILE_ESCAPED}&#x2069; – Team`);
+    expect(page.text).to.include(`<h1><bdi>${HOSTILE_ESCAPED}</bdi></h1>`);
     expect(page.text).to.include(`<a href="/b/acme/items/${ITEM_ID}">See it on the public board</a>`);
     expect(page.text).to.include(`<form method="post" action="/team/items/${ITEM_ID}/status" novalidate>`);
     expect(page.text).to.include(`<form method="post" action="/team/items/${ITEM_ID}/comments" novalidate>`);
     expect(page.text).to.include(`<form method="post" action="/team/items/${ITEM_ID}/merge" novalidate>`);
     expect(page.text).to.include('<option value="in-progress" selected>In progress</option>');
-    expect(page.text).to.include(`, by ${HOSTILE_ESCAPED}</li>`);
+    expect(page.text).to.include(`, by <bdi>${HOSTILE_ESCAPED}</bdi></li>`);
     // No part of a key is shown on a team page.
     expect(page.text).not.to.include('sk_abcdef');
     expect(page.text).to.include(`<a class="button secondary" href="/team/items/${ITEM_ID}/delete">`);
@@ -99,7 +101,7 @@ describe('team views', () => {
     ];
     const page = teamItemPage(itemView({ problems, values: { status: 'nonsense', comment: HOSTILE } }));
     expectSummary(page, problems);
-    expect(titleOf(page)).to.equal(`Error: ${HOSTILE_ESCAPED} – ${HOSTILE_ESCAPED} – Team`);
+    expect(titleOf(page)).to.equal(`Error: &#x2068;${HOSTILE_ESCAPED}&#x2069; – &#x2068;${HOSTILE_ESCAPED}&#x2069; – Team`);
     expect(page.text).to.match(/<textarea id="comment" name="comment" rows="3" maxlength="\d+" aria-describedby="comment-hint comment-error" aria-invalid="true">/);
     expect(page.text).to.include(`aria-invalid="true">${HOSTILE_ESCAPED}</textarea>`);
     expect(page.text).to.include('<p class="field-error" id="reply-error"><span class="visually-hidden">Error: </span>Content is required</p>');
@@ -117,7 +119,8 @@ describe('team views', () => {
     const page = deletePage(project, ASSETS, listItem());
     expectLandmarks(page, 'Team');
     expectEscaped(page);
-    expect(page.text).to.include(`<h1>Delete “${HOSTILE_ESCAPED}”?</h1>`);
+    expectIsolated(page);
+    expect(page.text).to.include(`<h1>Delete “<bdi>${HOSTILE_ESCAPED}</bdi>”?</h1>`);
     expect(page.text).to.include(`<form method="post" action="/team/items/${ITEM_ID}/delete">`);
     expect(page.text).to.include(`<a href="/team/items/${ITEM_ID}">Cancel, keep it</a>`);
   });
@@ -146,7 +149,7 @@ describe('team views', () => {
     expect(signedOut.text).to.include('<a href="/team/sign-in">Sign in</a>');
     const signedIn = teamErrorPage(404, 'There is no page at this address.', ASSETS, project);
     expectLandmarks(signedIn, 'Team');
-    expect(titleOf(signedIn)).to.equal(`Page not found – ${HOSTILE_ESCAPED} – Team`);
+    expect(titleOf(signedIn)).to.equal(`&#x2068;Page not found&#x2069; – &#x2068;${HOSTILE_ESCAPED}&#x2069; – Team`);
     expect(signedIn.text).to.include('<a href="/team">Go to the inbox</a>');
   });
 });

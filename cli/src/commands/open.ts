@@ -15,6 +15,7 @@ interface OpenFlags extends DatabaseFlags {
   project: string;
   name?: string;
   print?: boolean;
+  publicUrl?: string;
 }
 
 /**
@@ -28,7 +29,8 @@ interface OpenFlags extends DatabaseFlags {
  * is no reason to leave the database: FEEDBACK_API_KEY=pk_... as the README's curl examples leave it
  * does not stop `feedback open` where the server's database is.
  * Either way the link is on the server's address as the API commands take it (`--url`,
- * FEEDBACK_URL, the stored login, or the default).
+ * FEEDBACK_URL, the stored login, or the default), or on its public URL when one is given
+ * (`--public-url`, FEEDBACK_PUBLIC_URL: the variable `feedback serve` reads too).
  */
 export function openCommand(output: Output): Command {
   const command = new Command('open')
@@ -36,16 +38,20 @@ export function openCommand(output: Output): Command {
     .addOption(new Option('--project <slug>', 'the project to sign in to (on the database; a secret key signs in to its own)').default('default'))
     .option('--name <name>', 'who the link is for: it signs your replies and status changes (otherwise the project\'s name and the session)')
     .option('--print', 'only print the link; do not open a browser')
+    .addOption(
+      new Option('--public-url <url>', "the server's public origin, as `feedback serve --public-url` (whose pages answer no other host): the link is made on it instead of --url").env('FEEDBACK_PUBLIC_URL'),
+    )
     .addHelpText(
       'after',
       '\nWith --data-dir or --database-url (or no key at all, or a public one), the link is made on the database, for --project.\n' +
         'With a secret key (--api-key, FEEDBACK_API_KEY or `feedback login`), the server makes it, for the key\'s project.\n' +
-        'The link is on --url. --json prints {"url", "expiresAt"} and opens nothing.',
+        'The link is on --url, or on --public-url (FEEDBACK_PUBLIC_URL) when given. --json prints {"url", "expiresAt"} and opens nothing.',
     );
   addDatabaseOptions(command);
   addApiOptions(command).action(async (flags: OpenFlags, self: Command) => {
     const api = apiFlags(self);
-    const base = serverUrl(api);
+    // The link is for a browser: on the public origin when the server has one (serve answers its pages for no other host).
+    const base = flags.publicUrl?.trim() ? serverUrl({ ...api, url: flags.publicUrl }) : serverUrl(api);
     const databaseNamed = ['dataDir', 'databaseUrl'].some((name) => ['cli', 'env'].includes(self.getOptionValueSource(name) ?? ''));
     const publicKey = api.apiKey?.startsWith(PUBLIC_KEY_PREFIX) === true;
     const onDatabase = databaseNamed || api.apiKey === undefined || publicKey;

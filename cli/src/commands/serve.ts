@@ -33,6 +33,7 @@ interface ServeFlags extends DatabaseFlags {
   metricsPort?: string;
   webhooksAllowPrivate?: boolean;
   webhooksPerSecond?: string;
+  publicUrl?: string;
 }
 
 export function serveCommand(output: Output): Command {
@@ -113,6 +114,12 @@ export function serveCommand(output: Output): Command {
         .env('FEEDBACK_WEBHOOKS_PER_SECOND')
         .default(String(DEFAULT_WEBHOOKS_PER_SECOND)),
     )
+    .addOption(
+      new Option(
+        '--public-url <url>',
+        "the origin the public reaches the server at (https://feedback.example.com): the board's and the team's pages then answer only requests for its host (a Host allow-list against DNS rebinding), take form posts only from it, and redirect to it",
+      ).env('FEEDBACK_PUBLIC_URL'),
+    )
     .action(async (flags: ServeFlags) => serve(flags, output));
   return command;
 }
@@ -129,7 +136,15 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const connectionLimits = connectionLimitFlags(flags);
   const metricsPort = metricsPortFlag(flags.metricsPort, port);
   const startedAt = performance.now();
-  const { createLogger, DataDirInUseError, embeddedDatabaseExists, startCluster, startServer } = await import('@feedbackd/server');
+  const { createLogger, DataDirInUseError, embeddedDatabaseExists, InvalidPublicUrlError, publicOrigin, startCluster, startServer } = await import('@feedbackd/server');
+  // `--public-url` (or FEEDBACK_PUBLIC_URL; empty is none), checked by the server's own rule before any database is touched.
+  let publicUrl: string | undefined;
+  try {
+    publicUrl = flags.publicUrl?.trim() ? publicOrigin(flags.publicUrl) : undefined;
+  } catch (error) {
+    if (error instanceof InvalidPublicUrlError) throw new CliError(error.message, EXIT.usage);
+    throw error;
+  }
   const firstStart = !location.databaseUrl && !embeddedDatabaseExists(location.dataDir);
   if (firstStart) {
     output.err(`First start: creating the embedded database in ${resolve(location.dataDir)}. It usually takes 4 to 30 seconds, depending on the machine, and happens once; later starts take about a second.`);
@@ -154,6 +169,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     metricsPort,
     webhooksAllowPrivate: flags.webhooksAllowPrivate === true,
     webhooksPerSecond,
+    publicUrl,
     onFirstKey: (key: string) => {
       firstKey = key;
     },

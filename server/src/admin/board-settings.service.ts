@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Project } from '../db/entities/project.entity.js';
+import { exactOrigin } from '../http/origins.js';
 import { ProjectNotFoundError } from './projects.service.js';
 
 /**
@@ -67,17 +68,15 @@ export async function setBoardFrameOrigins(em: EntityManager, slug: string, orig
   });
 }
 
-/** An origin as CSP's frame-ancestors takes it: http(s), a host, maybe a port; nothing more. */
+/**
+ * An origin as CSP's frame-ancestors takes it: http(s), an exact host, maybe a port; nothing more
+ * (http/origins.ts). A wildcard (`https://*`, `https://*.com`) would let every site, or a whole
+ * domain of strangers, frame the board: refused like any other text that is not one origin.
+ */
 export function normalOrigin(given: string): string {
-  let url: URL;
-  try {
-    url = new URL(given);
-  } catch {
-    throw new InvalidOriginError(given);
-  }
-  const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !bare || !given.startsWith(url.protocol)) throw new InvalidOriginError(given);
-  return url.origin;
+  const origin = exactOrigin(given);
+  if (origin === undefined) throw new InvalidOriginError(given);
+  return origin;
 }
 
 async function change(em: EntityManager, slug: string, apply: (project: Project) => void): Promise<BoardSetting> {
@@ -107,7 +106,7 @@ export class IdentitySecretExistsError extends Error {
 
 export class InvalidOriginError extends Error {
   constructor(given: string) {
-    super(`"${given}" is not an origin: give a scheme and a host, and a port if not the usual one (https://app.example.com), with no path`);
+    super(`"${given}" is not an origin: give http:// or https://, one exact host (no wildcard such as * or *.example.com), and a port if not the usual one (https://app.example.com), with no path`);
     this.name = 'InvalidOriginError';
   }
 }

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { redactUrl, type ConnectionOptions, type Database, type DatabaseLocation } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { DEFAULT_RATE_LIMIT, DEFAULT_WEBHOOKS_PER_SECOND, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '../serve-defaults.js';
+import { exactOrigin } from '../http/origins.js';
 import { connectionLimits, type ConnectionLimits } from './http-server.js';
 
 export interface ServeOptions extends DatabaseLocation {
@@ -38,6 +39,12 @@ export interface ServeOptions extends DatabaseLocation {
   webhooksAllowPrivate?: boolean;
   /** The webhook sender's pace, attempts a second at most from this machine (`--webhooks-per-second`; default 100). */
   webhooksPerSecond?: number;
+  /**
+   * The origin the public reaches the server at (`--public-url`, `https://feedback.example.com`):
+   * the board's and the team's pages answer only for its host (a Host allow-list) and redirect to
+   * it. Absent, they answer any host, as their own origin.
+   */
+  publicUrl?: string;
 }
 
 /** Pipelined hot connections to PostgreSQL per core of this machine, for all serving processes together. */
@@ -77,6 +84,8 @@ export interface ProcessSettings {
   connectionLimits: ConnectionLimits;
   webhooksAllowPrivate: boolean;
   webhooksPerSecond: number;
+  /** The public origin, checked (publicOrigin); absent: none was given. */
+  publicUrl?: string;
 }
 
 /** The settings of each of the `processes` that serve `options` on `database`. */
@@ -94,7 +103,22 @@ export function processSettings(options: ServeOptions, database: Pick<Database, 
     connectionLimits: connectionLimits(options.connectionLimits),
     webhooksAllowPrivate: options.webhooksAllowPrivate ?? false,
     webhooksPerSecond: options.webhooksPerSecond ?? DEFAULT_WEBHOOKS_PER_SECOND,
+    ...(options.publicUrl === undefined ? {} : { publicUrl: publicOrigin(options.publicUrl) }),
   };
+}
+
+/** `--public-url` as the origin it names; anything but one exact http(s) origin is InvalidPublicUrlError. */
+export function publicOrigin(given: string): string {
+  const origin = exactOrigin(given.trim());
+  if (origin === undefined) throw new InvalidPublicUrlError(given);
+  return origin;
+}
+
+export class InvalidPublicUrlError extends Error {
+  constructor(given: string) {
+    super(`--public-url must be the origin the public reaches the server at: http:// or https://, one host, maybe a port, no path (https://feedback.example.com), not "${given}"`);
+    this.name = 'InvalidPublicUrlError';
+  }
 }
 
 /** The line that says a `serve` is up, the same for one process and for a cluster. */
@@ -109,6 +133,7 @@ export function logListening(logger: Logger, settings: ProcessSettings, serving:
     // Said at every start: it opens the private network to whoever may create a webhook.
     ...(settings.webhooksAllowPrivate ? { webhooksAllowPrivate: true } : {}),
     webhooksPerSecond: settings.webhooksPerSecond,
+    ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
     workers: serving.workers,
   });
 }

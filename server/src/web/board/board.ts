@@ -29,6 +29,8 @@ export interface BoardOptions {
   logger: Logger;
   /** The pages' stylesheet and scripts (board/assets.ts), read and compressed once for the board and the team's pages. */
   assets: BoardAssets;
+  /** The server's public origin (`serve --public-url`): the only host pages are answered for, and the base of redirects. */
+  publicOrigin?: string | undefined;
 }
 
 /**
@@ -57,7 +59,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
     return { ctx, project, visitor, voterKey: visitor ? visitor.endUserId : voterKeyOf(project.voterSalt, clientIp(ctx)) };
   };
   // A post: from our own pages only, within the address's budget (kit/pages.ts, routeSteps).
-  const { read, post } = routeSteps({ limit: postLimit(options.limiter, logger), who: boardRequest });
+  const { read, post } = routeSteps({ limit: postLimit(options.limiter, logger), who: boardRequest, publicOrigin: options.publicOrigin });
 
   const router = new Router<AppState>({ sensitive: true, strict: true });
   router.get('/b/:slug', read(pages.board));
@@ -70,7 +72,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
   router.post('/b/:slug/items/:id/vote', post(actions.vote));
   router.post('/b/:slug/sign-out', post(actions.signOut));
 
-  const answer = pageRunner(router, logger, (ctx, status, reason) => errorPage(status, reason, assets.paths, ctx.state.boardSlug));
+  const answer = pageRunner(router, logger, (ctx, status, reason) => errorPage(status, reason, assets.paths, ctx.state.boardSlug), options.publicOrigin);
 
   return async (ctx, next) => {
     const isAsset = ctx.path.startsWith(ASSETS_PREFIX);

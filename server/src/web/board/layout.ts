@@ -1,5 +1,5 @@
 import type { AssetPaths } from '../kit/assets.js';
-import { html, type HtmlValue, type SafeHtml } from '../kit/html.js';
+import { html, isolated, isolatedPlain, type HtmlValue, type SafeHtml } from '../kit/html.js';
 import { documentFrame } from '../kit/layout.js';
 import { boardPaths } from '../kit/paths.js';
 import type { BoardProject } from './projects.js';
@@ -27,9 +27,9 @@ export { boardPaths } from '../kit/paths.js';
 export function page(options: PageOptions): SafeHtml {
   const { project, section } = options;
   return documentFrame({
-    title: project ? html`${options.title} &ndash; ${project.name}` : options.title,
+    title: project ? html`${isolatedPlain(options.title)} &ndash; ${isolatedPlain(project.name)}` : options.title,
     assets: options.assets,
-    header: html`${project ? html`<a class="brand" href="${boardPaths.board(project.slug)}">${project.name}</a>` : html`<span class="brand">Feedback</span>`}
+    header: html`${project ? html`<a class="brand" href="${boardPaths.board(project.slug)}">${isolated(project.name)}</a>` : html`<span class="brand">Feedback</span>`}
 ${project && navigation(project.slug, section)}
 ${project && options.visitor && signedIn(project.slug, options.visitor)}`,
     body: options.body,
@@ -50,7 +50,7 @@ ${link('new', boardPaths.submit(slug), 'Give feedback')}
 /** Who the host app says the visitor is, and a form to sign out of the board (a post: a link could be followed by any page). */
 function signedIn(slug: string, visitor: Visitor): SafeHtml {
   return html`<form class="signed-in" method="post" action="${boardPaths.signOut(slug)}">
-<span>Signed in as <strong>${visitor.name ?? visitor.externalId}</strong></span>
+<span>Signed in as <strong>${isolated(visitor.name ?? visitor.externalId)}</strong></span>
 <button type="submit" class="link-button">Sign out</button>
 </form>`;
 }

@@ -35,17 +35,38 @@ export function seeOther(ctx: AppContext, path: string): void {
   ctx.redirect(path);
 }
 
+/** The base the return paths are resolved against: a name no request can have. */
+const RETURN_BASE = 'http://return.invalid';
+/** What no return path may hold as it is: a backslash (a slash to a browser), C0 and C1 controls, DEL. */
+const UNSAFE_RAW = /[\\\u0000-\u001f\u007f-\u009f]/;
+/** What its path may not say in percent-encoding either: a backslash, C0 controls, DEL. */
+const UNSAFE_ENCODED = /%(?:5c|[01][0-9a-f]|7f)/i;
+
 /**
- * Where a form may send the browser back: a path under `root` (a board's, the team's) on this
- * server, never another site (`//host`, `/\host`, a scheme) nor a header break; undefined else.
+ * Where a form (a vote's `return`, the team's bulk change) or a sign-in link (`to`) may send the
+ * browser back: a path under `root` (a board's, the team's) on this server, never another site;
+ * undefined else. The path is normalised first and checked after, as the browser will read it: a
+ * URL parser resolves dot segments, `%2e` among them, so `/b/x/../..//evil.example/` is
+ * `//evil.example/`, another host, once resolved. So the value must be a path (one leading slash),
+ * holds no backslash nor control character (a URL parser drops tabs and newlines, or reads a
+ * backslash as a slash), and what it resolves to must still be on this origin, under `root`, and
+ * not start with `//`. The answer is the resolved path and query, which resolves to itself again.
  */
 export function returnPathUnder(value: unknown, root: string): string | undefined {
   if (typeof value !== 'string' || value.length > 2_000) return undefined;
-  if (value !== root && !value.startsWith(`${root}/`) && !value.startsWith(`${root}?`)) return undefined;
-  if (/[\\\u0000-\u001f\u007f]/.test(value)) return undefined;
-  const base = 'http://return.invalid';
-  const url = new URL(value, base);
-  return url.origin === base ? url.pathname + url.search : undefined;
+  if (!value.startsWith('/') || value.startsWith('//') || UNSAFE_RAW.test(value)) return undefined;
+  const query = value.search(/[?#]/);
+  if (UNSAFE_ENCODED.test(query === -1 ? value : value.slice(0, query))) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value, RETURN_BASE);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== RETURN_BASE || url.username !== '' || url.password !== '') return undefined;
+  const path = url.pathname;
+  if (path.startsWith('//') || (path !== root && !path.startsWith(`${root}/`))) return undefined;
+  return path + url.search;
 }
 
 /** What a form asked for, as text, to fill the form again after a refusal (a repeated field is no text). */

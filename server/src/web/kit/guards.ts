@@ -3,6 +3,7 @@ import { AppError } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
 import { clientIp } from '../../http/edge.js';
+import { exactOrigin } from '../../http/origins.js';
 import { countRefusal } from '../../metrics/limit-metrics.js';
 
 /**
@@ -19,11 +20,13 @@ function contentSecurityPolicy(frameAncestors: string): string {
 /**
  * A project's board may be framed by the origins its operator allowed (`feedback board embed`),
  * to show it inside the host app; every other site is still refused (clickjacking). The origins
- * were checked when set (admin/board-settings.service.ts: a scheme, a host, a port; nothing a CSP
- * could read as another directive).
+ * were checked when set (admin/board-settings.service.ts); they are checked again here, so that
+ * only exact origins reach the header whatever a row holds (one stored by an older version, which
+ * took `https://*`, or written by hand): none left is `'none'`.
  */
 export function allowFraming(ctx: AppContext, origins: readonly string[]): void {
-  ctx.set('Content-Security-Policy', contentSecurityPolicy(origins.join(' ')));
+  const exact = origins.map(exactOrigin).filter((origin) => origin !== undefined);
+  ctx.set('Content-Security-Policy', contentSecurityPolicy(exact.length > 0 ? exact.join(' ') : "'none'"));
 }
 
 /** The headers of every page and asset of the board (edge.ts has set nosniff and the request id already). */
@@ -43,8 +46,11 @@ export const CROSS_SITE_REFUSAL = 'The form was sent from another site. Open the
  * `Sec-Fetch-Site` (which no page can set), or else in `Origin`; a post with neither is refused
  * too, since every browser sends one of them on a form post. `Sec-Fetch-Site` is read first: behind
  * a TLS proxy that is not trusted (--trust-proxy), this server sees http while `Origin` says https.
+ * With a public URL (`serve --public-url`), `Origin` must be that origin, and the request came by
+ * that host (checkPublicHost, before any page): "same-origin" then means the public origin, not
+ * whatever name the browser used (a DNS-rebinding page is "same-origin" with itself).
  */
-export function checkSameOrigin(ctx: AppContext): void {
+export function checkSameOrigin(ctx: AppContext, publicOrigin?: string): void {
   const site = ctx.get('sec-fetch-site');
   if (site !== '') {
     if (site === 'same-origin') return;
@@ -52,8 +58,28 @@ export function checkSameOrigin(ctx: AppContext): void {
   }
   // This server's own origin, built here: Koa 3's `ctx.origin` is the request's Origin header.
   const origin = ctx.get('origin');
-  if (origin !== '' && origin === `${ctx.protocol}://${ctx.host}`) return;
+  if (origin !== '' && origin === (publicOrigin ?? `${ctx.protocol}://${ctx.host}`)) return;
   throw new AppError(403, CROSS_SITE_REFUSAL);
+}
+
+/**
+ * The Host allow-list (`serve --public-url`): a page is answered only when asked for by the public
+ * URL's host (the Host header, or X-Forwarded-Host from a trusted proxy), the scheme's usual port
+ * or none being the same. A DNS-rebinding page (a name of the attacker's, made to point at this
+ * server, say on an intranet) asks with its own name: refused with 421 Misdirected Request, so it
+ * can neither read the pages nor post to them. Without a public URL every host is answered.
+ */
+export function checkPublicHost(ctx: AppContext, publicOrigin: string | undefined): void {
+  if (publicOrigin === undefined) return;
+  const expected = new URL(publicOrigin);
+  let host: string | undefined;
+  try {
+    host = ctx.host === '' ? undefined : new URL(`${expected.protocol}//${ctx.host}`).host;
+  } catch {
+    host = undefined;
+  }
+  if (host === expected.host) return;
+  throw new AppError(421, `This server's pages are at ${publicOrigin}: open them there.`);
 }
 
 /**

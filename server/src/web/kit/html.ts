@@ -45,3 +45,21 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
   for (let i = 0; i < values.length; i++) text += render(values[i]!) + strings[i + 1]!;
   return safe(text);
 }
+
+/**
+ * Text that people wrote (a title, a name, a description, a search), isolated from the text around
+ * it in `<bdi>`: its direction is its own (right-to-left in Arabic or Hebrew), and a bidi control
+ * it holds (U+202E, a right-to-left override left open) ends with it, so it cannot reverse what
+ * follows, such as the date beside a name.
+ */
+export function isolated(text: string): SafeHtml {
+  return html`<bdi>${text}</bdi>`;
+}
+
+/**
+ * The same isolation where no element may go (a <title>): the text between U+2068 (first strong
+ * isolate) and U+2069 (pop directional isolate), written as entities so the page stays ASCII.
+ */
+export function isolatedPlain(text: string): SafeHtml {
+  return html`&#x2068;${text}&#x2069;`;
+}

@@ -4,7 +4,7 @@ import { AppError, toErrorResponse } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
 import { sendCompressed } from './compression.js';
 import { formBody, type FormInput, type FormResult, type FormValues } from './forms.js';
-import { checkSameOrigin } from './guards.js';
+import { checkPublicHost, checkSameOrigin } from './guards.js';
 import type { SafeHtml } from './html.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -17,12 +17,14 @@ const HTML_TYPE = 'text/html; charset=utf-8';
  * of the API's error answer for it (http/errors.ts), so a 429 carries its Retry-After. An
  * unexpected error is logged with its stack and the request id; the page says no more.
  */
-export function pageRunner(router: Router<AppState>, logger: Logger, refusal: (ctx: AppContext, status: number, reason: string) => SafeHtml) {
+export function pageRunner(router: Router<AppState>, logger: Logger, refusal: (ctx: AppContext, status: number, reason: string) => SafeHtml, publicOrigin?: string) {
   const dispatch = router.routes();
   return async (ctx: AppContext): Promise<void> => {
     try {
+      checkPublicHost(ctx, publicOrigin);
       await dispatch(ctx as Parameters<typeof dispatch>[0], async () => {});
       if (ctx.body === undefined || ctx.body === null) unrouted(router, ctx);
+      onPublicUrl(ctx, publicOrigin);
     } catch (error) {
       const response = toErrorResponse(error);
       if (response.unexpected) logger.error('unexpected error', { id: ctx.state.requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
@@ -31,6 +33,16 @@ export function pageRunner(router: Router<AppState>, logger: Logger, refusal: (c
       await sendPage(ctx, refusal(ctx, response.status, response.body.error));
     }
   };
+}
+
+/**
+ * With a public URL, a redirect of ours (a path: seeOther) names it in full, so the browser is sent
+ * on to the public origin, whatever address it came by.
+ */
+function onPublicUrl(ctx: AppContext, publicOrigin: string | undefined): void {
+  const location = ctx.response.get('Location');
+  if (publicOrigin === undefined || typeof location !== 'string' || !location.startsWith('/') || location.startsWith('//')) return;
+  ctx.set('Location', publicOrigin + location);
 }
 
 /** What a page's handler answers: a page, or nothing when it has answered itself (a redirect, JSON). */
@@ -49,6 +61,8 @@ export interface RouteSteps<R> {
    * refuses by throwing, or answers itself (a redirect to sign in) and gives undefined.
    */
   who: (ctx: AppContext, kind: 'read' | 'post') => Promise<R | undefined>;
+  /** The server's public origin (`serve --public-url`), the only one a post may come from; absent, the request's own. */
+  publicOrigin?: string | undefined;
 }
 
 /**
@@ -63,7 +77,7 @@ export function routeSteps<R>(steps: RouteSteps<R>) {
   function post<T>(form: FormInput<T>, handler: Handler<[R, T, FormValues]>, invalid: Handler<[R, FormRefusal]>): (ctx: AppContext) => Promise<void>;
   function post<T>(first: FormInput<T> | Handler<[R]>, handler?: Handler<[R, T, FormValues]>, invalid?: Handler<[R, FormRefusal]>) {
     return async (ctx: AppContext): Promise<void> => {
-      checkSameOrigin(ctx);
+      checkSameOrigin(ctx, steps.publicOrigin);
       await steps.limit(ctx);
       const request = await steps.who(ctx, 'post');
       if (request === undefined) return;

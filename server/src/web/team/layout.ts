@@ -1,5 +1,5 @@
 import type { AssetPaths } from '../kit/assets.js';
-import { html, type HtmlValue, type SafeHtml } from '../kit/html.js';
+import { html, isolated, isolatedPlain, type HtmlValue, type SafeHtml } from '../kit/html.js';
 import { documentFrame } from '../kit/layout.js';
 import { boardPaths } from '../kit/paths.js';
 import { refusal } from '../kit/views/refusal.js';
@@ -19,7 +19,8 @@ export const teamPaths = {
 };
 
 export interface TeamPageOptions {
-  title: string;
+  /** The page's title: text, or safe HTML whose parts people wrote are isolated already (isolatedPlain). */
+  title: string | SafeHtml;
   assets: AssetPaths;
   /** The signed-in project: the header, its navigation and the sign-out button. None on the sign-in and refusal pages. */
   project?: TeamProject | undefined;
@@ -37,9 +38,9 @@ export interface TeamPageOptions {
 export function teamPage(options: TeamPageOptions): SafeHtml {
   const { project } = options;
   return documentFrame({
-    title: project ? `${options.title} – ${project.name} – Team` : `${options.title} – Team`,
+    title: project ? html`${typeof options.title === 'string' ? isolatedPlain(options.title) : options.title} – ${isolatedPlain(project.name)} – Team` : html`${options.title} – Team`,
     assets: options.assets,
-    header: html`${project ? html`<a class="brand" href="${teamPaths.inbox}">${project.name} · Team</a>` : html`<span class="brand">Feedback · Team</span>`}
+    header: html`${project ? html`<a class="brand" href="${teamPaths.inbox}">${isolated(project.name)} · Team</a>` : html`<span class="brand">Feedback · Team</span>`}
 ${project && navigation(project, options.inbox ?? false)}`,
     body: options.body,
     footer: html`Feedback triage${project && html`<span data-shortcuts-hint hidden> · Press <kbd>?</kbd> for keyboard shortcuts</span>`}`,

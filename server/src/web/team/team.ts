@@ -33,6 +33,8 @@ export interface TeamOptions {
   logger: Logger;
   /** The board's assets (web/board/assets.ts): the team's pages use its stylesheet. */
   assets: BoardAssets;
+  /** The server's public origin (`serve --public-url`): the only host pages are answered for, and the base of redirects. */
+  publicOrigin?: string | undefined;
 }
 
 /**
@@ -70,8 +72,9 @@ export function team(options: TeamOptions): Middleware<AppState> {
     return { ctx, session };
   };
   // The member's pages and posts, and the ways in, which need no session (kit/pages.ts, routeSteps).
-  const member = routeSteps({ limit, who: memberOf });
-  const visitor = routeSteps({ limit, who: async (ctx) => ctx });
+  const { publicOrigin } = options;
+  const member = routeSteps({ limit, who: memberOf, publicOrigin });
+  const visitor = routeSteps({ limit, who: async (ctx) => ctx, publicOrigin });
 
   const router = new Router<AppState>({ sensitive: true, strict: true });
   router.get(teamPaths.inbox, member.read(items.page));
@@ -93,9 +96,13 @@ export function team(options: TeamOptions): Middleware<AppState> {
   router.get('/team/items/:id/delete', member.read(item.confirmDelete));
   router.post('/team/items/:id/delete', member.post(item.delete));
 
-  const answer = pageRunner(router, logger, (ctx, status, reason) =>
-    // The guard's words send people back to the board; these pages are the team's.
-    teamErrorPage(status, reason === CROSS_SITE_REFUSAL ? "The form was sent from another site. Open the team's pages and send it from there." : reason, assets, signedIn.get(ctx)?.project),
+  const answer = pageRunner(
+    router,
+    logger,
+    (ctx, status, reason) =>
+      // The guard's words send people back to the board; these pages are the team's.
+      teamErrorPage(status, reason === CROSS_SITE_REFUSAL ? "The form was sent from another site. Open the team's pages and send it from there." : reason, assets, signedIn.get(ctx)?.project),
+    publicOrigin,
   );
 
   return async (ctx, next) => {

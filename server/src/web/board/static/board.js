@@ -67,7 +67,10 @@ if (similar && title) {
           const entry = document.createElement('li');
           const link = document.createElement('a');
           link.href = item.url;
-          link.textContent = item.title;
+          // In <bdi>, as the server writes it: a bidi control in a title cannot reorder the status and votes after it.
+          const isolate = document.createElement('bdi');
+          isolate.textContent = item.title;
+          link.append(isolate);
           const meta = document.createElement('span');
           meta.textContent = ` ${item.status.charAt(0).toUpperCase()}${item.status.slice(1).replace(/-/g, ' ')} · ${item.voteCount} vote${item.voteCount === 1 ? '' : 's'}`;
           entry.append(link, ' ', meta);

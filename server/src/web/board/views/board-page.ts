@@ -1,7 +1,7 @@
 import type { FeedbackListItem } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../../kit/assets.js';
 import type { Visitor } from '../visitors.js';
-import { html, type SafeHtml } from '../../kit/html.js';
+import { html, isolated, type SafeHtml } from '../../kit/html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
 import { filterForm, pagination, type ListFilters } from '../../kit/views/list-parts.js';
 import { count, errorSummary, itemRow, type Problem } from '../../kit/views/parts.js';
@@ -31,7 +31,7 @@ export function boardPage(view: BoardView): SafeHtml {
   const body = html`<h1>Feedback</h1>
 ${errorSummary(view.problems)}
 ${filterForm(boardPaths.board(project.slug), filters)}
-${list && html`<p id="list-summary" aria-live="polite">${count(list.total, 'item')}${filters.search ? html` matching &ldquo;${filters.search}&rdquo;` : ''}</p>
+${list && html`<p id="list-summary" aria-live="polite">${count(list.total, 'item')}${filters.search ? html` matching &ldquo;${isolated(filters.search)}&rdquo;` : ''}</p>
 ${list.items.length === 0
       ? html`<p class="empty">Nothing here yet. <a href="${boardPaths.submit(project.slug)}">Give feedback</a>.</p>`
       : html`<ol class="items" aria-labelledby="list-summary">${list.items.map((item) => itemRow(project.slug, item, view.voted.has(item.id), view.here))}</ol>`}

@@ -1,7 +1,7 @@
 import type { FeedbackDetail } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../../kit/assets.js';
 import type { Visitor } from '../visitors.js';
-import { html, type SafeHtml } from '../../kit/html.js';
+import { html, isolated, type SafeHtml } from '../../kit/html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
 import { commentsSection, date } from '../../kit/views/list-parts.js';
 import { itemMeta, voteForm } from '../../kit/views/parts.js';
@@ -23,10 +23,10 @@ export function itemPage(view: ItemView): SafeHtml {
 <article class="detail">
 ${voteForm(project.slug, item, view.voted, here)}
 <div class="item-body">
-<h1>${item.title}</h1>
+<h1>${isolated(item.title)}</h1>
 ${itemMeta(item)}
-${item.description ? html`<p class="description">${item.description}</p>` : html`<p class="empty">No description.</p>`}
-<p class="hint">Posted ${date(item.createdAt)}${item.endUser?.name ? html` by ${item.endUser.name}` : ''}</p>
+${item.description ? html`<p class="description">${isolated(item.description)}</p>` : html`<p class="empty">No description.</p>`}
+<p class="hint">Posted ${date(item.createdAt)}${item.endUser?.name ? html` by ${isolated(item.endUser.name)}` : ''}</p>
 </div>
 </article>
 ${commentsSection(item.comments)}`;

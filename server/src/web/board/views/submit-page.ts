@@ -1,7 +1,7 @@
 import { FEEDBACK_TYPES, TITLE_MAX_LENGTH, type SimilarFeedbackItem } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../../kit/assets.js';
 import type { Visitor } from '../visitors.js';
-import { html, type SafeHtml } from '../../kit/html.js';
+import { html, isolated, type SafeHtml } from '../../kit/html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
 import { field } from '../../kit/views/fields.js';
 import { count, errorSummary, label, options, type Problem } from '../../kit/views/parts.js';
@@ -51,6 +51,6 @@ function similarList(slug: string, items: readonly SimilarFeedbackItem[] | undef
   return html`<section class="similar" aria-live="polite" data-similar="${boardPaths.similar(slug)}" data-board="${boardPaths.board(slug)}">
 ${items !== undefined && found.length === 0 && html`<p>Nothing like it yet: go ahead and send it.</p>`}
 ${found.length > 0 && html`<h2>Already asked? Vote for it instead</h2>
-<ul>${found.map((item) => html`<li><a href="${boardPaths.item(slug, item.id)}">${item.title}</a> <span>${label(item.status)} &middot; ${count(item.voteCount, 'vote')}</span></li>`)}</ul>`}
+<ul>${found.map((item) => html`<li><a href="${boardPaths.item(slug, item.id)}">${isolated(item.title)}</a> <span>${label(item.status)} &middot; ${count(item.voteCount, 'vote')}</span></li>`)}</ul>`}
 </section>`;
 }

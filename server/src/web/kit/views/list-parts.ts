@@ -1,5 +1,5 @@
 import { FEEDBACK_STATUSES, FEEDBACK_TYPES, SORT_ORDERS, type FeedbackDetail } from '@feedbackd/sdk/contract';
-import { html, type SafeHtml } from '../html.js';
+import { html, isolated, type SafeHtml } from '../html.js';
 import { count, label, options } from './parts.js';
 
 /*
@@ -55,8 +55,8 @@ ${comments.length === 0
     ? html`<p class="empty">No comments yet.</p>`
     : html`<ol class="comments">${comments.map(
         (c) => html`<li class="comment${c.author?.isTeam ? ' team' : ''}">
-<p><strong>${c.author?.name ?? 'Anonymous'}</strong>${c.author?.isTeam ? html` <span class="team-badge">Team</span>` : ''} <span class="hint">${when(c.createdAt)}</span></p>
-<p>${c.content}</p>
+<p><strong>${c.author?.name ? isolated(c.author.name) : 'Anonymous'}</strong>${c.author?.isTeam ? html` <span class="team-badge">Team</span>` : ''} <span class="hint">${when(c.createdAt)}</span></p>
+<p>${isolated(c.content)}</p>
 </li>`,
       )}</ol>`}
 </section>`;

@@ -1,5 +1,5 @@
 import type { FeedbackListItem, ValidationDetails } from '@feedbackd/sdk/contract';
-import { html, type SafeHtml } from '../html.js';
+import { html, isolated, type SafeHtml } from '../html.js';
 import { boardPaths } from '../paths.js';
 
 /** How a status or a type reads on the board; the few values there are, worked out once each (every row shows two). */
@@ -29,7 +29,7 @@ export function count(n: number, noun: string): string {
 export function voteForm(slug: string, item: Pick<FeedbackListItem, 'id' | 'title' | 'voteCount'>, voted: boolean, returnTo: string): SafeHtml {
   return html`<form method="post" action="${boardPaths.vote(slug, item.id)}" class="vote" data-vote>
 <input type="hidden" name="return" value="${returnTo}">
-<button type="submit" class="vote-button" aria-pressed="${voted ? 'true' : 'false'}"><span aria-hidden="true">&#9650;</span><span class="vote-count" data-count>${item.voteCount}</span><span class="vote-label" data-count-label>${item.voteCount === 1 ? 'vote' : 'votes'}</span><span class="visually-hidden"> &ndash; vote for &ldquo;${item.title}&rdquo;</span></button>
+<button type="submit" class="vote-button" aria-pressed="${voted ? 'true' : 'false'}"><span aria-hidden="true">&#9650;</span><span class="vote-count" data-count>${item.voteCount}</span><span class="vote-label" data-count-label>${item.voteCount === 1 ? 'vote' : 'votes'}</span><span class="visually-hidden"> &ndash; vote for &ldquo;${isolated(item.title)}&rdquo;</span></button>
 </form>`;
 }
 
@@ -44,7 +44,7 @@ export function itemMeta(item: Pick<FeedbackListItem, 'status' | 'type' | 'comme
 
 /** One item of a list: vote button, linked title, and its facts. */
 export function itemRow(slug: string, item: FeedbackListItem, voted: boolean, returnTo: string, heading: 'h2' | 'h3' = 'h2'): SafeHtml {
-  const title = html`<a href="${boardPaths.item(slug, item.id)}">${item.title}</a>`;
+  const title = html`<a href="${boardPaths.item(slug, item.id)}">${isolated(item.title)}</a>`;
   return html`<li class="item">
 ${voteForm(slug, item, voted, returnTo)}
 <div class="item-body">

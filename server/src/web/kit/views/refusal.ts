@@ -10,6 +10,7 @@ const HEADINGS: Record<number, string> = {
   410: 'This sign-in link no longer works',
   413: 'That was too much text',
   415: 'Something in the request is not right',
+  421: 'This page is at another address',
   429: 'Too many requests',
   503: 'Sorry, the service is unavailable',
 };

@@ -1,6 +1,6 @@
 import { FEEDBACK_STATUSES, type FeedbackListItem } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../../kit/assets.js';
-import { html, type SafeHtml } from '../../kit/html.js';
+import { html, isolated, type SafeHtml } from '../../kit/html.js';
 import { filterForm, pagination, type ListFilters } from '../../kit/views/list-parts.js';
 import { count, errorSummary, label, options, type Problem } from '../../kit/views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
@@ -31,7 +31,7 @@ export function inboxPage(view: InboxView): SafeHtml {
 ${errorSummary(view.problems)}
 ${view.notice && html`<p class="notice" role="status">${view.notice}</p>`}
 ${filterForm(teamPaths.inbox, filters)}
-${list && html`<p id="list-summary" aria-live="polite">${count(list.total, 'item')}${filters.status ? html` with status ${filters.status.split(',').map(label).join(' or ')}` : ''}${filters.search ? html` matching &ldquo;${filters.search}&rdquo;` : ''}</p>
+${list && html`<p id="list-summary" aria-live="polite">${count(list.total, 'item')}${filters.status ? html` with status ${filters.status.split(',').map(label).join(' or ')}` : ''}${filters.search ? html` matching &ldquo;${isolated(filters.search)}&rdquo;` : ''}</p>
 ${list.items.length === 0
       ? html`<p class="empty">Nothing to triage here.</p>`
       : html`<form method="post" action="${teamPaths.bulkStatus}" class="bulk">
@@ -52,7 +52,7 @@ function row(item: FeedbackListItem): SafeHtml {
   return html`<li class="item" data-item="${item.id}">
 <input type="checkbox" name="id" value="${item.id}" id="${box}">
 <div class="item-body">
-<h2 class="item-title"><label for="${box}" class="visually-hidden">Select &ldquo;${item.title}&rdquo;</label><a href="${teamPaths.item(item.id)}">${item.title}</a></h2>
+<h2 class="item-title"><label for="${box}" class="visually-hidden">Select &ldquo;${isolated(item.title)}&rdquo;</label><a href="${teamPaths.item(item.id)}">${isolated(item.title)}</a></h2>
 <ul class="meta">
 <li class="tag"><span class="visually-hidden">Status: </span>${label(item.status)}</li>
 <li class="tag"><span class="visually-hidden">Type: </span>${label(item.type)}</li>

@@ -1,6 +1,6 @@
 import { COMMENT_MAX_LENGTH, FEEDBACK_STATUSES, type FeedbackDetail, type StatusChange } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../../kit/assets.js';
-import { html, type SafeHtml } from '../../kit/html.js';
+import { html, isolated, isolatedPlain, type SafeHtml } from '../../kit/html.js';
 import { boardPaths } from '../../kit/paths.js';
 import { commentsSection, date, dateTime } from '../../kit/views/list-parts.js';
 import { field } from '../../kit/views/fields.js';
@@ -43,10 +43,10 @@ export function teamItemPage(view: TeamItemView): SafeHtml {
 ${errorSummary(view.mergeProblem ? [...problems, { field: 'intoId', message: view.mergeProblem }] : problems)}
 ${view.notice && html`<p class="notice" role="status">${view.notice}</p>`}
 <article>
-<h1>${item.title}</h1>
+<h1>${isolated(item.title)}</h1>
 ${itemMeta(item)}
-<p class="hint">${count(item.voteCount, 'vote')} &middot; posted ${date(item.createdAt)}${item.endUser?.name ? html` by ${item.endUser.name}` : ''}</p>
-${item.description ? html`<p class="description">${item.description}</p>` : html`<p class="empty">No description.</p>`}
+<p class="hint">${count(item.voteCount, 'vote')} &middot; posted ${date(item.createdAt)}${item.endUser?.name ? html` by ${isolated(item.endUser.name)}` : ''}</p>
+${item.description ? html`<p class="description">${isolated(item.description)}</p>` : html`<p class="empty">No description.</p>`}
 </article>
 <section aria-labelledby="status-title">
 <h2 id="status-title">Change the status</h2>
@@ -69,12 +69,12 @@ ${commentsSection(item.comments, dateTime)}
 ${history.length === 0
     ? html`<p class="empty">The status has not changed since the item was posted.</p>`
     : html`<ol class="history">${history.map(
-        (h) => html`<li>${label(h.from)} → ${label(h.to)}, ${dateTime(h.changedAt)}${h.actor ? html`, by ${h.actor}` : h.keyId ? ', with an API key' : ''}</li>`,
+        (h) => html`<li>${label(h.from)} → ${label(h.to)}, ${dateTime(h.changedAt)}${h.actor ? html`, by ${isolated(h.actor)}` : h.keyId ? ', with an API key' : ''}</li>`,
       )}</ol>`}
 </section>
 ${mergeSection(item, view.merge, view.mergeProblem)}
 ${deleteSection(item)}`;
-  return teamPage({ title: problems.length > 0 || view.mergeProblem ? `Error: ${item.title}` : item.title, assets: view.assets, project, body });
+  return teamPage({ title: html`${problems.length > 0 || view.mergeProblem ? 'Error: ' : ''}${isolatedPlain(item.title)}`, assets: view.assets, project, body });
 }
 
 /** A labelled textarea for a comment (kit/views/fields.ts), filled with what was typed. */

@@ -1,6 +1,6 @@
 import type { FeedbackListItem } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../../kit/assets.js';
-import { html, type SafeHtml } from '../../kit/html.js';
+import { html, isolated, isolatedPlain, type SafeHtml } from '../../kit/html.js';
 import { count, itemMeta, label } from '../../kit/views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
 import type { TeamProject } from '../session.js';
@@ -27,14 +27,14 @@ export function mergeSection(item: Pick<FeedbackListItem, 'id' | 'title'>, candi
 <button type="submit" class="button secondary">Find</button>
 </form>
 ${items.length === 0
-    ? html`<p class="empty">${search ? html`No other item matches “${search}”.` : 'No item has a title like this one. Search for the one to merge into.'}</p>`
+    ? html`<p class="empty">${search ? html`No other item matches “${isolated(search)}”.` : 'No item has a title like this one. Search for the one to merge into.'}</p>`
     : html`<form method="post" action="${teamPaths.itemMerge(item.id)}" novalidate>
 ${search && html`<input type="hidden" name="merge" value="${search}">`}
 <fieldset class="field${problem ? ' invalid' : ''}"${problem ? html` aria-describedby="intoId-error"` : ''}>
-<legend>${search ? html`Items matching “${search}”` : 'Items with a title like this one'}</legend>
+<legend>${search ? html`Items matching “${isolated(search)}”` : 'Items with a title like this one'}</legend>
 ${problem && html`<p class="field-error" id="intoId-error"><span class="visually-hidden">Error: </span>${problem}</p>`}
 ${items.map(
-        (c, i) => html`<div><input type="radio" name="intoId" value="${c.id}" id="${i === 0 ? 'intoId' : `into-${c.id}`}"> <label for="${i === 0 ? 'intoId' : `into-${c.id}`}">${c.title} <span class="hint">(${label(c.status)}, ${count(c.voteCount, 'vote')}, ${count(c.commentCount, 'comment')})</span></label></div>`,
+        (c, i) => html`<div><input type="radio" name="intoId" value="${c.id}" id="${i === 0 ? 'intoId' : `into-${c.id}`}"> <label for="${i === 0 ? 'intoId' : `into-${c.id}`}">${isolated(c.title)} <span class="hint">(${label(c.status)}, ${count(c.voteCount, 'vote')}, ${count(c.commentCount, 'comment')})</span></label></div>`,
       )}
 </fieldset>
 <button type="submit" class="button">Merge this item into the chosen one</button>
@@ -52,12 +52,12 @@ export function deleteSection(item: Pick<FeedbackListItem, 'id'>): SafeHtml {
 
 /** GET /team/items/:id/delete: what deleting takes with it, and the one button that does it. */
 export function deletePage(project: TeamProject, assets: AssetPaths, item: FeedbackListItem): SafeHtml {
-  const body = html`<h1>Delete “${item.title}”?</h1>
+  const body = html`<h1>Delete “${isolated(item.title)}”?</h1>
 ${itemMeta(item)}
 <p>Its ${count(item.voteCount, 'vote')}, ${count(item.commentCount, 'comment')} and status history are deleted with it. This cannot be undone. To keep its votes, merge it into another item instead.</p>
 <form method="post" action="${teamPaths.itemDelete(item.id)}">
 <button type="submit" class="button">Delete for good</button>
 <a href="${teamPaths.item(item.id)}">Cancel, keep it</a>
 </form>`;
-  return teamPage({ title: `Delete ${item.title}?`, assets, project, body });
+  return teamPage({ title: html`Delete ${isolatedPlain(item.title)}?`, assets, project, body });
 }
