@@ -6,6 +6,7 @@
 // top-level await, no syntax newer than what those Nodes parse, the built CLI loaded only after the
 // check, and builtins imported without the `node:` prefix, which the ES modules of Node 12 lack.
 import { readFileSync } from 'fs';
+import * as nodeModule from 'module';
 import { setFlagsFromString } from 'v8';
 
 // The floor is this package's `engines` field (">=22.19"), the one place it is written; its first
@@ -37,6 +38,11 @@ function run() {
   // a 250 ms `feedback list`, for code that parses a handful of responses. The embedded database
   // needs the optimised code, so its commands keep V8's default.
   if (!process.argv.slice(2).some((arg) => DATABASE_COMMANDS.has(arg))) setFlagsFromString('--liftoff-only');
+  // V8's compiled code of the modules the command loads, kept on disk between runs (Node's compile
+  // cache, in the system's temporary directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a
+  // command then starts without compiling the CLI, the SDK and their dependencies again, about a
+  // tenth of a `feedback list`. Where the directory cannot be written Node goes on without it.
+  nodeModule.enableCompileCache();
 
   import('../dist/index.js')
     .then(({ main }) => main(process.argv))
