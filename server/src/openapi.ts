@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as contract from '@feedbackd/sdk/contract';
 import { ERROR_MESSAGES, ErrorBodySchema, routes, type RouteDefinition } from '@feedbackd/sdk/contract';
-import { readsBody } from './http/body-type.js';
+import { readsBody } from './http/body.js';
 import { HEALTH_PATH, INDEX_PATH, OPENAPI_PATH } from './http/keyless-routes.js';
 import { SERVER_VERSION } from './version.js';
 

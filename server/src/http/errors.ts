@@ -65,7 +65,7 @@ export function pathNotFound(method: string, path: string): AppError {
 /** What a request whose body never arrived whole is told (when it can still be told anything). */
 export const BODY_CUT_SHORT = 'The request body was cut short';
 
-/** What a body declared in a charset other than UTF-8 is told (http/body-type.ts). */
+/** What a body declared in a charset other than UTF-8 is told (http/body.ts). */
 export const UNSUPPORTED_CHARSET = 'Unsupported charset: send JSON in UTF-8';
 
 /** Errors thrown by raw-body / co-body (inside koa-bodyparser), recognised by their `type`. */
