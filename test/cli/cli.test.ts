@@ -172,13 +172,15 @@ describe('feedback CLI', () => {
     expect(up.code, up.stderr).to.equal(0);
     const applied = (JSON.parse(up.stdout) as { applied: string[] }).applied;
     expect(applied.length).to.be.greaterThan(3);
-    const after = await feedback(['migrate', 'status', '--json', '--data-dir', missing]);
+    // The rest through main() in this process: the binary's start was just seen twice, and each
+    // child would spend seconds loading the CLI and the embedded database again.
+    const after = await inProcess(['migrate', 'status', '--json', '--data-dir', missing]);
     const status = JSON.parse(after.stdout) as { executed: { name: string }[]; pending: string[] };
     expect(status.pending).to.deep.equal([]);
     expect(status.executed.map((m) => m.name)).to.deep.equal(applied);
-    const down = await feedback(['migrate', 'down', '--json', '--data-dir', missing]);
+    const down = await inProcess(['migrate', 'down', '--json', '--data-dir', missing]);
     expect(JSON.parse(down.stdout)).to.deep.equal({ reverted: [applied.at(-1)] });
-    const pending = await feedback(['migrate', 'status', '--json', '--data-dir', missing]);
+    const pending = await inProcess(['migrate', 'status', '--json', '--data-dir', missing]);
     expect((JSON.parse(pending.stdout) as { pending: string[] }).pending).to.deep.equal([applied.at(-1)]);
   });
 
