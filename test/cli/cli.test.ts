@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { KEY_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { copyEmbeddedTemplate } from '../helpers/backends.js';
 import { runFeedback as feedback, inProcess, startServe } from '../helpers/cli-process.js';
+import { until } from '../helpers/until.js';
 
 const serve = (args: string[]) => startServe(args);
 
@@ -83,25 +84,27 @@ describe('feedback CLI', () => {
     let exited = false;
     try {
       // The key is printed right after the "listening" log line, on the other stream.
-      for (let i = 0; i < 100 && !/pk_/.test(server.stdout()); i += 1) await new Promise((r) => setTimeout(r, 50));
+      await until(() => /pk_/.test(server.stdout()), 30_000, 'the first key');
       const first = /(pk_[0-9A-Za-z]+)/.exec(server.stdout())?.[1];
       expect(first, 'the first key is printed').to.be.a('string');
       // The first start says what it does while it creates the database, then that it is ready, and where.
-      for (let i = 0; i < 100 && !/is ready at/.test(server.stderr()); i += 1) await new Promise((r) => setTimeout(r, 50));
+      await until(() => /is ready at/.test(server.stderr()), 30_000, 'the ready line');
       expect(server.stderr()).to.include(`First start: creating the embedded database in ${dataDir}. It usually takes 4 to 30 seconds`);
       expect(server.stderr()).to.match(/Created the embedded database in \d+\.\d s\./);
       expect(server.stderr()).to.include(`is ready at ${server.url} (1 worker, started in`);
       expect(await identify(server.url, first!)).to.equal(200);
 
-      const during = await feedback(['keys', 'create', '--json', '--data-dir', dataDir]);
+      // Operator commands beside the running server (through its socket), run in this process: the
+      // binary's own start is what the test above and the one below look at.
+      const during = await inProcess(['keys', 'create', '--json', '--data-dir', dataDir]);
       expect(during.code, during.stderr).to.equal(0);
       const key = (JSON.parse(during.stdout) as { key: string }).key;
       expect(await identify(server.url, key)).to.equal(200);
 
-      const listed = await feedback(['keys', 'list', '--json', '--data-dir', dataDir]);
+      const listed = await inProcess(['keys', 'list', '--json', '--data-dir', dataDir]);
       expect((JSON.parse(listed.stdout) as unknown[]).length).to.equal(2);
 
-      const revoked = await feedback(['keys', 'revoke', key, '--data-dir', dataDir]);
+      const revoked = await inProcess(['keys', 'revoke', key, '--data-dir', dataDir]);
       expect(revoked.code).to.equal(0);
       // The server trusts a key it has looked up for at most KEY_CACHE_TTL_MS.
       await new Promise((r) => setTimeout(r, KEY_CACHE_TTL_MS));
@@ -124,7 +127,7 @@ describe('feedback CLI', () => {
     // Migrated, and without a key: serve still mints and prints a first one, without migrating in the child.
     const server = await serve(['--data-dir', copyEmbeddedTemplate(dataDir), '--rate-limit', 'off']);
     try {
-      for (let i = 0; i < 100 && !/pk_/.test(server.stdout()); i += 1) await new Promise((r) => setTimeout(r, 50));
+      await until(() => /pk_/.test(server.stdout()), 30_000, 'the first key');
       const key = /(pk_[0-9A-Za-z]+)/.exec(server.stdout())![1]!;
       const responses = await Promise.all(Array.from({ length: 120 }, () => fetch(`${server.url}/api/v1/feedback?limit=1`, { headers: { 'x-api-key': key } })));
       expect(responses.map((res) => res.status).filter((status) => status !== 200)).to.deep.equal([]);
@@ -138,7 +141,7 @@ describe('feedback CLI', () => {
   it('when serve runs with --rate-limit 3 --trust-proxy, then the key gets 3 requests a minute and X-Forwarded-For names the voter', async () => {
     const server = await serve(['--data-dir', copyEmbeddedTemplate(dataDir), '--rate-limit', '3', '--trust-proxy']);
     try {
-      for (let i = 0; i < 100 && !/pk_/.test(server.stdout()); i += 1) await new Promise((r) => setTimeout(r, 50));
+      await until(() => /pk_/.test(server.stdout()), 30_000, 'the first key');
       const key = /(pk_[0-9A-Za-z]+)/.exec(server.stdout())![1]!;
       const call = (method: string, path: string, forwardedFor: string) =>
         fetch(server.url + path, { method, headers: { 'x-api-key': key, 'x-forwarded-for': forwardedFor } });

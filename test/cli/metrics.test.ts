@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { backends, type FreshDatabase } from '../helpers/backends.js';
 import { parseLogLine, runFeedback, startServe, type ServeProcess } from '../helpers/cli-process.js';
 import { hasPromtool, promtoolCheck, sampleSum, scrape } from '../helpers/metrics-text.js';
+import { until } from '../helpers/until.js';
 
 /** The TCP ports process `pid` listens on (Linux: its socket inodes matched in /proc/net/tcp and tcp6). */
 function listeningPorts(pid: number): number[] {
@@ -38,7 +38,7 @@ function metricsUrlOf(server: ServeProcess): string | undefined {
 }
 
 async function firstKey(server: ServeProcess): Promise<string> {
-  for (let i = 0; i < 100 && !/pk_/.test(server.stdout()); i++) await sleep(50);
+  await until(() => /pk_/.test(server.stdout()), 30_000, 'the first key');
   return /(pk_[0-9A-Za-z]+)/.exec(server.stdout())![1]!;
 }
 
@@ -77,9 +77,10 @@ for (const backend of backends()) {
         expect(sampleSum(text, 'feedback_serving_processes')).to.equal(workers);
         if (workers > 1) {
           // The requests were spread over the workers, so the total above is a sum, not one worker's count.
-          await sleep(200);
-          const pids = new Set(server.stderr().split('\n').map(parseLogLine).filter((entry) => entry?.msg === 'request').map((entry) => entry!.pid));
-          expect(pids.size, 'requests were served by more than one worker').to.be.greaterThan(1);
+          const pids = () => new Set(server.stderr().split('\n').map(parseLogLine).filter((entry) => entry?.msg === 'request').map((entry) => entry!.pid));
+          // Each worker writes its request lines on its own: wait for them rather than for a time.
+          await until(() => pids().size > 1, 10_000, 'request lines of more than one worker');
+          expect(pids().size, 'requests were served by more than one worker').to.be.greaterThan(1);
         }
         if (hasPromtool()) {
           const { code, output } = await promtoolCheck(text);

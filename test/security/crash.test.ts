@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { backendAt, backends, type FreshDatabase } from '../helpers/backends.js';
 import { inProcess, startServe, type ServeProcess } from '../helpers/cli-process.js';
 import { request, startTestServer } from '../helpers/test-server.js';
+import { until } from '../helpers/until.js';
 
 /** How long the write load runs before the server is killed. */
 const LOAD_MS = 1_500;
@@ -44,7 +45,7 @@ for (const backend of backends()) {
     it('when the server is killed with SIGKILL in the middle of submissions and votes, then after a restart every acknowledged item is there and every counter equals its rows', async () => {
       const server = await startServe([...where, '--workers', '1', '--rate-limit', 'off']);
       started.push(server);
-      for (let i = 0; i < 100 && !/pk_/.test(server.stdout()); i++) await sleep(50);
+      await until(() => /pk_/.test(server.stdout()), 30_000, 'the first key');
       const apiKey = /(pk_[0-9A-Za-z]+)/.exec(server.stdout())![1]!;
       const caller = { url: server.url, apiKey };
 

@@ -7,6 +7,7 @@ import type { AppState } from '../../server/src/http/context.js';
 import { jsonBody } from '../../server/src/http/body.js';
 import { edge } from '../../server/src/http/edge.js';
 import type { Logger } from '../../server/src/logger.js';
+import { until } from '../helpers/until.js';
 
 /**
  * A client that hangs up while its request waits in the middleware chain (a load balancer's
@@ -56,7 +57,7 @@ describe('a client that hangs up before its body is read', () => {
     // Give the server time to take the request in, then hang up without reading an answer.
     await new Promise((resolve) => setTimeout(resolve, 50));
     socket.destroy();
-    for (let i = 0; i < 100 && statuses.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => statuses.length > 0, 10_000, 'the request to be answered');
     expect(statuses).to.deep.equal([400]);
     expect(errors).to.deep.equal([]);
   });

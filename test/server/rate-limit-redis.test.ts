@@ -4,6 +4,7 @@ import { backends, embeddedBackend, type FreshDatabase } from '../helpers/backen
 import { startServe, type ServeProcess } from '../helpers/cli-process.js';
 import { redisServerInstalled, startRedis, type RedisProcess } from '../helpers/redis-process.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { until } from '../helpers/until.js';
 
 const RATE_LIMITED = { error: 'Too many requests, please slow down' };
 
@@ -23,7 +24,7 @@ describe('Rate limit across instances: two `feedback serve` on one PostgreSQL an
     // The first instance migrates and prints the first key; the second joins as operators deploy it.
     const first = await startServe([...common, '--workers', '2']);
     instances.push(first);
-    for (let i = 0; i < 100 && !/pk_/.test(first.stdout()); i++) await sleep(50);
+    await until(() => /pk_/.test(first.stdout()), 30_000, 'the first key');
     key = /(pk_[0-9A-Za-z]+)/.exec(first.stdout())![1]!;
     instances.push(await startServe([...common, '--workers', '1', '--no-migrate']));
   });
