@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { DumpCounts } from '@feedbackd/server';
 import { CliError, EXIT } from './exit-codes.js';
-import type { Output } from './output.js';
+import { exactOutput, type Output } from './output.js';
 
 /** Where `feedback export` writes its dump, chunk by chunk. */
 export interface DumpSink {
@@ -30,7 +30,7 @@ export function streamSink(stream: Writable): DumpSink {
 
 /** The dump through an Output (tests that run the CLI in this process). */
 export function outputSink(output: Output): DumpSink {
-  return { write: async (chunk) => output.out(chunk), finish: async () => {}, abort: async () => {} };
+  return { write: async (chunk) => exactOutput(output).out(chunk), finish: async () => {}, abort: async () => {} };
 }
 
 /**

@@ -7,7 +7,7 @@ import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../dat
 import { describeCounts } from '../dump-io.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { ensureMigrated, withDatabase, type ServerModule } from '../operator.js';
-import { printJson, processOutput, type Output } from '../output.js';
+import { exactOutput, printJson, processOutput, type Output } from '../output.js';
 import { noProgressBar, terminalProgressBar } from '../progress-bar.js';
 
 interface ImportFlags extends DatabaseFlags {
@@ -36,7 +36,7 @@ export function importCommand(output: Output): Command {
       const first = await lines.next();
       if (first.done) throw new CliError(`${file} is empty: not a dump of \`feedback export\``, EXIT.usage);
       checkHeader(server, file, first.value);
-      const bar = output === processOutput && process.stderr.isTTY ? terminalProgressBar(process.stderr) : noProgressBar;
+      const bar = exactOutput(output) === processOutput && process.stderr.isTTY ? terminalProgressBar(process.stderr) : noProgressBar;
       await withDatabase(
         databaseLocation(flags),
         async (orm) => {
