@@ -40,7 +40,8 @@ export function outputSink(output: Output): DumpSink {
  */
 export async function fileSink(path: string): Promise<DumpSink> {
   const partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
-  const stream = createWriteStream(partial, { flags: 'wx' });
+  // 0600: a dump holds every end user's email and name (docs/transfer.md); only its owner reads it.
+  const stream = createWriteStream(partial, { flags: 'wx', mode: 0o600 });
   let failed: Error | undefined;
   // One listener for the stream's life; a wait for an event ends early when the stream fails.
   let wake: (() => void) | undefined;

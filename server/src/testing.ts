@@ -22,3 +22,4 @@ export { PRUNE_LOG, WEBHOOK_LOG_DAYS } from './webhooks/deliveries.sql.js';
 export { LISTENER_IDLE_HOURS, PRUNE_LISTENERS } from './webhooks/listeners.sql.js';
 export { nextDelayMs, RETRY_DELAYS_MS } from './webhooks/attempts.js';
 export { pace } from './webhooks/pace.js';
+export { loadVoterSecret, rekeyLegacyVoterKey, rekeyLegacyVoters } from './db/voter-secret.js';

@@ -36,6 +36,8 @@ export interface TestServerOptions {
   webhooksAllowPrivate?: boolean;
   /** The webhook sender's pace (the server's default when absent). */
   webhooksPerSecond?: number;
+  /** The voter secret (FEEDBACK_VOTER_SECRET); absent, the server makes its own, as on a first start. */
+  voterSecret?: string;
 }
 
 export async function startTestServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
@@ -54,6 +56,7 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     connectionLimits: options.connectionLimits,
     webhooksAllowPrivate: options.webhooksAllowPrivate,
     webhooksPerSecond: options.webhooksPerSecond,
+    voterSecret: options.voterSecret,
     logger: {
       debug: () => {},
       info: (message, fields) => logs.push(`INFO ${message} ${JSON.stringify(fields ?? {})}`),

@@ -37,8 +37,9 @@ export function importCommand(output: Output): Command {
       if (first.done) throw new CliError(`${file} is empty: not a dump of \`feedback export\``, EXIT.usage);
       checkHeader(server, file, first.value);
       const bar = exactOutput(output) === processOutput && process.stderr.isTTY ? terminalProgressBar(process.stderr) : noProgressBar;
+      const location = databaseLocation(flags);
       await withDatabase(
-        databaseLocation(flags),
+        location,
         async (orm) => {
           await ensureMigrated(orm, server, output);
           let summary: ImportSummary;
@@ -48,6 +49,8 @@ export function importCommand(output: Output): Command {
               // A pipe may be fed by a command that needs this database (`feedback export | feedback
               // import -`): read it to its end before the transaction begins (docs/transfer.md).
               spoolInput: !input.regularFile,
+              // Only a dump of an older server needs it: its anonymous voters are re-keyed as this server keys them.
+              voterSecret: () => server.voterSecretOf(orm, location),
               onProgress: (p) => bar.update(p.done, p.total, `${p.done}/${p.total} records, ${Math.round(p.done / Math.max(p.seconds, 0.001))} records/s`),
             });
           } catch (error) {

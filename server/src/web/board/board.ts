@@ -29,6 +29,8 @@ export interface BoardOptions {
   logger: Logger;
   /** The pages' stylesheet and scripts (board/assets.ts), read and compressed once for the board and the team's pages. */
   assets: BoardAssets;
+  /** The server's voter secret: the board's anonymous visitor is keyed as the API's anonymous caller. */
+  voterSecret: Buffer;
 }
 
 /**
@@ -54,7 +56,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
     ctx.state.boardSlug = project.slug;
     if (project.frameOrigins.length > 0) allowFraming(ctx, project.frameOrigins);
     const visitor = visitorOf(ctx, project);
-    return { ctx, project, visitor, voterKey: visitor ? visitor.endUserId : voterKeyOf(project.voterSalt, clientIp(ctx)) };
+    return { ctx, project, visitor, voterKey: visitor ? visitor.endUserId : voterKeyOf(options.voterSecret, project.voterSalt, clientIp(ctx)) };
   };
   // A post: from our own pages only, within the address's budget (kit/pages.ts, routeSteps).
   const { read, post } = routeSteps({ limit: postLimit(options.limiter, logger), who: boardRequest });
