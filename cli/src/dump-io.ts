@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { DumpCounts } from '@feedbackd/server';
 import { CliError, EXIT } from './exit-codes.js';
-import type { Output } from './output.js';
+import { exactOutput, type Output } from './output.js';
 
 /** Where `feedback export` writes its dump, chunk by chunk. */
 export interface DumpSink {
@@ -30,7 +30,7 @@ export function streamSink(stream: Writable): DumpSink {
 
 /** The dump through an Output (tests that run the CLI in this process). */
 export function outputSink(output: Output): DumpSink {
-  return { write: async (chunk) => output.out(chunk), finish: async () => {}, abort: async () => {} };
+  return { write: async (chunk) => exactOutput(output).out(chunk), finish: async () => {}, abort: async () => {} };
 }
 
 /**
@@ -40,7 +40,8 @@ export function outputSink(output: Output): DumpSink {
  */
 export async function fileSink(path: string): Promise<DumpSink> {
   const partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
-  const stream = createWriteStream(partial, { flags: 'wx' });
+  // 0600: a dump holds every end user's email and name (docs/transfer.md); only its owner reads it.
+  const stream = createWriteStream(partial, { flags: 'wx', mode: 0o600 });
   let failed: Error | undefined;
   // One listener for the stream's life; a wait for an event ends early when the stream fails.
   let wake: (() => void) | undefined;

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { addApiOptions, API_COMMANDS, rejectApiOptionsOutsideApiCommands, secretKeyCommands, takesApiOptions } from './api-options.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
-import { processOutput, type Output } from './output.js';
+import { exactOutput, jsonText, processOutput, visibleOutput, type Output } from './output.js';
 import { CLI_VERSION } from './version.js';
 
 const publicKeyCommands = Object.keys(API_COMMANDS).filter((name) => API_COMMANDS[name as keyof typeof API_COMMANDS] === 'public');
@@ -135,8 +135,10 @@ export async function buildProgram(
 }
 
 /** Runs the CLI and returns the process exit code. */
-export async function main(argv: string[], output: Output = processOutput): Promise<number> {
-  if (output === processOutput) endQuietlyWhenStdoutCloses();
+export async function main(argv: string[], to: Output = processOutput): Promise<number> {
+  if (exactOutput(to) === processOutput) endQuietlyWhenStdoutCloses();
+  // Everything a command prints goes through this filter: a title or a name can hold escape sequences.
+  const output = visibleOutput(to);
   const json = wantsJson(argv);
   try {
     await (await buildProgram(output, json, commandsFor(argv))).parseAsync(argv);
@@ -170,7 +172,7 @@ function wantsJson(argv: readonly string[]): boolean {
 
 /** A failure as one JSON object on stderr: `error`, `exitCode`, and the server's `details` of a 400. */
 function printError(output: Output, body: { error: string; exitCode: number; details?: unknown }): void {
-  output.err(JSON.stringify(body));
+  exactOutput(output).err(jsonText(body));
 }
 
 let stdoutGuarded = false;

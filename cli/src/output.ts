@@ -4,6 +4,11 @@ export interface Output {
   err(text: string): void;
   /** True when stdout is a terminal (tables), false when piped (plain tab-separated lines). */
   isTty: boolean;
+  /**
+   * The same destination without the filter of `visibleOutput`, for what must reach it byte for
+   * byte: JSON and dumps. Absent on an Output that has no filter.
+   */
+  exact?: Output;
 }
 
 export const processOutput: Output = {
@@ -12,9 +17,57 @@ export const processOutput: Output = {
   isTty: Boolean(process.stdout.isTTY),
 };
 
+/** The destination of `output` as it is, without the control-character filter. */
+export function exactOutput(output: Output): Output {
+  return output.exact ?? output;
+}
+
+/**
+ * Control characters of text a stranger can write (a title, a name, a comment): C0 but tab and
+ * line feed, DEL, C1 (U+0080 to U+009F: 8-bit CSI and OSC among them) and the bidirectional
+ * controls (embeddings, overrides, isolates, LRM, RLM, ALM). On a terminal the first three run:
+ * ESC starts a sequence that can set the window title, clear the screen or write the clipboard
+ * (OSC 52); the last ones reorder what follows them, so a date can be shown backwards.
+ */
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * `text` with every control character shown instead of run: C0 and DEL as their Unicode control
+ * pictures (ESC as ␛, BEL as ␇, CR as ␍, DEL as ␡), the others as <U+XXXX>. What follows an ESC is
+ * left as plain text, inert once the ESC is no longer one, and visible to whoever reads it.
+ */
+export function visible(text: string): string {
+  return text.replace(CONTROL, (char) => {
+    const code = char.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return '\u2421';
+    return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+  });
+}
+
+/**
+ * `output` with every control character of what is written made visible: the CLI prints through
+ * this (main), so no command can print a stranger's escape sequence to a terminal, whatever it
+ * prints. JSON goes to `exact` escaped its own way (jsonText), and a dump goes there
+ * byte for byte: it is data, not text for a terminal.
+ */
+export function visibleOutput(output: Output): Output {
+  const exact = exactOutput(output);
+  return { out: (text) => exact.out(visible(text)), err: (text) => exact.err(visible(text)), isTty: exact.isTty, exact };
+}
+
+/**
+ * JSON text that a terminal cannot act on and that parses to `value` exactly: JSON.stringify
+ * already escapes C0, and DEL, C1 and the bidirectional controls are written as \uXXXX escapes too
+ * (they occur only inside strings, where such an escape means the same character).
+ */
+export function jsonText(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** `--json`: one JSON document on stdout and nothing else. */
 export function printJson(output: Output, value: unknown): void {
-  output.out(JSON.stringify(value, null, 2));
+  exactOutput(output).out(jsonText(value, 2));
 }
 
 /**
@@ -33,9 +86,13 @@ export function printTable(output: Output, columns: { header: string; value: (ro
   for (const line of cells) output.out(render(line));
 }
 
-/** Text on one line: tabs and line breaks become spaces, so a value never splits a row or a column. */
+/**
+ * Text on one line: tabs and line breaks become spaces, so a value never splits a row or a column,
+ * and other control characters are made visible here already, so that a column's width counts
+ * what is shown.
+ */
 export function oneLine(text: string): string {
-  return text.replace(/[\t\r\n]+/g, ' ').trim();
+  return visible(text.replace(/[\t\r\n]+/g, ' ').trim());
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

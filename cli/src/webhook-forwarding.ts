@@ -4,7 +4,7 @@ import { ConnectionError, FeedbackApiError, NotFoundError, TimeoutError, type Fe
 import { ERROR_MESSAGES, WEBHOOK_RESPONSE_EXCERPT_CHARS, type PulledWebhookDelivery, type ReportWebhookDeliveryRequest, type Webhook, type WebhookEventType } from '@feedbackd/sdk/contract';
 import { serverUrl, type ApiFlags } from './api-options.js';
 import { CliError, EXIT } from './exit-codes.js';
-import type { Output } from './output.js';
+import { exactOutput, jsonText, type Output } from './output.js';
 import { createClient, toCliError, withoutOperation } from './sdk-client.js';
 
 /** The longest a pull waits on the server for an event: its maximum. */
@@ -41,7 +41,7 @@ export async function forwardWebhooks(flags: ApiFlags, options: ForwardingOption
     const { webhook, secret } = await client.webhooks.listen({ forwardTo: options.forwardTo, events: options.events }).catch((error: unknown) => {
       throw toCliError(error, server);
     });
-    if (flags.json) output.out(JSON.stringify({ webhook, secret }));
+    if (flags.json) exactOutput(output).out(jsonText({ webhook, secret }));
     output.err(`Forwarding ${webhook.events === null ? 'every event' : webhook.events.join(',')} to ${options.forwardTo}; signing secret ${secret} (use it in your receiver). Ctrl-C to stop.`);
     try {
       await new Listener({ client, webhook, server, forwardTo: options.forwardTo, json: flags.json, output, stopping: stop.signal }).run();
@@ -150,7 +150,7 @@ class Listener {
     const webhookId = delivery.headers['webhook-id'];
     if (this.json) {
       const line = { at, eventType: delivery.eventType, webhookId, deliveryId: delivery.deliveryId, attempt: delivery.attempt, statusCode: outcome.statusCode, latencyMs: outcome.latencyMs, error: outcome.error };
-      this.output.out(JSON.stringify(line));
+      exactOutput(this.output).out(jsonText(line));
       return;
     }
     const result = outcome.statusCode === null ? `failed: ${outcome.error}` : String(outcome.statusCode);

@@ -17,7 +17,7 @@
  *   user: { externalId: req.user.id, name: req.user.name, email: req.user.email },
  * })));
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 /** The longest a board token may live; the board refuses a longer one. */
 export const BOARD_TOKEN_MAX_SECONDS = 600;
@@ -49,7 +49,12 @@ export interface BoardSignInLinkOptions extends BoardTokenOptions {
   returnTo?: string;
 }
 
-/** The token alone (`sub` = externalId, `aud` = project, `iat`, `exp`, and the profile fields given), for a link made by hand. */
+/**
+ * The token alone (`sub` = externalId, `aud` = project, `iat`, `exp`, `jti`, and the profile
+ * fields given), for a link made by hand. `jti` is 128 random bits: the board spends a token once,
+ * and without it two links for one user made in the same second would be the same bytes, the
+ * second refused as used.
+ */
 export function signBoardToken(options: BoardTokenOptions): string {
   const expiresIn = options.expiresIn ?? BOARD_TOKEN_DEFAULT_SECONDS;
   if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > BOARD_TOKEN_MAX_SECONDS) {
@@ -59,7 +64,7 @@ export function signBoardToken(options: BoardTokenOptions): string {
   if (typeof options.secret !== 'string' || options.secret === '') throw new TypeError('secret is required');
   const now = Math.floor(Date.now() / 1000);
   const { externalId, name, email, avatarUrl } = options.user;
-  const claims = { sub: externalId, aud: options.project, iat: now, exp: now + expiresIn, name, email, avatarUrl };
+  const claims = { sub: externalId, aud: options.project, iat: now, exp: now + expiresIn, jti: randomBytes(16).toString('base64url'), name, email, avatarUrl };
   const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const unsigned = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(claims)}`;
   return `${unsigned}.${createHmac('sha256', options.secret).update(unsigned).digest('base64url')}`;

@@ -33,6 +33,11 @@ export interface AppDependencies {
    */
   orm?: MikroORM | (() => Promise<MikroORM>);
   logger: Logger;
+  /**
+   * The server's voter secret (db/voter-secret.ts, loadVoterSecret): with a project's salt, the
+   * key of an anonymous voter. Held in memory, so a vote costs no look-up for it.
+   */
+  voterSecret: Buffer;
   /** Check every reply against the contract; tests turn it on. */
   validateResponses?: boolean;
   /**
@@ -98,7 +103,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   // its own session and cross-site rules: matched here by the router, so that an API request runs
   // none of their code on its way.
   const keyless = keylessRoutes(deps.sql, openApiJson(), boardPaths.board(DEFAULT_PROJECT_SLUG));
-  const boardPages = board({ sql: deps.sql, writes, limiter, logger: deps.logger, assets, publicOrigin: deps.publicUrl });
+  const boardPages = board({ sql: deps.sql, writes, limiter, logger: deps.logger, assets, voterSecret: deps.voterSecret, publicOrigin: deps.publicUrl });
   for (const path of ['/b/{*rest}', '/assets/{*rest}']) keyless.all(path, boardPages);
   const teamPages = team({ sql: deps.sql, orm, limiter, logger: deps.logger, assets, publicOrigin: deps.publicUrl });
   for (const path of ['/team', '/team/{*rest}']) keyless.all(path, teamPages);
@@ -114,6 +119,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
       access({
         sql: deps.sql,
         logger: deps.logger,
+        voterSecret: deps.voterSecret,
         rateLimit: limiter && { points: limiter.points, limiter },
         failures: failedAuthLimit === 'off' ? undefined : new FailedAuthLimit(failedAuthLimit),
       }),

@@ -13,6 +13,7 @@ export { openSqlPool, type SqlPool } from './db/pool.js';
 export { DataDirInUseError, DatabaseMissingError, embeddedDatabaseExists } from './db/embedded/embedded-postgres.js';
 export { openOrm, type OrmOptions } from './db/orm.js';
 export { migrateDown, migrateUp, migrationStatus, unappliedMigrations, type MigrationStatus } from './db/migrate.js';
+export { VOTER_SECRET_FILE, VOTER_SECRET_VARIABLE, VoterSecretError, voterKeyOf, voterSecretOf } from './db/voter-secret.js';
 export { createLogger, type Logger, type LogLevel } from './logger.js';
 export { createApiKey, listApiKeys, revokeApiKey, ApiKeyNotFoundError, type ApiKeySummary } from './admin/keys.service.js';
 export { ProjectNotFoundError } from './admin/projects.service.js';

@@ -23,3 +23,4 @@ export { CLAIM_PULLED, LISTENER_IDLE_HOURS, PRUNE_LISTENERS, PULL_PROBE } from '
 export { PULL_POLL_MS } from './webhooks/pull-waiters.js';
 export { nextDelayMs, RETRY_DELAYS_MS } from './webhooks/attempts.js';
 export { pace } from './webhooks/pace.js';
+export { loadVoterSecret, rekeyLegacyVoterKey, rekeyLegacyVoters } from './db/voter-secret.js';

@@ -38,6 +38,8 @@ export interface TestServerOptions {
   webhooksPerSecond?: number;
   /** The server's public origin (`serve --public-url`): its pages answer only for that host. */
   publicUrl?: string;
+  /** The voter secret (FEEDBACK_VOTER_SECRET); absent, the server makes its own, as on a first start. */
+  voterSecret?: string;
 }
 
 export async function startTestServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
@@ -57,6 +59,7 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     webhooksAllowPrivate: options.webhooksAllowPrivate,
     webhooksPerSecond: options.webhooksPerSecond,
     publicUrl: options.publicUrl,
+    voterSecret: options.voterSecret,
     logger: {
       debug: () => {},
       info: (message, fields) => logs.push(`INFO ${message} ${JSON.stringify(fields ?? {})}`),

@@ -12,9 +12,21 @@ describe('sdk board links', () => {
     expect(decodeProtectedHeader(token)).to.deep.equal({ alg: 'HS256', typ: 'JWT' });
     const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'], audience: 'acme', requiredClaims: ['exp', 'sub'] });
     expect(payload).to.include({ sub: 'u-1', aud: 'acme', name: 'Ann', email: 'ann@example.com' });
+    expect(payload.jti).to.be.a('string');
     expect(payload).not.to.have.property('avatarUrl');
     expect(payload.exp! - payload.iat!).to.equal(BOARD_TOKEN_DEFAULT_SECONDS);
     expect(payload.iat).to.be.within(before, before + 2);
+  });
+
+  it('when one user gets two tokens in the same second, then they differ by a random jti (issue 37: the second was refused as used)', () => {
+    const options = { project: 'acme', secret, user: { externalId: 'u-1' } };
+    const jtis = new Set<string>();
+    for (let i = 0; i < 100; i += 1) {
+      const { jti } = JSON.parse(Buffer.from(signBoardToken(options).split('.')[1]!, 'base64url').toString()) as { jti: string };
+      expect(jti, '128 random bits').to.match(/^[\w-]{22}$/);
+      jtis.add(jti);
+    }
+    expect(jtis.size).to.equal(100);
   });
 
   it('when a link is made for a server under a path, then it keeps the path and carries the token and the landing page', () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -84,7 +85,7 @@ for (const backend of backends()) {
     });
 
     it('when the key of a request is over its rate limit instead, then the 429 keeps the spec text and the rate-limit headers (the two are told apart)', async () => {
-      const limited = await listen(createApp({ sql: server.server.sql, logger: silentLogger, rateLimit: { points: 1 } }), server.apiKey);
+      const limited = await listen(createApp({ sql: server.server.sql, voterSecret: randomBytes(32), logger: silentLogger, rateLimit: { points: 1 } }), server.apiKey);
       try {
         expect((await request(limited, 'GET', '/api/v1/feedback?limit=1')).status).to.equal(200);
         const over = await request(limited, 'GET', '/api/v1/feedback?limit=1');
@@ -113,7 +114,7 @@ for (const backend of backends()) {
     it('when the limit is off, then an address may send any number of unknown keys and is never locked out, nor logged', async () => {
       const warnings: string[] = [];
       const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
-      const open = await listen(createApp({ sql: server.server.sql, logger, rateLimit: 'off', trustProxy: 1, failedAuthLimit: 'off' }), server.apiKey);
+      const open = await listen(createApp({ sql: server.server.sql, voterSecret: randomBytes(32), logger, rateLimit: 'off', trustProxy: 1, failedAuthLimit: 'off' }), server.apiKey);
       try {
         for (let i = 0; i < 40; i++) expect((await from(open, '203.0.113.30', unknownKey(200 + i))).status, `guess ${i + 1}`).to.equal(401);
         expect((await from(open, '203.0.113.30', server.apiKey)).status).to.equal(200);

@@ -149,6 +149,27 @@ for (const backend of backends()) {
       expect(again.headers.get('set-cookie')).to.equal(null);
     });
 
+    it('when two links for one user are made in the same second, then each signs in once (issue 37: a jti in every SDK link)', async () => {
+      const user = { externalId: 'same-second' };
+      const claimsOf = (url: URL) => JSON.parse(Buffer.from(url.searchParams.get('token')!.split('.')[1]!, 'base64url').toString()) as { iat: number; jti: string };
+      // Made until two fall in one second (the first try, unless a second ends between them).
+      let pair: [URL, URL];
+      do pair = [link(user), link(user)];
+      while (claimsOf(pair[0]).iat !== claimsOf(pair[1]).iat);
+      const [first, second] = pair;
+      expect(claimsOf(first).jti).to.match(/^[\w-]{22}$/).and.not.equal(claimsOf(second).jti);
+      for (const url of [first, second]) {
+        const answer = await browse(server, pathOf(url));
+        expect(answer.status, answer.text).to.equal(303);
+        cookieOf(answer);
+      }
+      for (const url of [first, second]) {
+        const again = await browse(server, pathOf(url));
+        expect(again.status).to.equal(401);
+        expect(again.text).to.include('This sign-in link has been used already.');
+      }
+    });
+
     it('when a used link comes back with its signature written another way (the same bytes), then it is refused as used', async () => {
       const url = link({ externalId: 'respelled' });
       expect((await browse(server, pathOf(url))).status).to.equal(303);

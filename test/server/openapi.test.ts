@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -106,7 +107,7 @@ describe('the OpenAPI document', () => {
       expect(document.paths[path].get.security, path).to.deep.equal([]);
       expect(document.paths[path].get.tags, path).to.deep.equal(['service']);
     }
-    const app = createApp({ sql: noDatabase, logger: silentLogger, rateLimit: { points: 1 } });
+    const app = createApp({ sql: noDatabase, voterSecret: randomBytes(32), logger: silentLogger, rateLimit: { points: 1 } });
     const http = createServer(app.callback());
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -129,7 +130,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('when GET /api/v1/openapi.json is asked without a key, then it answers 200 JSON equal to the committed document, before authentication', async () => {
-    const app = createApp({ sql: noDatabase, logger: silentLogger, rateLimit: { points: 1 } });
+    const app = createApp({ sql: noDatabase, voterSecret: randomBytes(32), logger: silentLogger, rateLimit: { points: 1 } });
     const http = createServer(app.callback());
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;

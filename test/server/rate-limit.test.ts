@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
@@ -190,7 +190,7 @@ describe(`Rate limit, ${LIMIT} per minute per key (${embeddedBackend.name})`, ()
 
   it('8 rate limit: when an app is built with DEFAULT_RATE_LIMIT, then the limit is 100 per minute: 100 requests pass and the 101st is a 429', async () => {
     expect(DEFAULT_RATE_LIMIT).to.equal(100);
-    const app = createApp({ sql: server.server.sql, logger: silentLogger, rateLimit: { points: DEFAULT_RATE_LIMIT } });
+    const app = createApp({ sql: server.server.sql, voterSecret: randomBytes(32), logger: silentLogger, rateLimit: { points: DEFAULT_RATE_LIMIT } });
     const listening = await listenApp(app);
     try {
       const caller = { url: listening.url, apiKey: await server.newKey() };
@@ -210,7 +210,7 @@ describe(`Rate limit, ${LIMIT} per minute per key (${embeddedBackend.name})`, ()
   });
 
   it("8 rate limit: when an app is built with rateLimit 'off' (limited elsewhere), then no request is refused and no response carries rate-limit headers", async () => {
-    const app = createApp({ sql: server.server.sql, logger: silentLogger, rateLimit: 'off' });
+    const app = createApp({ sql: server.server.sql, voterSecret: randomBytes(32), logger: silentLogger, rateLimit: 'off' });
     const listening = await listenApp(app);
     try {
       const caller = { url: listening.url, apiKey: await server.newKey() };
@@ -236,7 +236,7 @@ describe(`Rate limit, ${LIMIT} per minute per key (${embeddedBackend.name})`, ()
     }
     const lines: string[] = [];
     const logger: Logger = createLogger({ level: 'debug', write: (line) => lines.push(line) });
-    const app = createApp({ sql: server.server.sql, logger, rateLimit: { points: LIMIT, limiter: new FailingLimiter({ points: LIMIT, duration: 60 }) } });
+    const app = createApp({ sql: server.server.sql, voterSecret: randomBytes(32), logger, rateLimit: { points: LIMIT, limiter: new FailingLimiter({ points: LIMIT, duration: 60 }) } });
     const listening = await listenApp(app);
     try {
       const caller = { url: listening.url, apiKey: await server.newKey() };

@@ -18,7 +18,7 @@ const SEED_7_FINGERPRINT: Fingerprint = {
   end_users: '1b3c1c54b7302ad9fbdb704f7b1ceb62',
   feedback: 'c3ef08cea2ae085c32f5a0f54a1b3294',
   feedback_counters: '51a530487f02e08a61de262e8152faf1',
-  votes: 'ed8d5b110be08a0e8ef01d06e11a824a',
+  votes: 'bb9206021fa1526a7114110cbcb29e76',
   comments: '701bec48078d8f1aa6df6279282376e9',
   feedback_stats: 'ceae8a426e240885361c5f831c36d066',
 };
@@ -90,7 +90,7 @@ for (const backend of backends()) {
       expect(cells!.n).to.equal(FEEDBACK_STATUSES.length * FEEDBACK_TYPES.length);
       const [kinds] = await server.sql<{ identified: number; anonymous: number; team: number; users: number; anonymous_items: number }>(
         `select (select count(*)::int from votes where end_user_id is not null and voter_key = end_user_id::text) as identified,
-                (select count(*)::int from votes where end_user_id is null and voter_key ~ '^ip:[A-Za-z0-9_-]{43}$') as anonymous,
+                (select count(*)::int from votes where end_user_id is null and voter_key ~ '^ip2:[A-Za-z0-9_-]{43}$') as anonymous,
                 (select count(*)::int from comments where is_team and author_name is not null and author_end_user_id is null) as team,
                 (select count(*)::int from comments where not is_team and author_end_user_id is not null) as users,
                 (select count(*)::int from feedback where end_user_id is null) as anonymous_items`,

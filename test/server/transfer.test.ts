@@ -48,6 +48,12 @@ function firstLineOf(dump: string, type: string): number {
   return dump.split('\n').findIndex((line) => line.startsWith(`{"type":"${type}"`)) + 1;
 }
 
+/**
+ * The voter secret of the source and of the targets that recognise its anonymous voters: a dump
+ * never carries it (test/server/voter-secret.test.ts), the operator gives it to both.
+ */
+const VOTER_SECRET = 'transfer-test-voter-secret-0123456789abcdef';
+
 /** Moving data (issue 9 §3): export, import into an empty database, export again; conflicts, malformed dumps. */
 for (const backend of backends()) {
   describe(`export and import (${backend.name})`, () => {
@@ -62,7 +68,7 @@ for (const backend of backends()) {
     let targetKeys: { default: string; other: string };
 
     before(async () => {
-      source = await startTestServer(backend);
+      source = await startTestServer(backend, { voterSecret: VOTER_SECRET });
       ops = { url: source.url, apiKey: await source.newKey(undefined, 'secret') };
       const orm = source.server.orm;
       await seedProject(orm, { count: 40, seed: 11 });
@@ -84,7 +90,7 @@ for (const backend of backends()) {
       targetDump = await dumpOf(target.orm, { pageSize: 50 });
       // A server on the imported database, for the API's view of it.
       await target.close();
-      targetServer = await startServer({ ...target.fresh.location, port: 0, host: '127.0.0.1', rateLimit: 1_000_000, logger: silentLogger });
+      targetServer = await startServer({ ...target.fresh.location, port: 0, host: '127.0.0.1', rateLimit: 1_000_000, logger: silentLogger, voterSecret: VOTER_SECRET });
       targetKeys = {
         default: (await createApiKey(targetServer.orm.em.fork(), { projectSlug: 'default', kind: 'secret' })).key,
         other: (await createApiKey(targetServer.orm.em.fork(), { projectSlug: 'other' })).key,
@@ -222,7 +228,7 @@ for (const backend of backends()) {
     });
 
     it("when a dump is imported into a server's own default project, then its rows join that project, which takes the dump's voter salt", async () => {
-      const server = await startTestServer(backend);
+      const server = await startTestServer(backend, { voterSecret: VOTER_SECRET });
       try {
         const summary = await importDump(server.server.orm, linesOf(sourceDump));
         const [project] = summary.projects.filter((p) => p.slug === 'default');

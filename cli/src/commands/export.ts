@@ -5,7 +5,7 @@ import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../dat
 import { describeCounts, exportTime, fileSink, outputSink, streamSink, type DumpSink } from '../dump-io.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { withDatabase } from '../operator.js';
-import { processOutput, type Output } from '../output.js';
+import { exactOutput, processOutput, type Output } from '../output.js';
 import { noProgressBar, terminalProgressBar } from '../progress-bar.js';
 
 interface ExportFlags extends DatabaseFlags {
@@ -28,9 +28,9 @@ export function exportCommand(output: Output): Command {
     const exportedAt = exportTime();
     const pageSize = wholeNumber(flags.pageSize, '--page-size', { min: 1, max: MAX_PAGE_SIZE });
     await withDatabase(databaseLocation(flags), async (orm, server) => {
-      const sink: DumpSink = flags.output ? await fileSink(flags.output) : output === processOutput ? streamSink(process.stdout) : outputSink(output);
+      const sink: DumpSink = flags.output ? await fileSink(flags.output) : exactOutput(output) === processOutput ? streamSink(process.stdout) : outputSink(output);
       // The bar goes to stderr, and only to a terminal: a log or a pipe gets the summary alone.
-      const bar = output === processOutput && process.stderr.isTTY ? terminalProgressBar(process.stderr) : noProgressBar;
+      const bar = exactOutput(output) === processOutput && process.stderr.isTTY ? terminalProgressBar(process.stderr) : noProgressBar;
       let summary: ExportSummary;
       try {
         summary = await server.exportDump(orm, (chunk) => sink.write(chunk), {

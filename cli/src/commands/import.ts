@@ -7,7 +7,7 @@ import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../dat
 import { describeCounts } from '../dump-io.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { ensureMigrated, withDatabase, type ServerModule } from '../operator.js';
-import { printJson, processOutput, type Output } from '../output.js';
+import { exactOutput, printJson, processOutput, type Output } from '../output.js';
 import { noProgressBar, terminalProgressBar } from '../progress-bar.js';
 
 interface ImportFlags extends DatabaseFlags {
@@ -36,9 +36,10 @@ export function importCommand(output: Output): Command {
       const first = await lines.next();
       if (first.done) throw new CliError(`${file} is empty: not a dump of \`feedback export\``, EXIT.usage);
       checkHeader(server, file, first.value);
-      const bar = output === processOutput && process.stderr.isTTY ? terminalProgressBar(process.stderr) : noProgressBar;
+      const bar = exactOutput(output) === processOutput && process.stderr.isTTY ? terminalProgressBar(process.stderr) : noProgressBar;
+      const location = databaseLocation(flags);
       await withDatabase(
-        databaseLocation(flags),
+        location,
         async (orm) => {
           await ensureMigrated(orm, server, output);
           let summary: ImportSummary;
@@ -48,6 +49,8 @@ export function importCommand(output: Output): Command {
               // A pipe may be fed by a command that needs this database (`feedback export | feedback
               // import -`): read it to its end before the transaction begins (docs/transfer.md).
               spoolInput: !input.regularFile,
+              // Only a dump of an older server needs it: its anonymous voters are re-keyed as this server keys them.
+              voterSecret: () => server.voterSecretOf(orm, location),
               onProgress: (p) => bar.update(p.done, p.total, `${p.done}/${p.total} records, ${Math.round(p.done / Math.max(p.seconds, 0.001))} records/s`),
             });
           } catch (error) {

@@ -4,7 +4,7 @@ import { wholeNumber } from '../flag-values.js';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { ensureMigrated, withDatabase } from '../operator.js';
-import { printJson, processOutput, type Output } from '../output.js';
+import { exactOutput, printJson, processOutput, type Output } from '../output.js';
 import { noProgressBar, terminalProgressBar } from '../progress-bar.js';
 
 interface SeedFlags extends DatabaseFlags {
@@ -31,7 +31,7 @@ export function seedCommand(output: Output): Command {
       throw new CliError('--project must be 1 to 100 letters, digits, ".", "_" or "-", starting with a letter or digit', EXIT.usage);
     }
     // The bar goes to stderr, and only to a terminal: a log or a pipe gets the summary alone.
-    const bar = output === processOutput && process.stderr.isTTY ? terminalProgressBar(process.stderr) : noProgressBar;
+    const bar = exactOutput(output) === processOutput && process.stderr.isTTY ? terminalProgressBar(process.stderr) : noProgressBar;
     // Filling a database is this command's job: it may create and migrate one (need 'create').
     await withDatabase(
       databaseLocation(flags),

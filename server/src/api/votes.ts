@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { type EndUserInput, type VoteResult } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import { answersInPlace, statementBatches, type Batched } from '../db/statement-batches.js';
@@ -7,6 +6,7 @@ import { clientIp } from '../http/edge.js';
 import { feedbackNotFound, isItemGone } from '../http/item-ids.js';
 import { reply, type Statements } from '../http/mount.js';
 import { watchBatches } from '../metrics/figures.js';
+import { voterKeyOf } from '../db/voter-secret.js';
 import { TOGGLE_ANONYMOUS, TOGGLE_BATCH, TOGGLE_IDENTIFIED, TOGGLE_KNOWN_USER } from './votes.sql.js';
 
 /*
@@ -124,18 +124,19 @@ function batched(answer: BatchedToggle): Toggled | undefined {
 }
 
 /**
- * The `voter_key` of an anonymous caller: an HMAC of its address under the project's salt, so the
- * raw address is never stored and one caller always maps to one key. (An identified voter's key is
- * the end user's id; the `ip:` prefix keeps the two kinds apart even in principle.)
+ * The `voter_key` of an anonymous caller: an HMAC of its address under the project's salt, and of
+ * that under the server's voter secret (db/voter-secret.ts), held in memory: the raw address is
+ * never stored, one caller always maps to one key, and neither the database's salt nor a dump can
+ * be used to try every address. (An identified voter's key is the end user's id; the `ip2:`
+ * prefix keeps the two kinds apart even in principle.)
  */
 export function anonymousVoterKey(ctx: AppContext): string {
-  return voterKeyOf(ctx.state.caller.voterSalt, clientIp(ctx));
+  const { voterSecret, voterSalt } = ctx.state.caller;
+  return voterKeyOf(voterSecret, voterSalt, clientIp(ctx));
 }
 
 /**
  * The hash behind `anonymousVoterKey`, for a caller without a key: the board's visitor (web/board/) is
- * the same anonymous voter as an API call from the same address, so both hash here.
+ * the same anonymous voter as an API call from the same address, so both hash there.
  */
-export function voterKeyOf(voterSalt: string, ip: string): string {
-  return `ip:${createHmac('sha256', voterSalt).update(ip).digest('base64url')}`;
-}
+export { voterKeyOf };

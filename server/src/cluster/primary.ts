@@ -38,12 +38,12 @@ const MAX_EARLY_DEATHS = 5;
  */
 export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   const logger = options.logger ?? createLogger({ level: options.logLevel });
-  const { database, orm } = await prepareDatabase(options, logger);
+  const { database, orm, voterSecret } = await prepareDatabase(options, logger);
   // The primary serves no requests: the ORM's work (migrations, first key) is done.
   await orm.close();
   const config: WorkerConfig = {
     // Each worker serves from the settings a single process gives itself, its share of the hot pool included.
-    ...processSettings(options, database, options.workers),
+    ...processSettings(options, database, options.workers, voterSecret),
     logLevel: options.logLevel ?? 'info',
     prettyLogs: process.stderr.isTTY === true,
     metrics: options.metricsPort !== undefined,

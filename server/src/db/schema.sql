@@ -179,6 +179,14 @@ CREATE TABLE public.team_sign_in_links (
   CONSTRAINT team_sign_in_links_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE public.voter_secret (
+  id smallint NOT NULL DEFAULT 1,
+  fingerprint text NOT NULL,
+  secret text,
+  CONSTRAINT voter_secret_pkey PRIMARY KEY (id),
+  CONSTRAINT voter_secret_one_row CHECK ((id = 1))
+);
+
 CREATE TABLE public.votes (
   id uuid NOT NULL DEFAULT time_ordered_uuid(),
   feedback_id uuid NOT NULL,

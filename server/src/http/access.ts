@@ -36,6 +36,8 @@ export interface RateLimitOptions {
 export interface AccessOptions {
   sql: SqlPool;
   logger: Logger;
+  /** The server's voter secret, handed to every caller for its anonymous voter key (api/votes.ts). */
+  voterSecret: Buffer;
   /** The per-key rate limit (spec part 8), or undefined when it is off. */
   rateLimit: RateLimitOptions | undefined;
   /** Unknown or revoked keys counted per address (limits/failed-auth.ts), or undefined when that limit is off. */
@@ -57,7 +59,7 @@ export interface AccessOptions {
  */
 export function access(options: AccessOptions): Middleware<AppState> {
   const { failures, logger } = options;
-  const keys = new KeyCache(options.sql);
+  const keys = new KeyCache(options.sql, options.voterSecret);
   const limiter = options.rateLimit && toRateLimiter(options.rateLimit);
   // The IETF draft's policy header, and the widely used X- header that says the same.
   const policyHeader = limiter && `"default";q=${limiter.points};w=${limiter.durationSeconds}`;
@@ -149,6 +151,7 @@ export class KeyCache {
 
   constructor(
     private readonly sql: SqlPool,
+    private readonly voterSecret: Buffer,
     ttlMs: number = KEY_CACHE_TTL_MS,
   ) {
     this.cache = new ShortCache(ttlMs, KEY_CACHE_MAX_ENTRIES);
@@ -164,6 +167,6 @@ export class KeyCache {
   private async find(hash: string): Promise<Caller | undefined> {
     const rows = await this.sql.query<{ key_id: string; kind: KeyKind; project_id: string; voter_salt: string }>(FIND_KEY.name, FIND_KEY.text, [hash]);
     const row = rows[0];
-    return row ? { keyId: row.key_id, kind: row.kind, projectId: row.project_id, voterSalt: row.voter_salt } : undefined;
+    return row ? { keyId: row.key_id, kind: row.kind, projectId: row.project_id, voterSalt: row.voter_salt, voterSecret: this.voterSecret } : undefined;
   }
 }

@@ -11,6 +11,8 @@ export interface Caller {
   kind: KeyKind;
   projectId: string;
   voterSalt: string;
+  /** The server's voter secret (db/voter-secret.ts), the same for every caller: with the salt, the key of an anonymous voter. */
+  voterSecret: Buffer;
 }
 
 /** What the middleware chain puts on `ctx.state` for the handlers after it. */

@@ -10,6 +10,8 @@ export interface ServeOptions extends DatabaseLocation {
   host: string;
   /** Apply pending migrations before listening (default true). */
   migrate?: boolean;
+  /** The voter secret, as FEEDBACK_VOTER_SECRET gives it (db/voter-secret.ts); absent: that variable, or where it is kept. */
+  voterSecret?: string;
   logger?: Logger;
   /** How long close() lets in-flight requests finish before cutting connections. */
   drainTimeoutMs?: number;
@@ -86,11 +88,14 @@ export interface ProcessSettings {
   webhooksPerSecond: number;
   /** The public origin, checked (publicOrigin); absent: none was given. */
   publicUrl?: string;
+  /** The voter secret (db/voter-secret.ts) in base64url, read once by the process that prepared the database, handed to each worker. */
+  voterSecret: string;
 }
 
 /** The settings of each of the `processes` that serve `options` on `database`. */
-export function processSettings(options: ServeOptions, database: Pick<Database, 'kind' | 'connection'>, processes: number): ProcessSettings {
+export function processSettings(options: ServeOptions, database: Pick<Database, 'kind' | 'connection'>, processes: number, voterSecret: Buffer): ProcessSettings {
   return {
+    voterSecret: voterSecret.toString('base64url'),
     database: { kind: database.kind, connection: database.connection },
     poolMax: hotPoolSize(database, processes),
     port: options.port,

@@ -84,6 +84,7 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
       sql,
       orm: role.orm,
       logger,
+      voterSecret: Buffer.from(settings.voterSecret, 'base64url'),
       validateResponses: role.validateResponses ?? false,
       rateLimit: points === 'off' ? 'off' : { points, limiter: redis ?? machine },
       trustProxy: settings.trustProxy,

@@ -25,8 +25,8 @@ export interface RunningServer {
 /** Opens the database, migrates, makes the first key on an empty database, and listens, in this one process. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
-  const { database, orm } = await prepareDatabase(options, logger);
-  const settings = processSettings(options, database, 1);
+  const { database, orm, voterSecret } = await prepareDatabase(options, logger);
+  const settings = processSettings(options, database, 1, voterSecret);
   let serving: ServingProcess;
   try {
     serving = await serveProcess(settings, {

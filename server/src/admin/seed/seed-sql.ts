@@ -44,9 +44,9 @@ function rowHash(n: string, salt: number): string {
 }
 
 const userId = (index: string) => seedIdSql(p('userPrefix'), `(${index}) % ${p('users')}::int`);
-/** An anonymous voter's key has the form of a real one: `ip:` and 43 base64url characters. */
+/** An anonymous voter's key has the form of a real one: `ip2:` and 43 base64url characters. */
 const anonymousKey = (index: string) =>
-  `'ip:' || rtrim(translate(encode(sha256(convert_to(${p('anonymousBase')}::text || ((${index}) % ${p('anonymousVoters')}::int), 'UTF8')), 'base64'), '+/', '-_'), '=')`;
+  `'ip2:' || rtrim(translate(encode(sha256(convert_to(${p('anonymousBase')}::text || ((${index}) % ${p('anonymousVoters')}::int), 'UTF8')), 'base64'), '+/', '-_'), '=')`;
 /**
  * A moment between the item's creation and the epoch; `fraction` is a float8 in [0, 1). Float
  * arithmetic (exact IEEE-754 operations only, no libm function) is deterministic and much

@@ -44,7 +44,7 @@ export async function importProject(client: SqlClient, record: RecordData<'proje
   if (project.created) return { ...outcome, voterSalt: 'carried' };
   if (project.voter_salt === record.voterSalt) return { ...outcome, voterSalt: 'same' };
   const { rows: anonymous } = await client.query(
-    `select 1 from votes v join feedback f on f.id = v.feedback_id where f.project_id = $1::uuid and v.voter_key like 'ip:%' limit 1`,
+    `select 1 from votes v join feedback f on f.id = v.feedback_id where f.project_id = $1::uuid and v.end_user_id is null limit 1`,
     [project.id],
   );
   if (anonymous.length > 0) return { ...outcome, voterSalt: 'kept' };

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ormConnection } from '../../db/orm-connections.js';
+import { LEGACY_VOTER_KEY, rekeyLegacyVoterKey } from '../../db/voter-secret.js';
 import { DumpFormatError, parseHeader, parseRecord, RECORD_TYPES, type DumpCounts, type DumpHeader, type DumpRecord, type RecordData, type RecordType } from './format.js';
 import { ADVANCE_STATUS_CHANGE_IDS, BATCH_SQL, type BatchStatement, type BatchType } from './import-sql.js';
 import { importProject, type ProjectOutcome } from './import-projects.js';
@@ -22,6 +23,12 @@ export interface ImportOptions {
    * transaction holds the one session, the writer would wait for the transaction.
    */
   spoolInput?: boolean;
+  /**
+   * The voter secret of this database (db/voter-secret.ts, voterSecretOf), asked for at the first
+   * anonymous vote keyed as before it (`ip:`, a dump of an older server): such a key is re-keyed
+   * as this server keys the same voter. Without it, such a dump is refused.
+   */
+  voterSecret?: () => Promise<Buffer>;
 }
 
 export interface TransferProgress {
@@ -121,6 +128,14 @@ async function importLines(orm: MikroORM, lines: AsyncIterable<string>, options:
     options.onProgress?.({ done, total, seconds: seconds() });
   };
 
+  let secret: Buffer | undefined;
+  const rekeyLegacyVote = async (vote: RecordData<'vote'>, lineNumber: number) => {
+    if (!LEGACY_VOTER_KEY.test(vote.voterKey)) return;
+    if (!options.voterSecret) throw new DumpFormatError(lineNumber, 'an anonymous vote keyed as before the voter secret needs the voter secret to be imported');
+    secret ??= await options.voterSecret();
+    vote.voterKey = rekeyLegacyVoterKey(secret, vote.voterKey);
+  };
+
   try {
     await client.query('begin');
     let lineNumber = 0;
@@ -159,6 +174,7 @@ async function importLines(orm: MikroORM, lines: AsyncIterable<string>, options:
         done += 1;
         continue;
       }
+      if (record.type === 'vote') await rekeyLegacyVote(record.data as RecordData<'vote'>, lineNumber);
       add(batch!, record, lineNumber, projectIds);
       if (batch!.lines.length >= batchSize) await flush();
     }

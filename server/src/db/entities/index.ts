@@ -9,6 +9,7 @@ import { Vote } from './vote.entity.js';
 import { BoardSpentToken } from './board-spent-token.entity.js';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './webhook.entity.js';
 import { TeamSession, TeamSignInLink } from './team-session.entity.js';
+import { VoterSecret } from './voter-secret.entity.js';
 
 /**
  * Every entity of the data model; the ORM is initialised with exactly these.
@@ -17,4 +18,4 @@ import { TeamSession, TeamSignInLink } from './team-session.entity.js';
  * `on update cascade` (MikroORM 6's default); MikroORM 7 no longer assumes it, and without the
  * rule its schema diff would see every foreign key of a database made by 0.1.0 as changed.
  */
-export const entities = [Project, ApiKey, EndUser, Feedback, FeedbackCounters, FeedbackStats, Comment, Vote, IdempotencyKey, StatusChange, WebhookEndpoint, WebhookEvent, WebhookDelivery, WebhookAttempt, BoardSpentToken, TeamSignInLink, TeamSession];
+export const entities = [Project, ApiKey, EndUser, Feedback, FeedbackCounters, FeedbackStats, Comment, Vote, IdempotencyKey, StatusChange, WebhookEndpoint, WebhookEvent, WebhookDelivery, WebhookAttempt, BoardSpentToken, TeamSignInLink, TeamSession, VoterSecret];

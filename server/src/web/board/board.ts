@@ -31,6 +31,8 @@ export interface BoardOptions {
   assets: BoardAssets;
   /** The server's public origin (`serve --public-url`): the only host pages are answered for, and the base of redirects. */
   publicOrigin?: string | undefined;
+  /** The server's voter secret: the board's anonymous visitor is keyed as the API's anonymous caller. */
+  voterSecret: Buffer;
 }
 
 /**
@@ -56,7 +58,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
     ctx.state.boardSlug = project.slug;
     if (project.frameOrigins.length > 0) allowFraming(ctx, project.frameOrigins);
     const visitor = visitorOf(ctx, project);
-    return { ctx, project, visitor, voterKey: visitor ? visitor.endUserId : voterKeyOf(project.voterSalt, clientIp(ctx)) };
+    return { ctx, project, visitor, voterKey: visitor ? visitor.endUserId : voterKeyOf(options.voterSecret, project.voterSalt, clientIp(ctx)) };
   };
   // A post: from our own pages only, within the address's budget (kit/pages.ts, routeSteps).
   const { read, post } = routeSteps({ limit: postLimit(options.limiter, logger), who: boardRequest, publicOrigin: options.publicOrigin });
