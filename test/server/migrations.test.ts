@@ -18,6 +18,7 @@ const ALL = [
   'Migration20261127001200_board',
   'Migration20261127001300_board_identity',
   'Migration20261127001400_team_sessions',
+  'Migration20261128001500_board_brand',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */
