@@ -54,11 +54,14 @@ function descriptionOf(project: BoardProject): string {
  */
 function brandHead(project: BoardProject, options: PageOptions): SafeHtml {
   const absolute = (path: string) => (project.origin ? project.origin + path : path);
-  return html`<meta name="description" content="${descriptionOf(project)}">
+  // Isolated as the <title> is: a preview shows the title beside the name, which a U+202E in the title would reverse.
+  const description = isolatedPlain(descriptionOf(project));
+  const name = isolatedPlain(project.name);
+  return html`<meta name="description" content="${description}">
 <meta property="og:type" content="website">
-<meta property="og:site_name" content="${project.name}">
-<meta property="og:title" content="${options.title} &ndash; ${project.name}">
-<meta property="og:description" content="${descriptionOf(project)}">
+<meta property="og:site_name" content="${name}">
+<meta property="og:title" content="${isolatedPlain(options.title)} &ndash; ${name}">
+<meta property="og:description" content="${description}">
 ${options.path && project.origin ? html`<meta property="og:url" content="${absolute(options.path)}">\n` : ''}${project.logo ? html`<meta property="og:image" content="${absolute(project.logo.path)}">\n` : ''}${project.accent ? html`<style>${project.accent.style}</style>\n` : ''}`;
 }
 
