@@ -37,6 +37,7 @@ const SINCE_RELEASE = [
   'Migration20261127001200_board',
   'Migration20261127001300_board_identity',
   'Migration20261127001400_team_sessions',
+  'Migration20261128001500_board_brand',
 ];
 
 const fixture = readReleaseFixture();
