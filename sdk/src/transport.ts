@@ -96,6 +96,8 @@ const METHOD_NAMES: Record<OperationName, string> = {
   pullWebhookDeliveries: 'webhooks.pull',
   reportWebhookDelivery: 'webhooks.reportOutcome',
   createSignInLink: 'admin.signInLink',
+  getBoard: 'admin.board',
+  updateBoard: 'admin.updateBoard',
 };
 
 /**

@@ -18,6 +18,7 @@ export { createLogger, type Logger, type LogLevel } from './logger.js';
 export { createApiKey, listApiKeys, revokeApiKey, ApiKeyNotFoundError, type ApiKeySummary } from './admin/keys.service.js';
 export { ProjectNotFoundError } from './admin/projects.service.js';
 export {
+  boardSetting,
   changeIdentitySecret,
   IdentitySecretExistsError,
   InvalidOriginError,
@@ -27,6 +28,8 @@ export {
   type IdentitySecret,
   type IdentitySecretAction,
 } from './admin/board-settings.service.js';
+export { InvalidBrandError, setBoardBrand, type BoardBrand } from './admin/board-brand.service.js';
+export { LOGO_MAX_BYTES } from './admin/brand/logo.js';
 export type { MikroORM } from '@mikro-orm/postgresql';
 export { createSignInLink, endTeamSessions, listTeamSessions, TeamSessionNotFoundError, type SignInLink, type TeamSessionSummary } from './admin/team-sessions.service.js';
 export { eraseEndUser, type Erasure } from './admin/end-users/erasure.service.js';

@@ -10,6 +10,7 @@ import {
 } from '@feedbackd/sdk';
 import { rejection } from '../helpers/assertions.js';
 import { backends } from '../helpers/backends.js';
+import { png } from '../helpers/images.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -114,6 +115,20 @@ for (const backend of backends()) {
       expect(server.logs.filter((line) => line.includes('"status":403')).length - before).to.equal(1);
       const calls = [() => publicClient.admin.delete(item.id), () => publicClient.admin.merge(item.id, UNKNOWN_ID), () => publicClient.admin.deleteComment(item.id, UNKNOWN_ID)];
       for (const call of calls) expect(await rejection(call())).to.be.instanceOf(PermissionDeniedError);
+    });
+
+    it('when the board\'s brand is set and cleared through client.admin, then board() reads it back, and a pale accent is BadRequestError with the ratio', async () => {
+      const logo = png(48, 16).toString('base64');
+      const set = await admin.admin.updateBoard({ name: 'SDK Co', description: 'Ideas welcome', accent: '#0b5cad', defaultSort: 'votes', logo });
+      expect(set).to.deep.include({ name: 'SDK Co', description: 'Ideas welcome', accent: '#0b5cad', defaultSort: 'votes' });
+      expect(set.logo).to.include({ type: 'image/png', width: 48, height: 16 });
+      expect(await admin.admin.board()).to.deep.equal(set);
+      const pale = await rejection(admin.admin.updateBoard({ accent: '#9cf' }));
+      expect(pale).to.be.instanceOf(BadRequestError);
+      expect((pale as BadRequestError).details?.fieldErrors.accent?.[0]).to.match(/contrast of 1\.\d\d:1/);
+      const cleared = await admin.admin.updateBoard({ description: null, accent: null, defaultSort: null, logo: null });
+      expect(cleared).to.deep.include({ name: 'SDK Co', description: null, accent: null, darkAccent: null, defaultSort: null, logo: null });
+      expect(await rejection(publicClient.admin.board())).to.be.instanceOf(PermissionDeniedError);
     });
 
     it('when the input is invalid or a comment is unknown, then BadRequestError with field details, or NotFoundError "Comment not found"', async () => {

@@ -190,7 +190,20 @@ for (const backend of backends()) {
       expect((await browse(server, '/b/acme')).status, 'a project an operator made starts off').to.equal(404);
       const on = await inProcess(['board', 'on', '--project', 'acme', '--json', ...locationOf(server)]);
       expect(on.code, on.stderr).to.equal(0);
-      expect(JSON.parse(on.stdout)).to.deep.equal({ project: 'acme', boardEnabled: true, path: '/b/acme', identifiedVisitors: false, frameOrigins: [] });
+      expect(JSON.parse(on.stdout)).to.deep.equal({
+        project: 'acme',
+        boardEnabled: true,
+        path: '/b/acme',
+        identifiedVisitors: false,
+        frameOrigins: [],
+        // Its brand (`feedback board brand`: board-brand.test.ts): none yet.
+        name: 'acme',
+        description: null,
+        accent: null,
+        darkAccent: null,
+        defaultSort: null,
+        logo: null,
+      });
       await sleep(BOARD_PROJECT_CACHE_TTL_MS);
       expect((await browse(server, '/b/acme')).status).to.equal(200);
       const off = await inProcess(['board', 'off', '--project', 'acme', ...locationOf(server)]);

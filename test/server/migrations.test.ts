@@ -19,6 +19,7 @@ const ALL = [
   'Migration20261127001300_board_identity',
   'Migration20261127001400_team_sessions',
   'Migration20261128001500_voter_secret',
+  'Migration20261128001600_board_brand',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */

@@ -38,6 +38,7 @@ const SINCE_RELEASE = [
   'Migration20261127001300_board_identity',
   'Migration20261127001400_team_sessions',
   'Migration20261128001500_voter_secret',
+  'Migration20261128001600_board_brand',
 ];
 
 const fixture = readReleaseFixture();

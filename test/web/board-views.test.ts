@@ -95,6 +95,32 @@ describe('board views', () => {
     expect(outside).not.to.include('\u202e');
   });
 
+  it('when a branded board is rendered, then its head has the meta description and Open Graph tags (hostile text escaped and isolated), the accent\'s style, and the header the logo and description', () => {
+    const branded: BoardProject = {
+      ...project,
+      description: HOSTILE,
+      logo: { path: '/b/acme/logo/abcdefghijklmnopqrstuv', width: 300, height: 100 },
+      accent: { style: ':root{--accent:#0a6640}', hash: "'sha256-x'" },
+      origin: 'https://feedback.example.com',
+    };
+    const page = boardPage(boardView({ project: branded }));
+    const head = page.text.slice(0, page.text.indexOf('</head>'));
+    expectEscaped(page);
+    expectIsolated(page);
+    expect(head).to.include(`<meta name="description" content="&#x2068;${HOSTILE_ESCAPED}&#x2069;">`);
+    expect(head).to.include(`<meta property="og:title" content="&#x2068;Feedback&#x2069; &ndash; &#x2068;${HOSTILE_ESCAPED}&#x2069;">`);
+    expect(head).to.include(`<meta property="og:description" content="&#x2068;${HOSTILE_ESCAPED}&#x2069;">`);
+    expect(head).to.include('<meta property="og:url" content="https://feedback.example.com/b/acme">');
+    expect(head).to.include('<meta property="og:image" content="https://feedback.example.com/b/acme/logo/abcdefghijklmnopqrstuv">');
+    expect(head).to.include('<style>:root{--accent:#0a6640}</style>');
+    expect(page.text, 'the logo keeps its proportions at 32 px high, and its alt is empty beside the name').to.include('<img src="/b/acme/logo/abcdefghijklmnopqrstuv" alt="" width="96" height="32">');
+    expect(page.text).to.include(`<p class="tagline"><bdi>${HOSTILE_ESCAPED}</bdi></p>`);
+
+    const plain = submitPage({ project: { ...project, name: 'Acme' }, assets: ASSETS, values: {}, problems: [] });
+    expect(plain.text, 'without a description, the pages still describe themselves').to.include('<meta name="description" content="&#x2068;Share feedback on Acme, vote on ideas and follow the roadmap.&#x2069;">');
+    expect(plain.text, 'no origin known: no og:url').not.to.match(/og:url|og:image|<style|class="tagline"/);
+  });
+
   it('when the submit form is refused, then the title says Error, the summary links to each field, and each field says its message and is marked invalid', () => {
     const problems = [{ field: 'title', message: 'Title is required' }, { field: 'type', message: 'Type must be one of: bug, idea, question, other' }];
     const page = submitPage({ project, assets: ASSETS, visitor, values: { title: HOSTILE, description: HOSTILE, type: 'bug' }, problems });

@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
+import { SORT_ORDERS, type SortBy } from '@feedbackd/sdk/contract';
 import type { BoardSetting } from '@feedbackd/server';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -16,7 +18,9 @@ interface BoardFlags extends DatabaseFlags {
  * them in and who may frame the board is the operator's, not an API key's.
  * - `on|off`: whether the board and roadmap are served at /b/<slug>;
  * - `secret create|rotate|remove`: the identity secret the host app signs its visitors' links with;
- * - `embed`: the origins allowed to show the board in a frame.
+ * - `embed`: the origins allowed to show the board in a frame;
+ * - `brand`: its name, description, logo, accent colour and default order (the service PATCH
+ *   /api/v1/board calls too).
  */
 export function boardCommand(output: Output): Command {
   const board = new Command('board').description("A project's public board (/b/<slug>): on or off, its identity secret for signed-in visitors, who may frame it");
@@ -31,6 +35,7 @@ export function boardCommand(output: Output): Command {
     );
   }
   board.addCommand(secretCommand(output));
+  board.addCommand(brandCommand(output));
   board.addCommand(
     boardAction(
       new Command('embed')
@@ -68,6 +73,54 @@ function secretCommand(output: Output): Command {
   return secret;
 }
 
+interface BrandFlags extends BoardFlags {
+  name?: string;
+  description?: string | false;
+  logo?: string | false;
+  accent?: string | false;
+  defaultSort?: SortBy | false;
+}
+
+/** `feedback board brand`: the board's look, each flag a field (`--no-<field>` clears it); what is not given is kept. */
+function brandCommand(output: Output): Command {
+  const command = new Command('brand')
+    .description("The board's brand: its name, a one-line description, a logo, an accent colour and the list's default order (what a flag does not name is kept)")
+    .option('--name <name>', "the product's name: the pages' title, the header and link previews")
+    .option('--description <text>', 'one line under the name, and the pages\' meta description and link previews')
+    .option('--no-description', 'remove the description')
+    .option('--logo <file>', 'a PNG, JPEG, WebP or GIF of at most 256 KB, known by its bytes whatever its name (SVG is refused); served by the board')
+    .option('--no-logo', 'remove the logo')
+    .option('--accent <colour>', "the links' and buttons' colour, #rgb or #rrggbb: refused below 4.5:1 contrast in the light theme (the message suggests one), lightened for the dark theme if it needs")
+    .option('--no-accent', "go back to the board's own accent")
+    .addOption(new Option('--default-sort <order>', "the list's order when a visitor picks none").choices(SORT_ORDERS))
+    .option('--no-default-sort', 'go back to newest first');
+  return boardAction(
+    command,
+    output,
+    async (server, em, flags: BrandFlags) => {
+      const given = ['name', 'description', 'logo', 'accent', 'defaultSort'] as const;
+      if (given.every((flag) => flags[flag] === undefined)) throw new CliError('give at least one of --name, --description, --logo, --accent, --default-sort (or a --no-… to clear one)', EXIT.usage);
+      const clear = <T>(value: T | false | undefined) => (value === false ? null : value);
+      const logo = typeof flags.logo === 'string' ? await readLogo(flags.logo) : flags.logo === false ? null : undefined;
+      return server.setBoardBrand(em, flags.project, { name: flags.name, description: clear(flags.description), accent: clear(flags.accent), defaultSort: clear(flags.defaultSort), logo });
+    },
+    (setting) => {
+      const parts = [`"${setting.name}"`];
+      if (setting.description) parts.push(`"${setting.description}"`);
+      if (setting.accent) parts.push(`accent ${setting.accent} (dark theme ${setting.darkAccent})`);
+      if (setting.logo) parts.push(`logo ${setting.logo.width}x${setting.logo.height} ${setting.logo.type} at ${setting.logo.path}`);
+      parts.push(`sorted by ${setting.defaultSort ?? 'newest'}`);
+      return `the board of ${setting.project}: ${parts.join(', ')}`;
+    },
+  );
+}
+
+async function readLogo(file: string): Promise<Buffer> {
+  return readFile(file).catch((error: NodeJS.ErrnoException) => {
+    throw new CliError(`cannot read the logo ${file}: ${error.code ?? error.message}`, EXIT.usage);
+  });
+}
+
 /** One board setting's command: --project, the database options, --json, and a line of text otherwise. */
 function boardAction<F extends BoardFlags, S extends BoardSetting>(
   command: Command,
@@ -82,6 +135,7 @@ function boardAction<F extends BoardFlags, S extends BoardSetting>(
       const setting = await change(server, orm.em.fork(), flags).catch((error: unknown) => {
         if (error instanceof server.ProjectNotFoundError) throw new CliError(error.message, EXIT.notFound);
         if (error instanceof server.IdentitySecretExistsError || error instanceof server.InvalidOriginError) throw new CliError(error.message, EXIT.usage);
+        if (error instanceof server.InvalidBrandError) throw new CliError(`--${error.field === 'defaultSort' ? 'default-sort' : error.field}: ${error.message}`, EXIT.usage);
         throw error;
       });
       if (flags.json) return printJson(output, setting);

@@ -4,6 +4,7 @@
  * responses with them, so the two cannot drift apart.
  */
 export * from './admin.js';
+export * from './board.js';
 export * from './common.js';
 export * from './enums.js';
 export * from './feedback.js';

@@ -21,6 +21,7 @@ import {
   SimilarFeedbackQuerySchema,
   SimilarFeedbackResponseSchema,
 } from './feedback.js';
+import { BoardSettingsSchema, UpdateBoardRequestSchema } from './board.js';
 import { CreateSignInLinkRequestSchema, SignInLinkResponseSchema } from './team.js';
 import { EraseUserQuerySchema, EraseUserResponseSchema, ExternalIdParamsSchema, UserExportSchema } from './user-data.js';
 import { IdentifyRequestSchema, IdentifyResponseSchema } from './users.js';
@@ -347,6 +348,23 @@ export const routes = {
     // The answer holds the link's token, which the server stores only as a hash: an idempotency
     // record would keep the token itself to replay it. A repeat makes another link, harmlessly.
     idempotencyKey: false,
+  },
+
+  // The public board's settings and brand (docs/board.md): secret keys only.
+  getBoard: {
+    method: 'GET',
+    path: '/api/v1/board',
+    auth: 'secret',
+    summary: "The key's project's public board: on or off, its brand (name, description, logo, accent colour, default order) and who may frame it",
+    responses: { 200: BoardSettingsSchema },
+  },
+  updateBoard: {
+    method: 'PATCH',
+    path: '/api/v1/board',
+    auth: 'secret',
+    summary: "Change the board's brand: name, one-line description, logo (base64 PNG, JPEG, WebP or GIF, at most 256 KB), accent colour (4.5:1 contrast), default order; null clears a field",
+    body: UpdateBoardRequestSchema,
+    responses: { 200: BoardSettingsSchema },
   },
 } as const satisfies Record<string, RouteDefinition>;
 

@@ -6,6 +6,7 @@ import type {
   MergeFeedbackResult,
   UpdateFeedbackRequest,
 } from '../contract/admin.js';
+import type { BoardSettings, UpdateBoardRequest } from '../contract/board.js';
 import type { FeedbackDetail } from '../contract/feedback.js';
 import type { CreateSignInLinkRequest, SignInLink } from '../contract/team.js';
 import type { RequestOptions, Transport } from '../transport.js';
@@ -100,5 +101,28 @@ export class AdminResource {
    */
   async signInLink(input: CreateSignInLinkRequest = {}, options?: RequestOptions): Promise<SignInLink> {
     return this.#transport.call('createSignInLink', { body: input }, options);
+  }
+
+  /**
+   * Your key's project's public board: on or off, its brand (name, description, logo, accent
+   * colour, default order) and who may frame it. `GET /api/v1/board`.
+   */
+  async board(options?: RequestOptions): Promise<BoardSettings> {
+    return this.#transport.call('getBoard', {}, options);
+  }
+
+  /**
+   * Changes the board's brand; a field left out keeps its value, `null` clears it.
+   * `logo` is the image's bytes in base64 (PNG, JPEG, WebP or GIF, at most 256 KB; SVG is
+   * refused); `accent` must read at 4.5:1 in the light theme (the 400 says the ratio and a darker
+   * colour that does), and the dark theme's is derived from it. `PATCH /api/v1/board`.
+   *
+   * @throws BadRequestError naming the refused field.
+   * @example
+   * const logo = (await readFile('logo.png')).toString('base64');
+   * await client.admin.updateBoard({ name: 'Acme', description: 'Tell us what to build next', accent: '#0a6640', logo, defaultSort: 'votes' });
+   */
+  async updateBoard(changes: UpdateBoardRequest, options?: RequestOptions): Promise<BoardSettings> {
+    return this.#transport.call('updateBoard', { body: changes }, options);
   }
 }

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BoardSettings } from '@feedbackd/sdk/contract';
 import { Project } from '../db/entities/project.entity.js';
 import { exactOrigin } from '../http/origins.js';
 import { ProjectNotFoundError } from './projects.service.js';
+import { darkThemeAccent } from './brand/accent.js';
+import type { LogoType } from './brand/logo.js';
 
 /**
  * What an operator decides about a project's public board (docs/board.md): whether it is served,
@@ -10,15 +13,14 @@ import { ProjectNotFoundError } from './projects.service.js';
  * settings through a cache of about a second (web/board/projects.ts), so a running server follows
  * a change within that.
  */
-export interface BoardSetting {
-  project: string;
-  boardEnabled: boolean;
-  /** Where the board is served, on the server's own address. */
-  path: string;
-  /** Whether the board takes tokens signed with the project's identity secret. */
-  identifiedVisitors: boolean;
-  /** Origins allowed to show the board in a frame; empty: none. */
-  frameOrigins: string[];
+export type BoardSetting = BoardSettings;
+
+/** Whose board: a project's slug (the CLI's --project), or its id (an API key's project). */
+export type BoardOf = string | { id: string };
+
+/** The board's settings as they are. */
+export async function boardSetting(em: EntityManager, which: BoardOf): Promise<BoardSetting> {
+  return change(em, which, () => {});
 }
 
 /** Turns a project's public board and roadmap on or off. */
@@ -79,22 +81,42 @@ export function normalOrigin(given: string): string {
   return origin;
 }
 
-async function change(em: EntityManager, slug: string, apply: (project: Project) => void): Promise<BoardSetting> {
-  const project = await em.findOne(Project, { slug }, { populate: ['identitySecret'] });
-  if (!project) throw new ProjectNotFoundError(slug);
+/** Loads the project (its lazy `logo` too when `withLogo`, so that a change of it is seen), applies the change, flushes. */
+export async function change(em: EntityManager, which: BoardOf, apply: (project: Project) => void, withLogo = false): Promise<BoardSetting> {
+  const where = typeof which === 'string' ? { slug: which } : which;
+  const project = await em.findOne(Project, where, { populate: withLogo ? ['identitySecret', 'boardLogo'] : ['identitySecret'] });
+  if (!project) throw new ProjectNotFoundError(typeof which === 'string' ? which : which.id);
   apply(project);
   await em.flush();
   return settingOf(project);
 }
 
-function settingOf(project: Project): BoardSetting {
+export function settingOf(project: Project): BoardSetting {
+  const path = boardPath(project.slug);
+  const accent = project.boardAccent ?? null;
   return {
     project: project.slug,
     boardEnabled: project.boardEnabled,
-    path: `/b/${encodeURIComponent(project.slug)}`,
+    path,
     identifiedVisitors: Boolean(project.identitySecret),
     frameOrigins: [...(project.boardFrameOrigins ?? [])],
+    name: project.name,
+    description: project.boardDescription ?? null,
+    accent,
+    darkAccent: accent === null ? null : darkThemeAccent(accent),
+    defaultSort: project.boardDefaultSort ?? null,
+    logo: project.boardLogoHash ? { path: logoPath(project.slug, project.boardLogoHash), type: project.boardLogoType as LogoType, width: project.boardLogoWidth!, height: project.boardLogoHeight! } : null,
   };
+}
+
+/** Where a project's board is served. */
+export function boardPath(slug: string): string {
+  return `/b/${encodeURIComponent(slug)}`;
+}
+
+/** Where a board serves its logo: the hash in the path, so a new logo is a new URL and each can be kept a year. */
+export function logoPath(slug: string, hash: string): string {
+  return `${boardPath(slug)}/logo/${hash}`;
 }
 
 export class IdentitySecretExistsError extends Error {

@@ -10,6 +10,8 @@ import { addComment, deleteComment } from './comments.service.js';
 import { deleteItem, updateItem } from './items.service.js';
 import { mergeItems } from './merge.service.js';
 import { createSignInLink } from './team-sessions.service.js';
+import { boardSetting } from './board-settings.service.js';
+import { InvalidBrandError, setBoardBrand } from './board-brand.service.js';
 import { eraseEndUser } from './end-users/erasure.service.js';
 import { exportEndUser } from './end-users/export.service.js';
 
@@ -85,6 +87,21 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
   mount(router, routes.createSignInLink, options, async ({ body }, ctx) => {
     return reply(201, await createSignInLink(await em(ctx), { projectId: projectOf(ctx), keyId: ctx.state.caller.keyId }, { name: body.name }));
   });
+
+  // The key's project's board (docs/board.md): the service `feedback board brand` calls on the database too.
+  mount(router, routes.getBoard, options, async (_input, ctx) => reply(200, await boardSetting(await em(ctx), { id: projectOf(ctx) })));
+
+  mount(router, routes.updateBoard, options, async ({ body }, ctx) => {
+    const { logo, ...texts } = body;
+    const bytes = typeof logo === 'string' ? Buffer.from(logo, 'base64') : logo;
+    return reply(200, await setBoardBrand(await em(ctx), { id: projectOf(ctx) }, { ...texts, logo: bytes }).catch(brandRefusal));
+  });
+}
+
+/** A brand field the service refused (its contrast, its logo's type or size): the API's 400, naming the field. */
+function brandRefusal(error: unknown): never {
+  if (error instanceof InvalidBrandError) throw AppError.invalidInput({ formErrors: [], fieldErrors: { [error.field]: [error.message] } });
+  throw error;
 }
 
 function projectOf(ctx: AppContext): string {

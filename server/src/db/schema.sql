@@ -143,8 +143,17 @@ CREATE TABLE public.projects (
   board_enabled boolean NOT NULL DEFAULT false,
   identity_secret text,
   board_frame_origins text[] NOT NULL DEFAULT '{}'::text[],
+  board_description text,
+  board_accent text,
+  board_default_sort text,
+  board_logo bytea,
+  board_logo_type text,
+  board_logo_hash text,
+  board_logo_width integer,
+  board_logo_height integer,
   CONSTRAINT projects_pkey PRIMARY KEY (id),
-  CONSTRAINT projects_slug_unique UNIQUE (slug)
+  CONSTRAINT projects_slug_unique UNIQUE (slug),
+  CONSTRAINT projects_board_default_sort_check CHECK ((board_default_sort = ANY (ARRAY['newest'::text, 'oldest'::text, 'votes'::text, 'comments'::text])))
 );
 
 CREATE TABLE public.team_sessions (

@@ -1,3 +1,4 @@
+import type { EntitySchema } from '@mikro-orm/core';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 import { ApiKey } from './api-key.entity.js';
 import { Comment } from './comment.entity.js';
@@ -17,5 +18,6 @@ import { VoterSecret } from './voter-secret.entity.js';
  * Each many-to-one says `updateRule('cascade')` because the migrations made every foreign key
  * `on update cascade` (MikroORM 6's default); MikroORM 7 no longer assumes it, and without the
  * rule its schema diff would see every foreign key of a database made by 0.1.0 as changed.
+ * Typed as plain schemas: the list's inferred type grew past what the compiler will write out.
  */
-export const entities = [Project, ApiKey, EndUser, Feedback, FeedbackCounters, FeedbackStats, Comment, Vote, IdempotencyKey, StatusChange, WebhookEndpoint, WebhookEvent, WebhookDelivery, WebhookAttempt, BoardSpentToken, TeamSignInLink, TeamSession, VoterSecret];
+export const entities: EntitySchema[] = [Project, ApiKey, EndUser, Feedback, FeedbackCounters, FeedbackStats, Comment, Vote, IdempotencyKey, StatusChange, WebhookEndpoint, WebhookEvent, WebhookDelivery, WebhookAttempt, BoardSpentToken, TeamSignInLink, TeamSession, VoterSecret];

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { SORT_ORDERS } from '@feedbackd/sdk/contract';
 
 const p = defineEntity.properties;
 
@@ -19,6 +20,19 @@ export const Project = defineEntity({
     identitySecret: p.text().nullable().hidden().lazy(),
     /** Origins allowed to frame the board (CSP frame-ancestors); empty refuses every frame. */
     boardFrameOrigins: p.array().defaultRaw("'{}'"),
+    /** The board's line under its name and its pages' meta description (`feedback board brand`). */
+    boardDescription: p.text().nullable(),
+    /** The light theme's accent, `#rrggbb`, checked for contrast when set (admin/brand/accent.ts). */
+    boardAccent: p.text().nullable(),
+    /** The board list's order when the visitor picks none; null: the API's default (newest). */
+    boardDefaultSort: p.enum([...SORT_ORDERS]).nullable(),
+    /** The logo's bytes, checked by admin/brand/logo.ts; read only by the logo's route. */
+    boardLogo: p.blob().nullable().hidden().lazy(),
+    boardLogoType: p.text().nullable(),
+    /** Names the logo's URL (and is its ETag): a new logo has a new URL, so the old can be cached forever. */
+    boardLogoHash: p.text().nullable(),
+    boardLogoWidth: p.integer().nullable(),
+    boardLogoHeight: p.integer().nullable(),
     createdAt: p.datetime(3).defaultRaw('now()'),
   },
 });

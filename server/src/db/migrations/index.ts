@@ -15,6 +15,7 @@ import { Migration20261127001200Board } from './Migration20261127001200_board.js
 import { Migration20261127001300BoardIdentity } from './Migration20261127001300_board_identity.js';
 import { Migration20261127001400TeamSessions } from './Migration20261127001400_team_sessions.js';
 import { Migration20261128001500VoterSecret } from './Migration20261128001500_voter_secret.js';
+import { Migration20261128001600BoardBrand } from './Migration20261128001600_board_brand.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
 export const migrationsList: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127001300_board_identity', class: Migration20261127001300BoardIdentity },
   { name: 'Migration20261127001400_team_sessions', class: Migration20261127001400TeamSessions },
   { name: 'Migration20261128001500_voter_secret', class: Migration20261128001500VoterSecret },
+  { name: 'Migration20261128001600_board_brand', class: Migration20261128001600BoardBrand },
 ];

@@ -12,9 +12,10 @@ import { ASSETS_PREFIX, type BoardAssets } from '../kit/assets.js';
 import { boardActions, submitForm } from './actions.js';
 import { boardPages, type BoardRequest } from './pages.js';
 import { boardProjects } from './projects.js';
-import { allowFraming, postLimit, setPageHeaders } from '../kit/guards.js';
+import { postLimit, projectPolicy, setPageHeaders } from '../kit/guards.js';
 import { pageRunner, routeSteps } from '../kit/pages.js';
 import { visitorOf } from './visitors.js';
+import { serveLogo } from './logo.js';
 import { errorPage } from './views/error-page.js';
 
 /** Where the boards are: /b/<project slug>. */
@@ -53,10 +54,12 @@ export function board(options: BoardOptions): Middleware<AppState> {
    * board is off, is a 404.
    */
   const boardRequest = async (ctx: AppContext): Promise<BoardRequest> => {
-    const project = await projectBySlug(String(ctx.params.slug));
-    if (!project) throw new AppError(404, 'There is no board at this address.');
-    ctx.state.boardSlug = project.slug;
-    if (project.frameOrigins.length > 0) allowFraming(ctx, project.frameOrigins);
+    const found = await projectBySlug(String(ctx.params.slug));
+    if (!found) throw new AppError(404, 'There is no board at this address.');
+    ctx.state.boardSlug = found.slug;
+    projectPolicy(ctx, { frameOrigins: found.frameOrigins, styleHash: found.accent?.hash });
+    // The cached project, with where this request's pages are (their link previews' absolute URLs).
+    const project = { ...found, origin: options.publicOrigin ?? `${ctx.protocol}://${ctx.host}` };
     const visitor = visitorOf(ctx, project);
     return { ctx, project, visitor, voterKey: visitor ? visitor.endUserId : voterKeyOf(options.voterSecret, project.voterSalt, clientIp(ctx)) };
   };
@@ -81,6 +84,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
     if (!isAsset && !ctx.path.startsWith(BOARD_PREFIX)) return next();
     setPageHeaders(ctx);
     if (isAsset && (ctx.method === 'GET' || ctx.method === 'HEAD') && assets.serve(ctx)) return;
+    if (!isAsset && (await serveLogo(sql, ctx))) return;
     // Pages change with every vote and are the visitor's own (their votes): kept by no shared
     // cache. (A sign-in answer says no-store instead.) Anything else under /assets/ is a 404 page.
     ctx.set('Cache-Control', 'private, no-cache');

@@ -51,9 +51,11 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
   return {
     /** GET /b/:slug: the list with the API's query (same names, same validation); a bad value is a 400 page that says which. */
     async board({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
-      const filters: ListFilters = { status: text(ctx.query.status), type: text(ctx.query.type), search: text(ctx.query.search), sortBy: text(ctx.query.sortBy) };
+      // The team's chosen order (`feedback board brand --default-sort`) when the visitor picked none.
+      const asked = ctx.query.sortBy === undefined && project.defaultSort ? { ...ctx.query, sortBy: project.defaultSort } : ctx.query;
+      const filters: ListFilters = { status: text(asked.status), type: text(asked.type), search: text(asked.search), sortBy: text(asked.sortBy) };
       const view = { project, assets, visitor, filters, here: ctx.url, voted: new Set<string>(), problems: [] as Problem[], pageLink: (n: number) => pageLink(ctx, n) };
-      const { query, problems } = parseListQuery(ctx.query);
+      const { query, problems } = parseListQuery(asked);
       if (!query) {
         ctx.status = 400;
         return boardPage({ ...view, problems });

@@ -13,20 +13,24 @@ import { countRefusal } from '../../metrics/limit-metrics.js';
  */
 export const CONTENT_SECURITY_POLICY = contentSecurityPolicy("'none'");
 
-function contentSecurityPolicy(frameAncestors: string): string {
-  return `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors ${frameAncestors}; base-uri 'none'`;
+function contentSecurityPolicy(frameAncestors: string, styleHash = ''): string {
+  const styles = styleHash === '' ? "'self'" : `'self' ${styleHash}`;
+  return `default-src 'self'; script-src 'self'; style-src ${styles}; img-src 'self' data:; form-action 'self'; frame-ancestors ${frameAncestors}; base-uri 'none'`;
 }
 
 /**
- * A project's board may be framed by the origins its operator allowed (`feedback board embed`),
- * to show it inside the host app; every other site is still refused (clickjacking). The origins
- * were checked when set (admin/board-settings.service.ts); they are checked again here, so that
- * only exact origins reach the header whatever a row holds (one stored by an older version, which
- * took `https://*`, or written by hand): none left is `'none'`.
+ * A board's own policy. A project's board may be framed by the origins its operator allowed
+ * (`feedback board embed`), to show it inside the host app; every other site is still refused
+ * (clickjacking). The origins were checked when set (admin/board-settings.service.ts); they are
+ * checked again here, so that only exact origins reach the header whatever a row holds (one stored
+ * by an older version, which took `https://*`, or written by hand): none left is `'none'`. And the
+ * one inline stylesheet its brand adds (its accent colour, admin/brand/accent.ts) is allowed by
+ * its hash (`'sha256-…'`), nothing else inline: a page needs no request more for its colours.
  */
-export function allowFraming(ctx: AppContext, origins: readonly string[]): void {
-  const exact = origins.map(exactOrigin).filter((origin) => origin !== undefined);
-  ctx.set('Content-Security-Policy', contentSecurityPolicy(exact.length > 0 ? exact.join(' ') : "'none'"));
+export function projectPolicy(ctx: AppContext, project: { frameOrigins: readonly string[]; styleHash?: string | undefined }): void {
+  if (project.frameOrigins.length === 0 && !project.styleHash) return;
+  const exact = project.frameOrigins.map(exactOrigin).filter((origin) => origin !== undefined);
+  ctx.set('Content-Security-Policy', contentSecurityPolicy(exact.length > 0 ? exact.join(' ') : "'none'", project.styleHash));
 }
 
 /** The headers of every page and asset of the board (edge.ts has set nosniff and the request id already). */

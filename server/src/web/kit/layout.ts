@@ -5,6 +5,8 @@ import { html, type HtmlValue, type SafeHtml } from './html.js';
 export interface FrameParts {
   title: HtmlValue;
   assets: AssetPaths;
+  /** More of the head after the stylesheet: a page's meta description, its link previews' tags, a brand's colours. */
+  head?: HtmlValue;
   /** The header's content: the brand, the navigation, who is signed in. */
   header: HtmlValue;
   body: HtmlValue;
@@ -30,7 +32,7 @@ export function documentFrame(parts: FrameParts): SafeHtml {
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${parts.assets.css}">
 <script src="${parts.assets.js}" defer></script>
-</head>
+${parts.head}</head>
 <body>
 <a class="skip-link" href="#main">Skip to main content</a>
 <header class="site-header"><div class="wrap">

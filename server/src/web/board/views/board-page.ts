@@ -36,5 +36,5 @@ ${list.items.length === 0
       ? html`<p class="empty">Nothing here yet. <a href="${boardPaths.submit(project.slug)}">Give feedback</a>.</p>`
       : html`<ol class="items" aria-labelledby="list-summary">${list.items.map((item) => itemRow(project.slug, item, view.voted.has(item.id), view.here))}</ol>`}
 ${pagination(list, view.pageLink)}`}`;
-  return page({ title: 'Feedback', assets: view.assets, project, visitor: view.visitor, section: 'board', body });
+  return page({ title: 'Feedback', assets: view.assets, project, visitor: view.visitor, section: 'board', path: boardPaths.board(project.slug), body });
 }

@@ -30,5 +30,5 @@ ${item.description ? html`<p class="description">${isolated(item.description)}</
 </div>
 </article>
 ${commentsSection(item.comments)}`;
-  return page({ title: item.title, assets: view.assets, project, visitor: view.visitor, body });
+  return page({ title: item.title, assets: view.assets, project, visitor: view.visitor, path: boardPaths.item(project.slug, item.id), body });
 }

@@ -33,5 +33,5 @@ ${column.total > column.items.length && html`<p><a href="${boardPaths.board(proj
 </section>`,
   )}
 </div>`;
-  return page({ title: 'Roadmap', assets: view.assets, project, visitor: view.visitor, section: 'roadmap', body });
+  return page({ title: 'Roadmap', assets: view.assets, project, visitor: view.visitor, section: 'roadmap', path: boardPaths.roadmap(project.slug), body });
 }

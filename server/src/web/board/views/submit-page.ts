@@ -38,7 +38,7 @@ ${field('type', 'Type', problems, (describedBy) => html`<select id="type" name="
 <button type="submit" class="button">Send feedback</button>
 <button type="submit" name="intent" value="similar" class="button secondary">Look for similar feedback first</button>
 </form>`;
-  return page({ title: problems.length > 0 ? 'Error: Give feedback' : 'Give feedback', assets: view.assets, project, visitor: view.visitor, section: 'new', body });
+  return page({ title: problems.length > 0 ? 'Error: Give feedback' : 'Give feedback', assets: view.assets, project, visitor: view.visitor, section: 'new', path: boardPaths.submit(project.slug), body });
 }
 
 /**
