@@ -13,9 +13,12 @@ export { FailedAuthLimit } from './limits/failed-auth.js';
 export { LeaseClient } from './limits/lease-client.js';
 export { addCommentForTests as addComment, type CommentAuthorInput } from './admin/comments.service.js';
 export { listStatement, listValues } from './api/lists.js';
+export { keywordPatterns } from './api/similar.js';
 export { submitBatches, type BatchedSubmission, type Submission, type SubmitBatches } from './api/submissions.js';
 export { voteBatches, type BatchedToggle, type ToggleRequest, type VoteBatches } from './api/votes.js';
-export { SEED_EPOCH_MS, SEED_MARKERS, markerItemCount, type SeedMarker } from './admin/seed/index.js';
+export {
+  DISTINCT_TITLES, NEAR_DUPLICATES, SEED_EPOCH_MS, SEED_MARKERS, markerItemCount, seedItem, seedTitle, voterPoolSize, type SeedMarker, type SeedPlan,
+} from './admin/seed/index.js';
 export { buildOpenApiDocument } from './openapi.js';
 export { OPENAPI_PATH } from './http/keyless-routes.js';
 export { PRUNE_LOG, WEBHOOK_LOG_DAYS } from './webhooks/deliveries.sql.js';

@@ -1,8 +1,8 @@
 import { FEEDBACK_STATUSES, FEEDBACK_TYPES, type FeedbackStatus, type FeedbackType } from '@feedbackd/sdk/contract';
 import { hash32, Random } from './random.js';
-import {
-  ACTIONS, BROWSERS, CONTEXTS, FEATURES, FIRST_NAMES, LAST_NAMES, PLANS, QUALITIES, SEED_MARKERS, SENTENCES, SOURCES, SYMPTOMS, TOOLS,
-} from './vocabulary.js';
+import { capitalise, fill, nearDuplicateAt, seedTitle } from './seed-titles.js';
+import { OBJECTS, PARTS, TOOLS } from './title-words.js';
+import { BROWSERS, FIRST_NAMES, LAST_NAMES, OPENERS, PLANS, SEED_MARKERS, SENTENCES, SOURCES } from './vocabulary.js';
 
 /** The end of the seeded time line: every seeded timestamp is before it, whenever the seed runs. */
 export const SEED_EPOCH_MS = Date.UTC(2026, 10, 1);
@@ -21,6 +21,8 @@ export interface SeedPlan {
   users: number;
   /** Distinct anonymous voters (each an `ip:` voter key). */
   anonymousVoters: number;
+  /** Whether the marker words of SEED_MARKERS go into the descriptions (`--search-markers`). */
+  searchMarkers: boolean;
 }
 
 /** The number of end users (and of anonymous voters) for a seed of `count` items. */
@@ -70,7 +72,7 @@ export function seedItem(plan: SeedPlan, index: number): SeedItem {
   const createdMs = SEED_EPOCH_MS - 1 - Math.floor(ITEM_SPAN_MS * random.next() ** 1.4);
   // A few users write much more than the rest (low indexes are the busy ones).
   const submitter = random.chance(0.7) ? Math.floor(plan.users * random.next() ** 2) : null;
-  const { title, description } = itemText(random, type, index);
+  const text = itemText(plan, type, index);
 
   const votes = Math.min(MAX_VOTES, 1 + Math.floor(random.heavyTail(4.5, 1.5) * (VOTE_BOOST[status] ?? 1)));
   const anonymousShare = submitter === null ? 0.6 : 0.25;
@@ -82,9 +84,9 @@ export function seedItem(plan: SeedPlan, index: number): SeedItem {
   return {
     index,
     submitter,
-    title,
-    description,
-    type,
+    title: text.title,
+    description: text.description,
+    type: text.type,
     status,
     metadata: random.chance(0.35) ? itemMetadata(random) : null,
     createdMs,
@@ -97,46 +99,23 @@ export function seedItem(plan: SeedPlan, index: number): SeedItem {
   };
 }
 
-function itemText(random: Random, type: FeedbackType, index: number): { title: string; description: string | null } {
-  const feature = random.pick(FEATURES);
-  const fill = (template: string) =>
-    template
-      .replace('{feature}', random.pick(FEATURES))
-      .replace('{context}', random.pick(CONTEXTS))
-      .replace('{symptom}', random.pick(SYMPTOMS))
-      .replace('{action}', random.pick(ACTIONS))
-      .replace('{tool}', random.pick(TOOLS))
-      .replace('{quality}', random.pick(QUALITIES));
-  let title: string;
-  switch (type) {
-    case 'bug':
-      title = `${capitalise(feature)} ${random.pick(SYMPTOMS)} when ${random.pick(CONTEXTS)}`;
-      break;
-    case 'idea':
-      title = random.pick([
-        `Add ${feature}`,
-        `Integrate with ${random.pick(TOOLS)}`,
-        `Let admins ${random.pick(ACTIONS)}`,
-        `Make the ${feature} ${random.pick(QUALITIES)}`,
-        `Support ${feature} in the ${random.pick(FEATURES)}`,
-      ]);
-      break;
-    case 'question':
-      title = random.pick([`How do I ${random.pick(ACTIONS)}?`, `Is there a way to ${random.pick(ACTIONS)}?`, `Where can I find the ${feature}?`]);
-      break;
-    default:
-      title = random.pick([`Love the new ${feature}`, `Feedback on the ${feature}`, `${capitalise(feature)} feels a bit off`, `Small suggestion for the ${feature}`]);
-  }
+function itemText(plan: SeedPlan, seededType: FeedbackType, index: number): { type: FeedbackType; title: string; description: string | null } {
+  // A generator of its own, so that the wording can change without changing the items' counts.
+  const random = new Random(hash32(`${plan.seed}:text:${index}`));
+  const nearDuplicate = nearDuplicateAt(index);
+  const type = nearDuplicate?.type ?? seededType;
+  const { title, words } = nearDuplicate ? { title: nearDuplicate.title, words: {} } : seedTitle(plan.seed, type, index);
+  // The description speaks of the title's object, part or tool; of random ones where it has none.
+  const sentenceWords = { object: random.pick(OBJECTS), part: random.pick(PARTS), tool: random.pick(TOOLS), ...words, n: String(2 + random.int(48)) };
   let description: string | null = null;
   if (random.chance(0.88)) {
-    description = random.sample(SENTENCES, 1 + random.int(4)).map(fill).join(' ');
+    const sentences = [random.pick(OPENERS[type]), ...random.sample(SENTENCES, random.int(4))];
+    description = sentences.map((sentence) => capitalise(fill(sentence, sentenceWords))).join(' ');
   }
-  const markers = SEED_MARKERS.filter((marker) => index % marker.every === 0).map((marker) => marker.word);
-  if (markers.length > 0) {
-    if (description === null) title = `${title} [${markers.join(', ')}]`;
-    else description = `${description} Reported through the ${markers.join(' and ')} beta.`;
-  }
-  return { title, description };
+  // Markers only on request (benchmarks), and only in descriptions: a title never carries one.
+  const markers = plan.searchMarkers ? SEED_MARKERS.filter((marker) => index % marker.every === 0).map((marker) => marker.word) : [];
+  if (markers.length > 0) description = `${description === null ? '' : `${description} `}Reported through the ${markers.join(' and ')} beta.`;
+  return { type, title, description };
 }
 
 function itemMetadata(random: Random): string {
@@ -171,10 +150,6 @@ export function seedUser(seed: number, index: number): SeedUser {
     metadata: random.chance(0.3) ? JSON.stringify({ plan: random.pick(PLANS) }) : null,
     createdMs: SEED_EPOCH_MS - ITEM_SPAN_MS - 1 - random.int(USER_SPAN_MS),
   };
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** A name as it can appear in an email address. */

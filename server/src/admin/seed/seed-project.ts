@@ -17,6 +17,12 @@ export interface SeedOptions {
   project?: string;
   /** Default 1. The same seed, count and project give the same rows, ids and timestamps included. */
   seed?: number;
+  /**
+   * Put the marker words of SEED_MARKERS into a known share of the descriptions, for benchmarks
+   * and tests that search for them (default false: a seed that looks real has none). Seeding
+   * again completes a seed as it was begun only when this is the same.
+   */
+  searchMarkers?: boolean;
   /** Called after each batch. */
   onProgress?: (progress: SeedProgress) => void;
   /**
@@ -52,7 +58,7 @@ export interface SeedSummary {
   rows: number;
   seconds: number;
   rowsPerSecond: number;
-  /** The marker words and how many of this seed's items carry each (search for them). */
+  /** The marker words and how many of this seed's items carry each (search for them); empty without `searchMarkers`. */
   markers: { word: string; items: number }[];
   /** The external ids of the seeded end users are `seed-<seed>-user-1` … `seed-<seed>-user-<users>`. */
   userPool: number;
@@ -72,7 +78,8 @@ const USER_BATCH = 5_000;
 /**
  * Fills a project with realistic feedback: items of every type and status over a year, with
  * heavy-tailed vote and comment counts backed by real vote rows (end users and anonymous voters)
- * and comment rows (team and end users), and marker words of known frequency for searches.
+ * and comment rows (team and end users); a different title for every item but a few deliberate
+ * near-duplicates; on request, marker words of known frequency for searches.
  *
  * Operator side, but raw SQL: speed is the point here, so rows go in as set-based batches on the
  * connections of the ORM's pool, each batch one statement in its own transaction. Counters are set to
@@ -102,7 +109,8 @@ export async function seedProject(orm: MikroORM, options: SeedOptions): Promise<
     const client = clients[0]!;
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
-    const plan: SeedPlan = { seed, users: voterPoolSize(count), anonymousVoters: voterPoolSize(count) };
+    const searchMarkers = options.searchMarkers ?? false;
+    const plan: SeedPlan = { seed, users: voterPoolSize(count), anonymousVoters: voterPoolSize(count), searchMarkers };
     const prefix = (kind: Parameters<typeof seedIdPrefix>[2]) => seedIdPrefix(seed, slug, kind);
 
     const users = count === 0 ? 0 : await insertUsers(client, projectId, plan, prefix('user'));
@@ -191,7 +199,7 @@ export async function seedProject(orm: MikroORM, options: SeedOptions): Promise<
       rows,
       seconds: Math.round(elapsed * 1000) / 1000,
       rowsPerSecond: elapsed > 0 ? Math.round(rows / elapsed) : 0,
-      markers: SEED_MARKERS.map((marker) => ({ word: marker.word, items: markerItemCount(marker, count) })),
+      markers: (searchMarkers ? SEED_MARKERS : []).map((marker) => ({ word: marker.word, items: markerItemCount(marker, count) })),
       userPool: count === 0 ? 0 : plan.users,
       epoch: new Date(SEED_EPOCH_MS).toISOString(),
     };

@@ -1,13 +1,16 @@
+import type { FeedbackType } from '@feedbackd/sdk/contract';
+
 /**
- * The words seeded feedback is made of. Titles and descriptions are built from these by templates
- * (see seed-items.ts), so a search finds realistic spreads of matches; the marker words below are
- * in no list here, so their frequency is exactly known.
+ * The words seeded feedback is made of, besides its titles' (title-words.ts). Descriptions and
+ * comments are built from these (see seed-items.ts); the marker words below are in no list here
+ * nor there, so their frequency is exactly known.
  */
 
 /**
- * Words that appear in exactly a known share of the seeded items (in the description, or in the
- * title when an item has none), and nowhere else: a search for one of them matches exactly
- * `markerItemCount(marker, count)` items of a seed of `count`. Benchmarks and tests rely on them.
+ * Words that appear in exactly a known share of the seeded items when the seed asks for them
+ * (`--search-markers`, `searchMarkers`), in the descriptions only, and nowhere else: a search for
+ * one of them matches exactly `markerItemCount(marker, count)` items of a seed of `count`.
+ * Benchmarks and tests rely on them; a seed without the flag has none.
  */
 export const SEED_MARKERS = [
   { word: 'quokka', every: 10 },
@@ -22,59 +25,59 @@ export function markerItemCount(marker: SeedMarker, count: number): number {
   return Math.ceil(count / marker.every);
 }
 
-export const FEATURES = [
-  'dark mode', 'CSV export', 'Slack integration', 'search', 'keyboard shortcuts', 'mobile app', 'SSO login',
-  'bulk editing', 'webhooks', 'calendar view', 'password reset', 'public API', 'custom fields', 'offline mode',
-  'two-factor login', 'Zapier integration', 'PDF invoices', 'translations', 'audit log', 'public roadmap',
-  'notifications', 'dashboard', 'file uploads', 'billing page', 'team permissions', 'weekly reports',
-  'email digest', 'Kanban board', 'time tracking', 'data import', 'tags', 'saved filters', 'charts',
-  'print view', 'GitHub integration', 'Jira sync', 'Google Calendar sync', 'browser extension',
-  'Android app', 'iPhone app', 'onboarding tour', 'settings page', 'user profiles', 'sharing links',
-  'Markdown editor', 'attachments', 'activity feed', 'status page', 'single sign-on', 'spreadsheet view',
-] as const;
+/**
+ * The first sentence of a description, by type; `{object}`, `{part}` and `{tool}` are the title's
+ * words (or random ones), `{n}` a number, so descriptions differ as their titles do.
+ */
+export const OPENERS: Readonly<Record<FeedbackType, readonly string[]>> = {
+  idea: [
+    'We manage about {n} {object} and do this by hand today.',
+    'Our team of {n} would use this every day.',
+    'This came up in {n} customer calls this quarter.',
+    'We moved from {tool} last month and this is what we miss most.',
+    'It took me {n} minutes to do this for our {object} yesterday.',
+    'Today we keep a spreadsheet of our {object} next to the app just for this.',
+    'Competitors already offer this, and {n} of our users asked.',
+  ],
+  bug: [
+    'Happens about {n} times a day for us.',
+    'Reproduced on {n} machines in our office.',
+    'Steps: open the {part}, wait {n} seconds, then try again.',
+    '{n} people on our team ran into it this week.',
+    'Clearing the cache and logging in again did not help with the {part}.',
+    'It started after the last update; before that the {part} worked fine.',
+  ],
+  question: [
+    'We have about {n} {object} and could not find this in the help center.',
+    'Asking for a team of {n} that works mostly in the {part}.',
+    'The guide about {tool} did not answer this.',
+    'A colleague says this used to be possible with {object}.',
+  ],
+  other: [
+    'We have used the app for {n} months now.',
+    'Speaking for a team of {n}.',
+    'The {part} is the first thing we open every morning.',
+    'Just wanted to share this about the {part}.',
+  ],
+};
 
-export const CONTEXTS = [
-  'uploading a large file', 'switching workspaces', 'using Safari', 'the page is refreshed',
-  'logging in with Google', 'the screen is rotated', 'saving a draft', 'exporting more than 1000 rows',
-  'the network drops', 'changing the language', 'opening a shared link', 'pasting an image',
-  'sorting by date', 'the session expires', 'zooming in', 'using Firefox', 'two people edit at once',
-  'the list is empty', 'dragging a card', 'importing from Trello',
-] as const;
-
-export const SYMPTOMS = [
-  'crashes', 'fails silently', 'is very slow', 'shows an error', 'does not load', 'loses my changes',
-  'looks broken', 'freezes', 'logs me out', 'shows the wrong date',
-] as const;
-
-export const ACTIONS = [
-  'export my data', 'invite a teammate', 'change my email address', 'reset two-factor login',
-  'archive old projects', 'merge duplicate entries', 'schedule a report', 'undo a deletion',
-  'restrict access to a board', 'connect my calendar', 'change the default view', 'move items between projects',
-  'add a custom domain', 'download invoices', 'turn off notifications', 'rename a workspace',
-] as const;
-
-export const TOOLS = ['Slack', 'Microsoft Teams', 'Zapier', 'GitHub', 'GitLab', 'Jira', 'Notion', 'Salesforce', 'HubSpot', 'Discord'] as const;
-
-export const QUALITIES = ['faster', 'simpler', 'more flexible', 'easier to find', 'customisable', 'accessible', 'less noisy', 'clearer'] as const;
-
-/** Sentences of descriptions; `{feature}`, `{context}`, `{symptom}`, `{action}` and `{tool}` are filled in. */
+/** Further sentences of descriptions, of any type; the words are filled in as in OPENERS. */
 export const SENTENCES = [
-  'It happens every time after {context}.',
-  'The {feature} {symptom} for our whole team.',
-  'We would use {feature} every day if it worked with {tool}.',
-  'Right now we have to {action} by hand, which takes ages.',
-  'Please make the {feature} {quality}.',
-  'Steps: open the {feature}, then try {context}.',
-  'Our customers keep asking how to {action}.',
-  'This blocks our rollout to the rest of the company.',
-  'Competitors already offer this.',
   'A workaround would be fine for now.',
   'Happy to test a beta version.',
   'We are on the business plan, if that matters.',
-  'It started after the last update.',
   'Not urgent, but it would save us a lot of clicks.',
-  'Could the {feature} also work with {tool}?',
   'I could not find anything about this in the help center.',
+  'This blocks our rollout to the rest of the company.',
+  'Right now we copy everything into {tool} by hand.',
+  'It would be great if this also worked with {tool}.',
+  'Our customers keep asking about it.',
+  'Screenshots are in our support ticket.',
+  'Thanks for building such a useful product!',
+  'Let me know if you need more details.',
+  'Most of our work happens in the {part}.',
+  'Several people on the team asked me to post this.',
+  'It is the one thing missing before we move everyone over.',
 ] as const;
 
 export const FIRST_NAMES = [
