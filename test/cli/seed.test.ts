@@ -26,7 +26,7 @@ describe('feedback seed', () => {
     // Nothing here is about the migrations: a migrated copy spares the first child seconds of them under load.
     copyEmbeddedTemplate(dataDir);
     // Spawned: whether stderr is a terminal is the real process's.
-    const piped = await feedback(['seed', '--count', '150', '--seed', '3', '--data-dir', dataDir]);
+    const piped = await feedback(['seed', '--count', '150', '--seed', '3', '--search-markers', '--data-dir', dataDir]);
     expect(piped.code, piped.stderr).to.equal(0);
     expect(piped.stdout.split('\n').filter(Boolean)).to.have.length(1);
     expect(piped.stdout).to.match(SUMMARY_LINE);
@@ -48,7 +48,7 @@ describe('feedback seed', () => {
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       })();
-      const during = await inProcess(['seed', '--count', '300', '--seed', '3', '--json', '--data-dir', dataDir]);
+      const during = await inProcess(['seed', '--count', '300', '--seed', '3', '--search-markers', '--json', '--data-dir', dataDir]);
       seeding = false;
       await requests;
       expect(during.code, during.stderr).to.equal(0);
@@ -79,7 +79,7 @@ describe('feedback seed', () => {
       expect(run.stderr).to.match(/^feedback: --(count|seed|project) must be/);
     }
     const help = await inProcess(['seed', '--help']);
-    expect(help.stdout).to.include('--count').and.include('--seed').and.include('--project').and.include('FEEDBACK_DATA_DIR');
+    expect(help.stdout).to.include('--count').and.include('--seed').and.include('--project').and.include('--search-markers').and.include('FEEDBACK_DATA_DIR');
   });
 
   it('when progress is drawn, then the bar fits the terminal and shows the share done', () => {
@@ -90,7 +90,7 @@ describe('feedback seed', () => {
 
   const postgres = backends().find((backend) => backend.name === 'postgres');
   if (postgres) {
-    it('when --database-url points at PostgreSQL, then seed fills it', async () => {
+    it('when --database-url points at PostgreSQL, then seed fills it, without search markers unless asked (issue 38)', async () => {
       const fresh = await postgres.create();
       try {
         const run = await feedback(['seed', '--count', '200', '--seed', '3', '--database-url', fresh.location.databaseUrl!]);
@@ -100,8 +100,11 @@ describe('feedback seed', () => {
         const client = new pg.Client({ connectionString: fresh.location.databaseUrl });
         await client.connect();
         try {
-          const { rows } = await client.query<{ items: number; votes: number }>('select (select count(*)::int from feedback) as items, (select count(*)::int from votes) as votes');
-          expect(rows[0]).to.deep.equal({ items: 200, votes: Number(votes) });
+          const { rows } = await client.query<{ items: number; votes: number; titles: number; marked: number }>(
+            `select (select count(*)::int from feedback) as items, (select count(*)::int from votes) as votes,
+                    (select count(distinct title)::int from feedback) as titles, (select count(*)::int from feedback where search_text ~ 'quokka|axolotl|narwhal') as marked`,
+          );
+          expect(rows[0]).to.deep.equal({ items: 200, votes: Number(votes), titles: 200, marked: 0 });
         } finally {
           await client.end();
         }
