@@ -25,7 +25,8 @@ export function statusTabs(counts: StatusCounts, current: string | undefined, li
 }
 
 /**
- * The bar of the bulk form, first in the form and sticky (team.css): "Select all on this page"
+ * The bar of the bulk form, first in the form and sticky (team.css), inside a fieldset whose
+ * legend says what its controls are for ("New status" is read as of the selected items): "Select all on this page"
  * (a real checkbox: without the script it posts `all=page`, which the server reads as every id
  * the page listed; with it, it also ticks every row), how many are selected (the script says it),
  * the new status and the button.
@@ -35,8 +36,8 @@ export function bulkBar(): SafeHtml {
 <legend class="visually-hidden">Change the selected items</legend>
 <div class="select-all"><input type="checkbox" id="select-all" name="all" value="page" data-select-all><label for="select-all">Select all on this page</label></div>
 <output class="selected-count" for="select-all" data-selected-count data-one="1 item selected" data-other="{count} items selected" hidden></output>
-<div class="bulk-status"><label for="new-status">New status for the selected items</label><select id="new-status" name="status">${options(FEEDBACK_STATUSES.map((s) => ({ value: s, text: label(s) })), 'under-review')}</select></div>
-<button type="submit" class="button">Change status</button>
+<div class="bulk-status"><label for="new-status">New status</label><select id="new-status" name="status">${options(FEEDBACK_STATUSES.map((s) => ({ value: s, text: label(s) })), 'under-review')}</select>
+<button type="submit" class="button">Change status</button></div>
 </fieldset>`;
 }
 
