@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { accessSync, constants, openSync, closeSync, readFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
@@ -131,4 +132,17 @@ export function browserSuite(): { readonly browser: Browser; readonly watched: W
     if (this.currentTest?.state !== 'failed') expect(errors, 'console errors').to.deep.equal([]);
   });
   return suite;
+}
+
+/**
+ * Saves a picture of the page as `<name>.png` in the directory FEEDBACK_SCREENSHOTS names
+ * (default: test-results/screenshots/ at the repository's root, which git ignores), for a person
+ * to look at: the tests assert what they can, the eye catches the rest.
+ */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const dir = process.env.FEEDBACK_SCREENSHOTS || fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { backendAt, backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
-import { browse, sessionCookie, type Page } from '../helpers/team-forms.js';
+import { browse, sessionCookie, splitUndo, type Page } from '../helpers/team-forms.js';
 import { request, startTestServer, withServer, type TestServer, locationOf } from '../helpers/test-server.js';
 
 /** The team's pages over HTTP (docs/triage.md): sign-in, sessions, the inbox and its bulk change. The browser suite drives them in Chromium. */
@@ -178,9 +178,12 @@ for (const backend of backends()) {
       const back = `/team?search=${marker}`;
       const changed = await browse(server, '/team/items/status', { method: 'POST', cookie, form: { id: [first, second], status: 'planned', return: back } });
       expect(changed.status).to.equal(303);
-      expect(changed.headers.get('location')).to.equal(`${back}&changed=2&to=planned`);
+      const { location, undo } = splitUndo(changed.headers.get('location'));
+      expect(location).to.equal(`${back}&changed=2&to=planned`);
+      expect(undo, 'an undo of the two, from new').to.match(new RegExp(`^\\d+~planned~new_(${first}\\.${second}|${second}\\.${first})~[\\w-]{43}$`));
       const inbox = await browse(server, changed.headers.get('location')!, { cookie });
       expect(inbox.text).to.include('2 items moved to Planned.');
+      expect(inbox.text).to.include('<button type="submit" class="button secondary">Undo</button>');
       expect(inbox.text, 'the notice is not kept in the form\'s way back').to.include(`name="return" value="/team?search=${marker}&amp;status=new"`);
       const [session] = await server.sql<{ id: string }>("select id::text from team_sessions order by created_at desc limit 1");
       for (const id of [first, second]) {
@@ -204,7 +207,7 @@ for (const backend of backends()) {
       const otherProject = await server.newKey('elsewhere', 'secret');
       const foreign = await request(server, 'POST', '/api/v1/feedback', { apiKey: otherProject, body: { title: 'not yours' } });
       const missing = await browse(server, '/team/items/status', { method: 'POST', cookie, form: { id: [foreign.body.feedback.id, untouched], status: 'closed' } });
-      expect(missing.headers.get('location')).to.equal('/team?changed=1&to=closed&missing=1');
+      expect(splitUndo(missing.headers.get('location')).location).to.equal('/team?changed=1&to=closed&missing=1');
       expect((await request(server, 'GET', `/api/v1/feedback/${foreign.body.feedback.id}`, { apiKey: otherProject })).body.feedback.status, 'another project\'s item is not reached').to.equal('new');
     });
 

@@ -5,9 +5,13 @@ import { inboxPage, type InboxView } from '../../server/src/web/team/views/inbox
 import { teamItemPage, type TeamItemView } from '../../server/src/web/team/views/item-page.js';
 import { deletePage } from '../../server/src/web/team/views/remove-parts.js';
 import { signInPage } from '../../server/src/web/team/views/sign-in-page.js';
-import { ASSETS, HOSTILE, HOSTILE_ESCAPED, ITEM_ID, OTHER_ID, detail, expectEscaped, expectIsolated, expectLabelledControls, expectLandmarks, expectNoSummary, expectSummary, listItem, occurrences, titleOf } from './page-checks.js';
+import { ASSETS as BOARD_ASSETS, HOSTILE, HOSTILE_ESCAPED, ITEM_ID, OTHER_ID, detail, expectEscaped, expectIsolated, expectLabelledControls, expectLandmarks, expectNoSummary, expectSummary, listItem, occurrences, titleOf } from './page-checks.js';
 
 /** The team's pages rendered from fixtures: no server, no database, no browser. */
+
+/** The board's stylesheet, and the team's script and stylesheet. */
+const ASSETS = { ...BOARD_ASSETS, teamCss: '/team/assets/team.abc.css' };
+const COUNTS = { all: 21, new: 12, 'under-review': 3, planned: 0, 'in-progress': 1, completed: 5, closed: 0 };
 
 const project: TeamProject = { id: 'p1', slug: 'acme', name: HOSTILE, boardEnabled: true };
 
@@ -20,6 +24,7 @@ function inboxView(overrides: Partial<InboxView> = {}): InboxView {
     list: { items: [listItem(), listItem({ id: OTHER_ID })], total: 2, page: 1, totalPages: 1 },
     here: '/team?status=new',
     pageLink: (n) => `/team?page=${n}`,
+    statusLink: (status) => `/team?search=x&status=${status}`,
     ...overrides,
   };
 }
@@ -54,7 +59,7 @@ describe('team views', () => {
     expect(page.text).to.include(`2 items with status New or Under review matching &ldquo;<bdi>${HOSTILE_ESCAPED}</bdi>&rdquo;`);
     expect(page.text).to.include(`<p class="notice" role="status">${HOSTILE_ESCAPED}</p>`);
     // The shortcuts overlay is there for the script, and only signed in.
-    expect(page.text).to.include('<dialog id="shortcuts" aria-labelledby="shortcuts-title">');
+    expect(page.text).to.include('<dialog id="shortcuts" class="shortcuts-dialog" aria-labelledby="shortcuts-title">');
   });
 
   it('when a bulk change is refused, then the summary links its problems to the status control and the title says Error', () => {
@@ -151,5 +156,63 @@ describe('team views', () => {
     expectLandmarks(signedIn, 'Team');
     expect(titleOf(signedIn)).to.equal(`&#x2068;Page not found&#x2069; – &#x2068;${HOSTILE_ESCAPED}&#x2069; – Team`);
     expect(signedIn.text).to.include('<a href="/team">Go to the inbox</a>');
+  });
+
+  it('when the inbox has counts, then a tab per status (and All) links to it with its count, and only the status asked for is current', () => {
+    const page = inboxPage(inboxView({ counts: COUNTS, filters: { status: 'under-review', search: HOSTILE } }));
+    expectLabelledControls(page);
+    expect(page.text).to.include('<nav class="status-tabs" aria-label="Statuses">');
+    const tabs = [...page.text.matchAll(/<li><a href="([^"]*)"( aria-current="page")?><span class="tab-label">([^<]*)<\/span> <span class="tab-count" aria-hidden="true">(\d+)<\/span><span class="visually-hidden">([^<]*)<\/span><\/a><\/li>/g)].map((m) => [m[1], Boolean(m[2]), m[3], Number(m[4]), m[5]]);
+    expect(tabs).to.deep.equal([
+      ['/team?search=x&amp;status=', false, 'All', 21, '21 items'],
+      ['/team?search=x&amp;status=new', false, 'New', 12, '12 items'],
+      ['/team?search=x&amp;status=under-review', true, 'Under review', 3, '3 items'],
+      ['/team?search=x&amp;status=planned', false, 'Planned', 0, '0 items'],
+      ['/team?search=x&amp;status=in-progress', false, 'In progress', 1, '1 item'],
+      ['/team?search=x&amp;status=completed', false, 'Completed', 5, '5 items'],
+      ['/team?search=x&amp;status=closed', false, 'Closed', 0, '0 items'],
+    ]);
+    expect(occurrences(inboxPage(inboxView({ counts: COUNTS, filters: { status: '' } })), /<a href="\/team\?search=x&amp;status=" aria-current="page">/), 'any status: All').to.equal(1);
+    expect(occurrences(inboxPage(inboxView({ counts: COUNTS, filters: { status: 'new,planned' } })), /aria-current="page"><span class="tab-label">/), 'several statuses: no tab').to.equal(0);
+    expect(inboxPage(inboxView()).text, 'no counts (a refused query): no tabs').not.to.include('status-tabs');
+  });
+
+  it('when the inbox lists items, then the bar above them holds "Select all on this page" as a real checkbox, the status and the button, and each row says it was shown', () => {
+    const page = inboxPage(inboxView());
+    const form = page.text.slice(page.text.indexOf('<form method="post" action="/team/items/status" class="bulk">'));
+    expect(form.indexOf('<fieldset class="bulk-bar">'), 'the bar comes before the list').to.be.greaterThan(0).and.lessThan(form.indexOf('<ol class="items"'));
+    expect(form).to.include('<input type="checkbox" id="select-all" name="all" value="page" data-select-all><label for="select-all">Select all on this page</label>');
+    expect(form).to.include('data-one="1 item selected" data-other="{count} items selected" hidden></output>');
+    expect(form).to.include('<select id="new-status" name="status">');
+    expect(occurrences(page, /<input type="hidden" name="shown" value="[0-9a-f-]{36}">/)).to.equal(2);
+    expect(page.text).to.include(`<input type="hidden" name="shown" value="${OTHER_ID}">`);
+    expect(inboxPage(inboxView({ list: { items: [], total: 0, page: 1, totalPages: 0 } })).text, 'nothing to select: no bar').not.to.include('select-all');
+  });
+
+  it('when a bulk change has just been made, then a banner says it, with Undo (the signed token, back here) only when given one, and Dismiss links here without it', () => {
+    const token = `1999999999~planned~new_${ITEM_ID}~sig"<x>`;
+    const page = inboxPage(inboxView({ notice: '12 items moved to Planned.', undo: token }));
+    expectEscaped(page);
+    expectLabelledControls(page);
+    expect(page.text).to.include('<div class="banner" data-banner>\n<p class="notice" role="status">12 items moved to Planned.</p>');
+    expect(page.text).to.include('<form method="post" action="/team/items/status/undo">\n<input type="hidden" name="return" value="/team?status=new">');
+    expect(page.text).to.include(`<input type="hidden" name="undo" value="1999999999~planned~new_${ITEM_ID}~sig&quot;&lt;x&gt;">`);
+    expect(page.text).to.include('<button type="submit" class="button secondary">Undo</button>');
+    expect(page.text).to.include('<a class="banner-close" href="/team?status=new" data-dismiss-banner>Dismiss</a>');
+    const plain = inboxPage(inboxView({ notice: 'The item was deleted.' }));
+    expect(plain.text).to.include('data-dismiss-banner>Dismiss</a>');
+    expect(plain.text).not.to.include('/team/items/status/undo');
+    expect(inboxPage(inboxView()).text).not.to.include('data-banner');
+  });
+
+  it('when the shortcuts overlay is in a page, then it is a dialog with a heading, a close button and a table of each key with what it does', () => {
+    const page = inboxPage(inboxView());
+    expect(page.text).to.include('<link rel="stylesheet" href="/team/assets/team.abc.css">');
+    const dialog = page.text.slice(page.text.indexOf('<dialog'), page.text.indexOf('</dialog>'));
+    expect(dialog).to.include('<h2 id="shortcuts-title">Keyboard shortcuts</h2>');
+    expect(dialog).to.include('<button type="button" class="button secondary" data-close-shortcuts>Close</button>');
+    expect(dialog).to.include('<thead><tr><th scope="col">Key</th><th scope="col">What it does</th></tr></thead>');
+    expect(occurrences(page, /<tr><th scope="row"><kbd>[^<]+<\/kbd><\/th><td>[^<]+<\/td><\/tr>/)).to.equal(8);
+    expect(dialog).to.include('<tr><th scope="row"><kbd>?</kbd></th><td>Show these shortcuts</td></tr>');
   });
 });

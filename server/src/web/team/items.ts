@@ -8,7 +8,7 @@ import type { SqlPool } from '../../db/pool.js';
 import { requestTransactions } from '../../db/request-transaction.js';
 import { DETAIL_WITH_HISTORY } from '../../api/feedback.sql.js';
 import { similarItems } from '../../api/similar.js';
-import type { AssetPaths } from '../kit/assets.js';
+import type { TeamAssetPaths } from './team-assets.js';
 import { itemId, itemNotFound } from '../kit/items.js';
 import type { SafeHtml } from '../kit/html.js';
 import { readList } from '../kit/lists.js';
@@ -63,7 +63,7 @@ function teamAuthor(session: TeamSession) {
  * change with an optional comment in one transaction (updateItem and addComment, the services of
  * PATCH and POST .../comments), and a reply as the team (addComment).
  */
-export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: AssetPaths) {
+export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: TeamAssetPaths) {
   // The two services in one transaction: inside it each joins it (db/conflicts.ts, transaction),
   // and the whole is retried on a lost race, as a request's transaction is.
   const inTransaction = requestTransactions(orm);

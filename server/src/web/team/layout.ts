@@ -1,4 +1,4 @@
-import type { AssetPaths } from '../kit/assets.js';
+import type { TeamAssetPaths } from './team-assets.js';
 import { html, isolated, isolatedPlain, type HtmlValue, type SafeHtml } from '../kit/html.js';
 import { documentFrame } from '../kit/layout.js';
 import { boardPaths } from '../kit/paths.js';
@@ -11,6 +11,7 @@ export const teamPaths = {
   signIn: '/team/sign-in',
   signOut: '/team/sign-out',
   bulkStatus: '/team/items/status',
+  undoStatus: '/team/items/status/undo',
   item: (id: string) => `/team/items/${encodeURIComponent(id)}`,
   itemStatus: (id: string) => `/team/items/${encodeURIComponent(id)}/status`,
   itemComment: (id: string) => `/team/items/${encodeURIComponent(id)}/comments`,
@@ -21,7 +22,7 @@ export const teamPaths = {
 export interface TeamPageOptions {
   /** The page's title: text, or safe HTML whose parts people wrote are isolated already (isolatedPlain). */
   title: string | SafeHtml;
-  assets: AssetPaths;
+  assets: TeamAssetPaths;
   /** The signed-in project: the header, its navigation and the sign-out button. None on the sign-in and refusal pages. */
   project?: TeamProject | undefined;
   /** Whether this page is the inbox, for the navigation's aria-current. */
@@ -40,6 +41,8 @@ export function teamPage(options: TeamPageOptions): SafeHtml {
   return documentFrame({
     title: project ? html`${typeof options.title === 'string' ? isolatedPlain(options.title) : options.title} – ${isolatedPlain(project.name)} – Team` : html`${options.title} – Team`,
     assets: options.assets,
+    // The team's own styles (team-assets.ts), after the board's, which they build on.
+    head: html`<link rel="stylesheet" href="${options.assets.teamCss}">`,
     header: html`${project ? html`<a class="brand" href="${teamPaths.inbox}">${isolated(project.name)} · Team</a>` : html`<span class="brand">Feedback · Team</span>`}
 ${project && navigation(project, options.inbox ?? false)}`,
     body: options.body,
@@ -69,15 +72,22 @@ export const SHORTCUTS: readonly [key: string, does: string][] = [
 ];
 
 /**
- * The overlay that `?` opens (a modal dialog: Escape or its button closes it). It is in every
- * signed-in page and never shown without the script, which is what makes the keys work.
+ * The overlay that `?` opens: a modal dialog (showModal: the page behind is inert, Escape and its
+ * button close it, and the script puts the focus back where it was). It is in every signed-in
+ * page and never shown without the script, which is what makes the keys work. A table, so that a
+ * screen reader reads each key with what it does.
  */
 function shortcutsDialog(): SafeHtml {
-  return html`<dialog id="shortcuts" aria-labelledby="shortcuts-title">
+  return html`<dialog id="shortcuts" class="shortcuts-dialog" aria-labelledby="shortcuts-title">
+<div class="dialog-head">
 <h2 id="shortcuts-title">Keyboard shortcuts</h2>
-<dl class="shortcuts">${SHORTCUTS.map(([key, does]) => html`<div><dt><kbd>${key}</kbd></dt><dd>${does}</dd></div>`)}</dl>
-<p class="hint">They work when no field has the focus.</p>
-<button type="button" class="button" data-close-shortcuts>Close</button>
+<button type="button" class="button secondary" data-close-shortcuts>Close</button>
+</div>
+<table class="shortcuts">
+<caption class="hint">They work when no field has the focus.</caption>
+<thead><tr><th scope="col">Key</th><th scope="col">What it does</th></tr></thead>
+<tbody>${SHORTCUTS.map(([key, does]) => html`<tr><th scope="row"><kbd>${key}</kbd></th><td>${does}</td></tr>`)}</tbody>
+</table>
 </dialog>`;
 }
 
@@ -85,7 +95,7 @@ function shortcutsDialog(): SafeHtml {
 const TEAM_HEADINGS: Record<number, string> = { 401: 'You are not signed in' };
 
 /** The team's page for a refusal or a failure: a heading for people, the reason, and the way back in. */
-export function teamErrorPage(status: number, reason: string, assets: AssetPaths, project?: TeamProject): SafeHtml {
+export function teamErrorPage(status: number, reason: string, assets: TeamAssetPaths, project?: TeamProject): SafeHtml {
   const back = project ? html`<a href="${teamPaths.inbox}">Go to the inbox</a>` : html`<a href="${teamPaths.signIn}">Sign in</a>`;
   const { heading, body } = refusal(status, reason, back, TEAM_HEADINGS);
   return teamPage({ title: heading, assets, project, body });

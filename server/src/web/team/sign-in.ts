@@ -2,7 +2,7 @@ import { TeamMemberNameSchema } from '@feedbackd/sdk/contract';
 import { z } from 'zod';
 import { hashApiKey, looksLikeApiKey } from '../../http/api-key-format.js';
 import type { AppContext } from '../../http/context.js';
-import type { AssetPaths } from '../kit/assets.js';
+import type { TeamAssetPaths } from './team-assets.js';
 import type { SafeHtml } from '../kit/html.js';
 import { teamErrorPage, teamPaths } from './layout.js';
 import { formInput, seeOther, type FormData, type FormValues } from '../kit/forms.js';
@@ -42,7 +42,7 @@ const NEW_LINK = 'Run `feedback open` on the server (or with a secret key) for a
  * The ways in (docs/triage.md): a one-time link, or a secret key typed into the form. Either
  * opens a session (its cookie set by session.ts) and sends the browser to the inbox.
  */
-export function signIn(sessions: TeamSessions, assets: AssetPaths) {
+export function signIn(sessions: TeamSessions, assets: TeamAssetPaths) {
   return {
     /**
      * GET /team/sign-in: with `?token=`, uses the link (once: the statement that checks it marks

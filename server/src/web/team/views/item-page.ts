@@ -1,5 +1,5 @@
 import { COMMENT_MAX_LENGTH, FEEDBACK_STATUSES, type FeedbackDetail, type StatusChange } from '@feedbackd/sdk/contract';
-import type { AssetPaths } from '../../kit/assets.js';
+import type { TeamAssetPaths } from '../team-assets.js';
 import { html, isolated, isolatedPlain, type SafeHtml } from '../../kit/html.js';
 import { boardPaths } from '../../kit/paths.js';
 import { commentsSection, date, dateTime } from '../../kit/views/list-parts.js';
@@ -18,7 +18,7 @@ export interface ItemFormValues {
 
 export interface TeamItemView {
   project: TeamProject;
-  assets: AssetPaths;
+  assets: TeamAssetPaths;
   /** The item as a secret key reads it (DETAIL_WITH_HISTORY): its comments and its status history. */
   item: FeedbackDetail & { statusHistory?: StatusChange[] | undefined };
   values: ItemFormValues;

@@ -1,12 +1,12 @@
 import { DISPLAY_NAME_MAX_LENGTH } from '@feedbackd/sdk/contract';
-import type { AssetPaths } from '../../kit/assets.js';
+import type { TeamAssetPaths } from '../team-assets.js';
 import { html, type SafeHtml } from '../../kit/html.js';
 import { field } from '../../kit/views/fields.js';
 import { errorSummary, type Problem } from '../../kit/views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
 
 export interface SignInView {
-  assets: AssetPaths;
+  assets: TeamAssetPaths;
   /** Why the form is shown again, each about its control (`key`, `name`). */
   problems?: Problem[] | undefined;
   /** The name as typed, to fill in again (a name is no secret; the key never is filled in). */
