@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
-import { accessSync, constants, openSync, closeSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, openSync, closeSync, readFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { runDir } from './templates.js';
@@ -131,4 +132,20 @@ export function browserSuite(): { readonly browser: Browser; readonly watched: W
     if (this.currentTest?.state !== 'failed') expect(errors, 'console errors').to.deep.equal([]);
   });
   return suite;
+}
+
+/** The repository's root (test/helpers/ is two levels down). */
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * Saves what the page looks like, to be looked at by people (nothing compares it): `name` + '.png'
+ * in the directory FEEDBACK_SCREENSHOTS names, by default test-results/screenshots/ at the
+ * repository's root (ignored by git). The whole page, not only the viewport.
+ */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const dir = process.env.FEEDBACK_SCREENSHOTS || join(REPO_ROOT, 'test-results', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
 }
