@@ -40,7 +40,8 @@ export interface TeamItemView {
  * phone, the side column after the description): the main column holds the title, the
  * description, the status history, the comments and the reply; the side column, at the top
  * beside them, what the team acts with: the status (with an optional comment in the same step),
- * the merge, the submitter's external ID and email, the voters a page at a time, and delete. The
+ * the merge, the submitter's external ID and email, delete, and last (the longest) the voters a
+ * page at a time. The
  * history names who made each change (the actor), never the key: no part of a key is shown on a
  * team page.
  */
@@ -67,8 +68,8 @@ ${textField('comment', 'Comment as the team (optional)', 'Posted with the change
 </section>
 ${mergeSection(item, view.merge, view.mergeProblem)}
 ${submitterSection(view.people)}
-${votersSection(view.people, (n) => `${teamPaths.item(item.id)}?voters=${n}`)}
 ${deleteSection(item)}
+${votersSection(view.people, (n) => `${teamPaths.item(item.id)}?voters=${n}`)}
 </aside>
 <div class="item-rest">
 ${statusTimeline(item, item.statusHistory ?? [], dateTime, true)}
