@@ -137,12 +137,13 @@ export function browserSuite(): { readonly browser: Browser; readonly watched: W
 /**
  * Saves a picture of the page as `<name>.png` in the directory FEEDBACK_SCREENSHOTS names
  * (default: test-results/screenshots/ at the repository's root, which git ignores), for a person
- * to look at: the tests assert what they can, the eye catches the rest.
+ * to look at: the tests assert what they can, the eye catches the rest. The whole page by
+ * default; `viewport: true` takes only what the window shows (a sticky bar after a scroll).
  */
-export async function screenshot(page: Page, name: string): Promise<string> {
+export async function screenshot(page: Page, name: string, options: { viewport?: boolean } = {}): Promise<string> {
   const dir = process.env.FEEDBACK_SCREENSHOTS || fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.png`);
-  await page.screenshot({ path });
+  await page.screenshot({ path, fullPage: !options.viewport });
   return path;
 }

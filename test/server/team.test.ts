@@ -226,7 +226,7 @@ for (const backend of backends()) {
       expect(api.comments[0]).to.deep.include({ content: 'Started this week.', author: { name: 'Default project', isTeam: true } });
       expect(api.statusHistory).to.have.length(1);
       const shown = await browse(server, changed.headers.get('location')!, { cookie });
-      expect(shown.text).to.include('Saved: the status is In progress.').and.include('New → In progress').and.include('by <bdi>team session ');
+      expect(shown.text).to.include('Saved: the status is In progress.').and.include('Moved from New to In progress by <bdi>team session ');
       expect(shown.text, 'no part of a key in the history').not.to.include(secretKey.slice(0, 9));
 
       const same = await browse(server, `/team/items/${id}/status`, { method: 'POST', cookie, form: { status: 'in-progress', comment: '' } });

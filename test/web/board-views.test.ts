@@ -62,7 +62,7 @@ describe('board views', () => {
   });
 
   it('when an item is rendered, then its title is the h1 and the page title, its comments are text, the team marked, the vote form posts to the item', () => {
-    const page = itemPage({ project, assets: ASSETS, item: detail(), voted: false });
+    const page = itemPage({ project, assets: ASSETS, item: detail(), voted: false, history: [] });
     expectLandmarks(page, 'Board');
     expectEscaped(page);
     expectIsolated(page);
@@ -82,8 +82,8 @@ describe('board views', () => {
       endUser: { name: 'Mallory\u202e', avatarUrl: null },
       comments: [{ id: 'c1', content: 'Same\u202e', createdAt: '2026-05-04T04:00:00.000Z', author: { name: 'Eve\u202e' } }],
     });
-    const page = itemPage({ project: { ...project, name: 'Acme\u202e' }, assets: ASSETS, item, voted: false, visitor: { ...visitor, name: 'Ann\u202e' } });
-    expect(page.text).to.include('<p class="hint">Posted <time datetime="2026-05-04T03:02:01.000Z">2026-05-04</time> by <bdi>Mallory\u202e</bdi></p>');
+    const page = itemPage({ project: { ...project, name: 'Acme\u202e' }, assets: ASSETS, item, voted: false, visitor: { ...visitor, name: 'Ann\u202e' }, history: [] });
+    expect(page.text).to.include('<span class="person-name"><bdi>Mallory\u202e</bdi></span></span> <span class="hint">Posted on <time datetime="2026-05-04T03:02:01.000Z">2026-05-04</time></span>');
     expect(page.text).to.include('<p><strong><bdi>Eve\u202e</bdi></strong> <span class="hint"><time datetime="2026-05-04T04:00:00.000Z">2026-05-04</time></span></p>');
     expect(page.text).to.include('<p><bdi>Same\u202e</bdi></p>');
     expect(page.text).to.include('<h1><bdi>Export\u202e</bdi></h1>');
@@ -137,15 +137,59 @@ describe('board views', () => {
     expect(page.text).to.include('<a href="/b/acme/new" aria-current="page">Give feedback</a>');
   });
 
-  it('when the submit form is shown with similar items, then they link to the items; with none asked, the live region is empty', () => {
-    const similar = [{ ...listItem(), userHasVoted: false, similarity: 0.5 }];
-    const asked = submitPage({ project, assets: ASSETS, values: {}, problems: [], similar });
+  it('when the submit form is shown with similar items, then each links to its item with its status and a vote button whose form (after the submit form) comes back with the title; with none asked, the live region is empty', () => {
+    const similar = { items: [{ ...listItem({ status: 'planned', voteCount: 500 }), userHasVoted: false, similarity: 1 }], voted: new Set([ITEM_ID]) };
+    const asked = submitPage({ project, assets: ASSETS, values: { title: 'Dark mode & more' }, problems: [], similar });
     expectNoSummary(asked);
     expectIsolated(asked);
+    expectEscaped(asked);
     expect(titleOf(asked)).to.equal(`&#x2068;Give feedback&#x2069; &ndash; &#x2068;${HOSTILE_ESCAPED}&#x2069;`);
-    expect(asked.text).to.include(`<li><a href="/b/acme/items/${ITEM_ID}"><bdi>${HOSTILE_ESCAPED}</bdi></a>`);
+    expect(asked.text).to.include(`<a href="/b/acme/items/${ITEM_ID}"><bdi>${HOSTILE_ESCAPED}</bdi></a>`);
+    expect(asked.text).to.include('<span class="visually-hidden">Status: </span>Planned</span>');
+    expect(asked.text).to.include(`<button type="submit" form="vote-${ITEM_ID}" class="vote-button" aria-pressed="true">`);
+    expect(asked.text).to.include('<span class="vote-count" data-count>500</span>');
+    // Forms cannot nest: the vote form is after the submit form, and comes back to it with the title.
+    const submitEnd = asked.text.indexOf('</form>', asked.text.indexOf('action="/b/acme/new"'));
+    const voteForm = asked.text.indexOf(`<form id="vote-${ITEM_ID}" method="post" action="/b/acme/items/${ITEM_ID}/vote" class="vote" data-vote>`);
+    expect(voteForm, 'the vote form follows the submit form').to.be.greaterThan(submitEnd);
+    expect(asked.text).to.include('<input type="hidden" name="return" value="/b/acme/new?title=Dark%20mode%20%26%20more">');
     const fresh = submitPage({ project, assets: ASSETS, values: {}, problems: [] });
-    expect(fresh.text).to.include('<section class="similar" aria-live="polite" data-similar="/b/acme/similar" data-board="/b/acme">\n\n\n</section>');
+    expect(fresh.text).to.include('<section class="similar" aria-live="polite" data-similar="/b/acme/similar" data-return="/b/acme/new">\n\n\n\n</section>');
+    expect(fresh.text).to.include('<div data-similar-forms></div>');
+  });
+
+  it('when similar feedback is asked for with an empty title, then the form asks for a title instead of saying nothing is like it', () => {
+    const page = submitPage({ project, assets: ASSETS, values: { title: '' }, problems: [], similar: 'no-title' });
+    expect(page.text).to.include('<p>Type a title first: similar feedback is looked for by its title.</p>');
+    expect(page.text).not.to.include('Nothing like it yet');
+    const none = submitPage({ project, assets: ASSETS, values: { title: 'Unheard of' }, problems: [], similar: { items: [], voted: new Set() } });
+    expect(none.text).to.include('<p>Nothing like it yet: go ahead and send it.</p>');
+  });
+
+  it('when an item is rendered, then its submitter is named beside a circle of their initials hidden from screen readers, or Anonymous, and never by email or external id', () => {
+    const named = itemPage({ project, assets: ASSETS, item: detail({ endUser: { name: 'Ann <Lee>', avatarUrl: 'https://x.example/a.png' } }), voted: false, history: [] });
+    expect(named.text).to.match(/<span class="avatar avatar-[0-7]" aria-hidden="true">AL<\/span><span class="person-name"><bdi>Ann &lt;Lee&gt;<\/bdi><\/span>/);
+    expect(named.text, 'no image is loaded from the avatar URL').not.to.include('a.png');
+    const anonymous = itemPage({ project, assets: ASSETS, item: detail({ endUser: null }), voted: false, history: [] });
+    expect(anonymous.text).to.include('<span class="avatar avatar-none" aria-hidden="true">?</span><span class="person-name">Anonymous</span>');
+  });
+
+  it('when an item has status changes, then its timeline says each as a sentence with its date, oldest first, after its posting', () => {
+    const history = [
+      { from: 'new', to: 'under-review', changedAt: '2026-05-05T01:00:00.000Z' },
+      { from: 'under-review', to: 'planned', changedAt: '2026-05-06T01:00:00.000Z' },
+    ];
+    const page = itemPage({ project, assets: ASSETS, item: detail({ status: 'planned' }), voted: false, history });
+    const timeline = page.text.slice(page.text.indexOf('<ol class="timeline">'), page.text.indexOf('</ol>', page.text.indexOf('<ol class="timeline">')));
+    expect(timeline.match(/<span class="timeline-what">[^<]*<\/span>/g)).to.deep.equal([
+      '<span class="timeline-what">Posted as New</span>',
+      '<span class="timeline-what">Moved from New to Under review</span>',
+      '<span class="timeline-what">Moved from Under review to Planned</span>',
+    ]);
+    expect(timeline).to.include('<time datetime="2026-05-06T01:00:00.000Z">2026-05-06</time>');
+    const still = itemPage({ project, assets: ASSETS, item: detail({ status: 'closed' }), voted: false, history: [] });
+    expect(still.text, 'an item imported closed, never changed, was posted as it is').to.include('Posted as Closed');
+    expect(still.text).to.include('The status has not changed since the item was posted.');
   });
 
   it('when the roadmap is rendered, then each column is a labelled section of h3 items, and a full column links to its whole list', () => {

@@ -37,6 +37,14 @@ function itemView(overrides: Partial<TeamItemView> = {}): TeamItemView {
     values: {},
     problems: [],
     merge: { search: HOSTILE, items: [listItem({ id: OTHER_ID })] },
+    people: {
+      submitter: { externalId: HOSTILE, name: HOSTILE, email: 'ann@example.com' },
+      identified: 1,
+      anonymous: 0,
+      voters: [{ externalId: HOSTILE, name: HOSTILE, email: 'ann@example.com', votedAt: '2026-05-04T03:02:01.000Z' }],
+      page: 1,
+      pageSize: 20,
+    },
     ...overrides,
   };
 }
@@ -92,10 +100,50 @@ describe('team views', () => {
     expect(page.text).to.include(`<form method="post" action="/team/items/${ITEM_ID}/comments" novalidate>`);
     expect(page.text).to.include(`<form method="post" action="/team/items/${ITEM_ID}/merge" novalidate>`);
     expect(page.text).to.include('<option value="in-progress" selected>In progress</option>');
-    expect(page.text).to.include(`, by <bdi>${HOSTILE_ESCAPED}</bdi></li>`);
+    expect(page.text).to.include(`Moved from New to In progress by <bdi>${HOSTILE_ESCAPED}</bdi></span>`);
     // No part of a key is shown on a team page.
     expect(page.text).not.to.include('sk_abcdef');
     expect(page.text).to.include(`<a class="button secondary" href="/team/items/${ITEM_ID}/delete">`);
+  });
+
+  it('when an item is rendered, then a side column (an aside after the description) holds the status, the merge, the submitter\'s external id and email, the voters and delete; the main column the history, comments and reply', () => {
+    const page = teamItemPage(itemView());
+    const at = (needle: string) => {
+      const index = page.text.indexOf(needle);
+      expect(index, needle).to.be.greaterThan(-1);
+      return index;
+    };
+    const aside = at('<aside class="item-side" aria-label="Triage">');
+    const asideEnd = at('</aside>');
+    expect(at('<h1>')).to.be.lessThan(aside);
+    for (const part of ['id="status-title"', 'id="merge-title"', 'id="submitter-title"', 'id="voters-title"', 'id="delete-title"']) {
+      expect(at(part), part).to.be.within(aside, asideEnd);
+    }
+    for (const part of ['id="history-title"', 'id="comments-title"', 'id="reply-title"']) expect(at(part), part).to.be.greaterThan(asideEnd);
+    expect(page.text).to.include(`<dt>External ID</dt><dd><code><bdi>${HOSTILE_ESCAPED}</bdi></code></dd>`);
+    expect(page.text).to.include('<dt>Email</dt><dd><a href="mailto:ann@example.com"><bdi>ann@example.com</bdi></a></dd>');
+    expect(page.text).to.match(/<span class="avatar avatar-[0-7]" aria-hidden="true">/);
+    const anonymous = teamItemPage(itemView({ people: { submitter: null, identified: 0, anonymous: 3, voters: [], page: 1, pageSize: 20 } }));
+    expect(anonymous.text).to.include('Posted without an end user: there is nobody to contact.');
+    expect(anonymous.text).to.include('0 identified voters<br>3 anonymous votes');
+    expect(anonymous.text).to.include('No identified person has voted.');
+  });
+
+  it('when an item has more identified voters than a page, then the side column lists a page of 20 with their names, external ids and emails, and links to the pages around it', () => {
+    const voters = Array.from({ length: 20 }, (_, i) => ({ externalId: `user-${i}`, name: i === 0 ? null : `Voter ${i}`, email: i % 2 ? `v${i}@example.com` : null, votedAt: '2026-05-04T03:02:01.000Z' }));
+    const page = teamItemPage(itemView({ people: { submitter: null, identified: 45, anonymous: 7, voters, page: 2, pageSize: 20 } }));
+    expectEscaped(page);
+    expectLabelledControls(page);
+    expect(occurrences(page, /<li><span class="person">/)).to.equal(20);
+    expect(page.text).to.include('45 identified voters<br>7 anonymous votes');
+    expect(page.text).to.include('<code><bdi>user-0</bdi></code>');
+    expect(page.text).to.include('<span class="person-name">Anonymous</span>');
+    expect(page.text).to.include('<bdi>v1@example.com</bdi>');
+    expect(page.text).to.include('<p>Page 2 of 3</p>');
+    expect(page.text).to.include(`<a href="/team/items/${ITEM_ID}?voters=1" rel="prev">Previous page</a>`);
+    expect(page.text).to.include(`<a href="/team/items/${ITEM_ID}?voters=3" rel="next">Next page</a>`);
+    const one = teamItemPage(itemView());
+    expect(one.text, 'one page of voters: no page links').not.to.include('class="pagination"');
   });
 
   it('when a status change and a reply are refused, then the summary links each problem to its textarea, which says it and keeps the text typed', () => {

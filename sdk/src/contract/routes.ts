@@ -108,7 +108,7 @@ export const routes = {
     method: 'GET',
     path: '/api/v1/feedback/similar',
     auth: 'public',
-    summary: 'The items whose titles are closest to a title (trigram similarity), closest first: to vote instead of posting a duplicate',
+    summary: 'The items whose titles are closest to a title (trigram similarity): near-identical titles first, most votes first, then the others closest first; to vote instead of posting a duplicate',
     query: SimilarFeedbackQuerySchema,
     responses: { 200: SimilarFeedbackResponseSchema },
   },

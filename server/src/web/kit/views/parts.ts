@@ -29,8 +29,22 @@ export function count(n: number, noun: string): string {
 export function voteForm(slug: string, item: Pick<FeedbackListItem, 'id' | 'title' | 'voteCount'>, voted: boolean, returnTo: string): SafeHtml {
   return html`<form method="post" action="${boardPaths.vote(slug, item.id)}" class="vote" data-vote>
 <input type="hidden" name="return" value="${returnTo}">
-<button type="submit" class="vote-button" aria-pressed="${voted ? 'true' : 'false'}"><span aria-hidden="true">&#9650;</span><span class="vote-count" data-count>${item.voteCount}</span><span class="vote-label" data-count-label>${item.voteCount === 1 ? 'vote' : 'votes'}</span><span class="visually-hidden"> &ndash; vote for &ldquo;${isolated(item.title)}&rdquo;</span></button>
+${voteButton(item, voted)}
 </form>`;
+}
+
+/**
+ * The vote button alone. With `formId`, it belongs to that form wherever it is (the `form`
+ * attribute): where the button stands inside another form (the submit form's similar items), and
+ * forms cannot nest, its vote form (detachedVoteForm) is written after that form.
+ */
+export function voteButton(item: Pick<FeedbackListItem, 'title' | 'voteCount'>, voted: boolean, formId?: string): SafeHtml {
+  return html`<button type="submit"${formId ? html` form="${formId}"` : ''} class="vote-button" aria-pressed="${voted ? 'true' : 'false'}"><span aria-hidden="true">&#9650;</span><span class="vote-count" data-count>${item.voteCount}</span><span class="vote-label" data-count-label>${item.voteCount === 1 ? 'vote' : 'votes'}</span><span class="visually-hidden"> &ndash; vote for &ldquo;${isolated(item.title)}&rdquo;</span></button>`;
+}
+
+/** A vote form whose button is elsewhere (voteButton with `formId`): the same post, the same script. */
+export function detachedVoteForm(slug: string, item: Pick<FeedbackListItem, 'id'>, returnTo: string, formId: string): SafeHtml {
+  return html`<form id="${formId}" method="post" action="${boardPaths.vote(slug, item.id)}" class="vote" data-vote><input type="hidden" name="return" value="${returnTo}"></form>`;
 }
 
 /** An item's status, type and comment count, as a list under its title. */
