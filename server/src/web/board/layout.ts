@@ -51,9 +51,13 @@ ${project && options.visitor && signedIn(project.slug, options.visitor, i18n)}`,
   });
 }
 
-/** What the board's description says when its operator gave none: the meta description every page has. */
-function descriptionOf(project: BoardProject, i18n: I18n): HtmlValue {
-  return project.description ? isolatedPlain(project.description) : i18n.t('board.defaultDescription', { project: isolatedPlain(project.name) });
+/**
+ * The board's description, or what it says when its operator gave none: the meta description every
+ * page has. Isolated whole, as the title is beside it in a preview, and the name inside the
+ * sentence too, so that a bidi control in the name cannot reorder the words after it.
+ */
+function descriptionOf(project: BoardProject, i18n: I18n): SafeHtml {
+  return project.description ? isolatedPlain(project.description) : html`&#x2068;${i18n.t('board.defaultDescription', { project: isolatedPlain(project.name) })}&#x2069;`;
 }
 
 /**
