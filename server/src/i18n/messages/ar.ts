@@ -74,4 +74,7 @@ export const ar: Catalogue = {
   'refusal.waitAndRetry': 'انتظر دقيقة، ثم حاول مرة أخرى.',
 
   'field.errorPrefix': 'خطأ:',
+
+  'item.votes': '{count, plural, zero {لا أصوات} one {صوت واحد} two {صوتان} few {# أصوات} many {# صوتًا} other {# صوت}}',
+  'item.postedOn': 'نُشر في {when, date, medium}',
 };

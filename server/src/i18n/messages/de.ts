@@ -74,4 +74,7 @@ export const de: Catalogue = {
   'refusal.waitAndRetry': 'Warte eine Minute und versuche es dann erneut.',
 
   'field.errorPrefix': 'Fehler:',
+
+  'item.votes': '{count, plural, one {# Stimme} other {# Stimmen}}',
+  'item.postedOn': 'Veröffentlicht am {when, date, medium}',
 };

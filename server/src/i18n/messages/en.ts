@@ -88,6 +88,10 @@ export const en = {
 
   // A form's field (web/kit/views/fields.ts).
   'field.errorPrefix': 'Error:',
+
+  // Shared by the lists and the item pages (the second step of the catalogue converts them to these).
+  'item.votes': '{count, plural, one {# vote} other {# votes}}',
+  'item.postedOn': 'Posted on {when, date, medium}',
 } as const;
 
 /** A message's name. */

@@ -74,4 +74,7 @@ export const es: Catalogue = {
   'refusal.waitAndRetry': 'Espera un minuto y vuelve a intentarlo.',
 
   'field.errorPrefix': 'Error:',
+
+  'item.votes': '{count, plural, one {# voto} other {# votos}}',
+  'item.postedOn': 'Publicado el {when, date, medium}',
 };

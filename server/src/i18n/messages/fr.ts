@@ -74,4 +74,7 @@ export const fr: Catalogue = {
   'refusal.waitAndRetry': 'Patientez une minute, puis réessayez.',
 
   'field.errorPrefix': 'Erreur :',
+
+  'item.votes': '{count, plural, one {# vote} other {# votes}}',
+  'item.postedOn': 'Publié le {when, date, medium}',
 };

@@ -74,4 +74,7 @@ export const ja: Catalogue = {
   'refusal.waitAndRetry': '1 分待ってから、もう一度お試しください。',
 
   'field.errorPrefix': 'エラー:',
+
+  'item.votes': '{count, plural, other {# 票}}',
+  'item.postedOn': '{when, date, medium} に投稿',
 };

@@ -74,4 +74,7 @@ export const ptBR: Catalogue = {
   'refusal.waitAndRetry': 'Aguarde um minuto e tente novamente.',
 
   'field.errorPrefix': 'Erro:',
+
+  'item.votes': '{count, plural, one {# voto} other {# votos}}',
+  'item.postedOn': 'Publicado em {when, date, medium}',
 };
