@@ -40,6 +40,10 @@ describe('message catalogue', () => {
     }
   });
 
+  it('when the messages are read, then none writes a time of day (Messages keeps a date\'s results by its day: a time would need that changed)', () => {
+    for (const key of KEYS) expect(argumentsOf(SOURCE_CATALOGUE[key], 'en').filter((name) => name.endsWith(':4')), key).to.deep.equal([]);
+  });
+
   it('when a message is formatted with values, then each value takes its place, and a date is written in the locale (in UTC)', () => {
     const french = new Messages('fr');
     expect(french.t('board.signedInAs', { name: 'Ada' })).to.equal('Connecté en tant que Ada');
@@ -56,6 +60,10 @@ describe('message catalogue', () => {
     expect([0, 1, 2, 3, 11, 100].map((n) => votes('ar', n))).to.deep.equal(['لا أصوات', 'صوت واحد', 'صوتان', '3 أصوات', '11 صوتًا', '100 صوت']);
     expect([0, 1, 2].map((n) => votes('fr', n)), 'French: 0 is singular').to.deep.equal(['0 vote', '1 vote', '2 votes']);
     expect(ENGLISH.t('item.postedOn', { when: new Date('2026-05-04T03:02:01.000Z') }).text).to.equal('Posted on May 4, 2026');
+    // In UTC whatever the server's zone, and kept by day: late the same UTC day is the same text.
+    expect(ENGLISH.t('item.postedOn', { when: new Date('2026-05-04T23:59:59.000Z') }).text).to.equal('Posted on May 4, 2026');
+    expect(ENGLISH.t('item.postedOn', { when: new Date('2026-05-05T00:00:00.000Z') }).text).to.equal('Posted on May 5, 2026');
+    expect([1, 2, 1].map((count) => ENGLISH.t('item.votes', { count }).text), 'a kept result is the right one').to.deep.equal(['1 vote', '2 votes', '1 vote']);
   });
 
   it('when an English message has a typographic character, then the page gets it as an entity and stays ASCII; other languages keep UTF-8', () => {
