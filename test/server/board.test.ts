@@ -56,7 +56,7 @@ for (const backend of backends()) {
       expect(page.headers.get('content-security-policy')).to.equal(CSP);
       expect(page.headers.get('x-content-type-options')).to.equal('nosniff');
       expect(page.headers.get('referrer-policy')).to.equal('same-origin');
-      expect(page.text).to.match(/<html lang="en">/);
+      expect(page.text).to.match(/<html lang="en" dir="ltr">/);
       expect(page.text, 'no inline script or style').not.to.match(/<script>|<style|style="/);
       const assets = [...page.text.matchAll(/(?:href|src)="(\/assets\/board\.[\w-]{12}\.(?:css|js))"/g)].map((m) => m[1]!);
       expect(assets).to.have.length(2);
@@ -203,6 +203,7 @@ for (const backend of backends()) {
         darkAccent: null,
         defaultSort: null,
         logo: null,
+        locale: null,
       });
       await sleep(BOARD_PROJECT_CACHE_TTL_MS);
       expect((await browse(server, '/b/acme')).status).to.equal(200);

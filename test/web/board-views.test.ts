@@ -117,7 +117,7 @@ describe('board views', () => {
     expect(page.text).to.include(`<p class="tagline"><bdi>${HOSTILE_ESCAPED}</bdi></p>`);
 
     const plain = submitPage({ project: { ...project, name: 'Acme' }, assets: ASSETS, values: {}, problems: [] });
-    expect(plain.text, 'without a description, the pages still describe themselves').to.include('<meta name="description" content="&#x2068;Share feedback on Acme, vote on ideas and follow the roadmap.&#x2069;">');
+    expect(plain.text, 'without a description, the pages still describe themselves').to.include('<meta name="description" content="&#x2068;Share feedback on &#x2068;Acme&#x2069;, vote on ideas and follow the roadmap.&#x2069;">');
     expect(plain.text, 'no origin known: no og:url').not.to.match(/og:url|og:image|<style|class="tagline"/);
   });
 

@@ -57,7 +57,7 @@ describe('team views', () => {
     expectLabelledControls(page);
     expectNoSummary(page);
     expectIsolated(page);
-    expect(titleOf(page)).to.equal(`&#x2068;Inbox&#x2069; – &#x2068;${HOSTILE_ESCAPED}&#x2069; – Team`);
+    expect(titleOf(page)).to.equal(`&#x2068;Inbox&#x2069; &ndash; &#x2068;${HOSTILE_ESCAPED}&#x2069; &ndash; Team`);
     expect(page.text).to.include('<a href="/team" aria-current="page">Inbox</a>');
     expect(page.text).to.include('<li><a href="/b/acme">Public board</a></li>');
     expect(page.text).to.include('<form method="post" action="/team/sign-out">');
@@ -78,7 +78,7 @@ describe('team views', () => {
     const page = inboxPage(inboxView({ problems }));
     expectLandmarks(page, 'Team');
     expectSummary(page, problems);
-    expect(titleOf(page)).to.equal(`&#x2068;Error: Inbox&#x2069; – &#x2068;${HOSTILE_ESCAPED}&#x2069; – Team`);
+    expect(titleOf(page)).to.equal(`&#x2068;Error: Inbox&#x2069; &ndash; &#x2068;${HOSTILE_ESCAPED}&#x2069; &ndash; Team`);
   });
 
   it("when a project's board is off, then the team's navigation does not link to it", () => {
@@ -93,7 +93,7 @@ describe('team views', () => {
     expectLabelledControls(page);
     expectNoSummary(page);
     expectIsolated(page);
-    expect(titleOf(page)).to.equal(`&#x2068;${HOSTILE_ESCAPED}&#x2069; – &#x2068;${HOSTILE_ESCAPED}&#x2069; – Team`);
+    expect(titleOf(page)).to.equal(`&#x2068;${HOSTILE_ESCAPED}&#x2069; &ndash; &#x2068;${HOSTILE_ESCAPED}&#x2069; &ndash; Team`);
     expect(page.text).to.include(`<h1><bdi>${HOSTILE_ESCAPED}</bdi></h1>`);
     expect(page.text).to.include(`<a href="/b/acme/items/${ITEM_ID}">See it on the public board</a>`);
     expect(page.text).to.include(`<form method="post" action="/team/items/${ITEM_ID}/status" novalidate>`);
@@ -154,7 +154,7 @@ describe('team views', () => {
     ];
     const page = teamItemPage(itemView({ problems, values: { status: 'nonsense', comment: HOSTILE } }));
     expectSummary(page, problems);
-    expect(titleOf(page)).to.equal(`Error: &#x2068;${HOSTILE_ESCAPED}&#x2069; – &#x2068;${HOSTILE_ESCAPED}&#x2069; – Team`);
+    expect(titleOf(page)).to.equal(`Error: &#x2068;${HOSTILE_ESCAPED}&#x2069; &ndash; &#x2068;${HOSTILE_ESCAPED}&#x2069; &ndash; Team`);
     expect(page.text).to.match(/<textarea id="comment" name="comment" rows="3" maxlength="\d+" aria-describedby="comment-hint comment-error" aria-invalid="true">/);
     expect(page.text).to.include(`aria-invalid="true">${HOSTILE_ESCAPED}</textarea>`);
     expect(page.text).to.include('<p class="field-error" id="reply-error"><span class="visually-hidden">Error: </span>Content is required</p>');
@@ -185,13 +185,13 @@ describe('team views', () => {
     expectEscaped(page);
     expectLabelledControls(page);
     expectSummary(page, problems);
-    expect(titleOf(page)).to.equal('Error: Sign in – Team');
+    expect(titleOf(page)).to.equal('Error: Sign in &ndash; Team');
     expect(page.text).to.include('<input type="password" id="key" name="key" autocomplete="off" spellcheck="false" required aria-describedby="key-hint key-error" aria-invalid="true">');
     expect(page.text).to.include(`value="${HOSTILE_ESCAPED}"`);
     expect(page.text).not.to.include('<dialog');
     const fresh = signInPage({ assets: ASSETS, notice: 'You have signed out.' });
     expectNoSummary(fresh);
-    expect(titleOf(fresh)).to.equal('Sign in – Team');
+    expect(titleOf(fresh)).to.equal('Sign in &ndash; Team');
   });
 
   it("when a refusal is rendered, then the team's heading and the reason show, with the way back in (the inbox signed in, else sign-in)", () => {
@@ -202,7 +202,7 @@ describe('team views', () => {
     expect(signedOut.text).to.include('<a href="/team/sign-in">Sign in</a>');
     const signedIn = teamErrorPage(404, 'There is no page at this address.', ASSETS, project);
     expectLandmarks(signedIn, 'Team');
-    expect(titleOf(signedIn)).to.equal(`&#x2068;Page not found&#x2069; – &#x2068;${HOSTILE_ESCAPED}&#x2069; – Team`);
+    expect(titleOf(signedIn)).to.equal(`&#x2068;Page not found&#x2069; &ndash; &#x2068;${HOSTILE_ESCAPED}&#x2069; &ndash; Team`);
     expect(signedIn.text).to.include('<a href="/team">Go to the inbox</a>');
   });
 

@@ -8,4 +8,5 @@ export const boardPaths = {
   roadmap: (slug: string) => `/b/${encodeURIComponent(slug)}/roadmap`,
   signIn: (slug: string) => `/b/${encodeURIComponent(slug)}/sign-in`,
   signOut: (slug: string) => `/b/${encodeURIComponent(slug)}/sign-out`,
+  locale: (slug: string) => `/b/${encodeURIComponent(slug)}/locale`,
 };

@@ -10,6 +10,7 @@ import type { BoardAssets } from '../kit/assets.js';
 import { seeOther } from '../kit/forms.js';
 import { CROSS_SITE_REFUSAL, postLimit, setPageHeaders } from '../kit/guards.js';
 import { pageRunner, routeSteps } from '../kit/pages.js';
+import { chosenI18n, keepLocale } from '../kit/locale-choice.js';
 import { bulkStatusForm, inbox, undoForm } from './inbox.js';
 import { mergeForm, replyForm, statusForm, teamItems } from './items.js';
 import { teamErrorPage, teamPaths } from './layout.js';
@@ -88,6 +89,8 @@ export function team(options: TeamOptions): Middleware<AppState> {
   );
   router.post(teamPaths.signIn, visitor.post(signInForm, ways.withKey, ways.refused));
   router.post(teamPaths.signOut, visitor.post(ways.signOut));
+  // The language switcher (kit/views/language-switcher.ts): signed in or not, a cookie, then back to the page.
+  router.post(teamPaths.locale, visitor.post((ctx) => keepLocale(ctx, TEAM_PREFIX)));
   router.post(teamPaths.bulkStatus, member.post(bulkStatusForm, items.changeStatus, items.refused));
   router.post(teamPaths.undoStatus, member.post(undoForm, items.undo, items.undoRefused));
   router.get('/team/items/:id', member.read(item.page));
@@ -102,7 +105,7 @@ export function team(options: TeamOptions): Middleware<AppState> {
     logger,
     (ctx, status, reason) =>
       // The guard's words send people back to the board; these pages are the team's.
-      teamErrorPage(status, reason === CROSS_SITE_REFUSAL ? "The form was sent from another site. Open the team's pages and send it from there." : reason, assets, signedIn.get(ctx)?.project),
+      teamErrorPage(status, reason === CROSS_SITE_REFUSAL ? "The form was sent from another site. Open the team's pages and send it from there." : reason, assets, signedIn.get(ctx)?.project, chosenI18n(ctx)),
     publicOrigin,
   );
 

@@ -153,3 +153,9 @@ if (similar && similarForms && title) {
     }, 250);
   });
 }
+
+/** The language switcher posts as soon as a language is picked (without script, its button does). */
+document.addEventListener('change', (event) => {
+  const select = event.target;
+  if (select instanceof HTMLSelectElement && select.form?.hasAttribute('data-language-switcher')) select.form.requestSubmit();
+});

@@ -118,3 +118,9 @@ if (location.hash === '#reply' || location.hash === '#merge-search') focus(locat
 
 // GOV.UK's habit: after a refused form, the error summary has the focus, so it is read first.
 document.querySelector('[data-error-summary]')?.focus();
+
+/** The language switcher posts as soon as a language is picked (without script, its button does). */
+document.addEventListener('change', (event) => {
+  const select = event.target;
+  if (select instanceof HTMLSelectElement && select.form?.hasAttribute('data-language-switcher')) select.form.requestSubmit();
+});
