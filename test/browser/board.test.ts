@@ -52,6 +52,8 @@ for (const backend of backends()) {
       await expectAccessible(page);
 
       await page.selectOption('#type', 'bug');
+      // Where JavaScript runs, a chosen filter applies at once: the search is typed on the page that comes back.
+      await page.waitForURL((url) => url.searchParams.get('type') === 'bug');
       await page.fill('#search', 'browser');
       await page.click('button:has-text("Apply")');
       expect(new URL(page.url()).searchParams.get('type')).to.equal('bug');
