@@ -21,8 +21,8 @@ export function count(n: number, noun: string): string {
 
 /**
  * A count as the vote button shows it, its thousands grouped with commas ("1,234"), as board.js
- * writes it after a vote (`toLocaleString('en-US')`). Written by hand: it stays ASCII, and
- * Intl costs more than the whole row for the small numbers most rows have.
+ * writes it after a vote (`toLocaleString('en-US')`). Written by hand rather than with Intl: the
+ * same ASCII on every Node build, whatever ICU data it carries.
  */
 export function grouped(n: number): string {
   const digits = String(n);
