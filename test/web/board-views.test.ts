@@ -230,6 +230,8 @@ describe('board views', () => {
     expect(pageNumbers(5, 51), 'a gap of one page shows the page').to.deep.equal([1, 2, 3, 4, 5, 6, 7, 'gap', 51]);
     expect(pageNumbers(4, 7)).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
     expect(pageNumbers(2, 2)).to.deep.equal([1, 2]);
+    expect(pageNumbers(1, 1)).to.deep.equal([1]);
+    expect(pageNumbers(3, 5)).to.deep.equal([1, 2, 3, 4, 5]);
     expect(pageNumbers(80, 51), 'past the end: around the last').to.deep.equal([1, 'gap', 49, 50, 51]);
   });
 
@@ -250,15 +252,15 @@ describe('board views', () => {
     expect(pagination({ page: 1, totalPages: 1 }, link), 'one page: no pagination').to.equal(false);
   });
 
-  it('when a description is long or blank, then the row shows its first 200 characters ending in an ellipsis, never half a surrogate pair, and no line for a blank one', () => {
-    const long = `${'a'.repeat(199)}\u{1F600}${'b'.repeat(5000)}`;
+  it('when a description is long or blank, then the row shows its first 160 characters ending in an ellipsis, never half a surrogate pair, and no line for a blank one', () => {
+    const long = `${'a'.repeat(EXCERPT_LENGTH - 1)}\u{1F600}${'b'.repeat(5000)}`;
     const row = itemRow('acme', listItem({ description: long }), false, '/b/acme').text;
-    expect(row).to.include(`<p class="excerpt"><bdi>${'a'.repeat(199)}&hellip;</bdi></p>`);
+    expect(row).to.include(`<p class="excerpt"><bdi>${'a'.repeat(EXCERPT_LENGTH - 1)}&hellip;</bdi></p>`);
     expect(row).not.to.include('b'.repeat(10));
     const exact = 'c'.repeat(EXCERPT_LENGTH);
     expect(itemRow('acme', listItem({ description: exact }), false, '/b/acme').text, 'short enough: whole, no ellipsis').to.include(`<bdi>${exact}</bdi>`);
-    const cut = excerpt(`${'<'.repeat(250)}`);
-    expect(typeof cut === 'string' ? cut : cut.text, 'cut, then escaped').to.equal(`${'&lt;'.repeat(200)}&hellip;`);
+    const cut = excerpt('<'.repeat(EXCERPT_LENGTH + 50));
+    expect(typeof cut === 'string' ? cut : cut.text, 'cut, then escaped').to.equal(`${'&lt;'.repeat(EXCERPT_LENGTH)}&hellip;`);
     for (const description of [null, '', '  \n ']) expect(itemRow('acme', listItem({ description }), false, '/b/acme').text).not.to.include('class="excerpt"');
   });
 

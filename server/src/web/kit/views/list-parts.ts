@@ -45,10 +45,13 @@ const PAGE_WINDOW = 2;
  */
 export function pageNumbers(current: number, totalPages: number): (number | 'gap')[] {
   const at = Math.min(Math.max(current, 1), totalPages);
+  // Only the pages that may show are visited: a list of 100,000 items has 5,000 pages.
+  const candidates = [1];
+  for (let n = Math.max(2, at - PAGE_WINDOW); n <= Math.min(totalPages - 1, at + PAGE_WINDOW); n++) candidates.push(n);
+  if (totalPages > 1) candidates.push(totalPages);
   const shown: (number | 'gap')[] = [];
   let last = 0;
-  for (let n = 1; n <= totalPages; n++) {
-    if (n !== 1 && n !== totalPages && Math.abs(n - at) > PAGE_WINDOW) continue;
+  for (const n of candidates) {
     if (n - last === 2) shown.push(n - 1);
     else if (n - last > 2) shown.push('gap');
     shown.push(n);

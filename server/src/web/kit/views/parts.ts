@@ -80,8 +80,12 @@ export interface RowOptions extends MetaOptions {
   heading?: 'h2' | 'h3' | undefined;
 }
 
-/** The longest excerpt of a description sent with a row: more than a wide row shows, far less than a description may hold (100,000 characters). */
-export const EXCERPT_LENGTH = 200;
+/**
+ * The longest excerpt of a description sent with a row. The widest row shows about 125 characters
+ * (the page's width and its text are both in rem, so zooming changes neither count), and a
+ * description may hold 100,000: a little more than a row shows, and no more bytes than that.
+ */
+export const EXCERPT_LENGTH = 160;
 
 /**
  * The start of a description, for the one line under a title (the stylesheet ends it with an
