@@ -91,7 +91,10 @@ function voteButton(item, formId) {
   const count = document.createElement('span');
   count.className = 'vote-count';
   count.setAttribute('data-count', '');
-  count.textContent = String(item.voteCount);
+  count.textContent = item.voteCount.toLocaleString('en-US');
+  const number = document.createElement('span');
+  number.className = 'vote-number';
+  number.append(arrow, count);
   const noun = document.createElement('span');
   noun.className = 'vote-label';
   noun.setAttribute('data-count-label', '');
@@ -101,7 +104,7 @@ function voteButton(item, formId) {
   const isolate = document.createElement('bdi');
   isolate.textContent = item.title;
   name.append(' \u2013 vote for \u201C', isolate, '\u201D');
-  button.append(arrow, count, noun, name);
+  button.append(number, noun, name);
   return button;
 }
 
