@@ -5,6 +5,9 @@ import { errorPage } from '../../server/src/web/board/views/error-page.js';
 import { itemPage } from '../../server/src/web/board/views/item-page.js';
 import { roadmapPage } from '../../server/src/web/board/views/roadmap-page.js';
 import { submitPage } from '../../server/src/web/board/views/submit-page.js';
+import type { SafeHtml } from '../../server/src/web/kit/html.js';
+import { pageNumbers, pagination } from '../../server/src/web/kit/views/list-parts.js';
+import { EXCERPT_LENGTH, excerpt, grouped, itemMeta, itemRow } from '../../server/src/web/kit/views/parts.js';
 import { ASSETS, HOSTILE, HOSTILE_ESCAPED, ITEM_ID, detail, expectEscaped, expectIsolated, expectLabelledControls, expectLandmarks, expectNoSummary, expectSummary, listItem, occurrences, titleOf } from './page-checks.js';
 
 /** The board's pages rendered from fixtures: no server, no database, no browser. */
@@ -43,8 +46,12 @@ describe('board views', () => {
     expect(page.text).to.include('<form method="get" action="/b/acme" class="filters" role="search" aria-label="Filter and sort">');
     // The vote button says this visitor votes for the item, and the pages link both ways.
     expect(page.text).to.include('aria-pressed="true"');
-    expect(page.text).to.include('<a href="/b/acme?page=1&amp;search=&lt;x&gt;" rel="prev">Previous page</a>');
-    expect(page.text).to.include('rel="next"');
+    expect(page.text).to.include('<a href="/b/acme?page=1&amp;search=&lt;x&gt;" rel="prev">Previous</a>');
+    expect(page.text).to.include('<a href="/b/acme?page=2&amp;search=&lt;x&gt;" aria-label="Page 2" aria-current="page">2</a>');
+    expect(page.text).to.include('<a href="/b/acme?page=3&amp;search=&lt;x&gt;" rel="next">Next</a>');
+    // The row: its status tag in its colour (with its word), and its description's first line, isolated.
+    expect(page.text).to.include('<li class="tag status status-in-progress"><span class="visually-hidden">Status: </span>In progress</li>');
+    expect(page.text).to.include(`<p class="excerpt"><bdi>${HOSTILE_ESCAPED}</bdi></p>`);
   });
 
   it('when the list query is refused, then the summary links each problem to its control, the form is kept and no list is shown', () => {
@@ -59,6 +66,30 @@ describe('board views', () => {
     const page = boardPage(boardView({ filters: {}, list: { items: [], total: 0, page: 1, totalPages: 0 } }));
     expect(page.text).to.include('<p class="empty">Nothing here yet. <a href="/b/acme/new">Give feedback</a>.</p>');
     expect(page.text).not.to.include('class="pagination"');
+  });
+
+  it('when a search matches nothing, then it says no feedback matches the search (escaped, isolated) and links to clear it, keeping the order', () => {
+    const page = boardPage(boardView({ filters: { search: HOSTILE, status: 'planned', sortBy: 'votes' }, list: { items: [], total: 0, page: 1, totalPages: 0 } }));
+    expectEscaped(page);
+    expectIsolated(page);
+    expect(page.text).to.include(`<p class="empty">No feedback matches &ldquo;<bdi>${HOSTILE_ESCAPED}</bdi>&rdquo;. <a href="/b/acme?sortBy=votes">Clear the search and filters</a>.</p>`);
+    expect(page.text).not.to.include('Nothing here yet');
+  });
+
+  it('when a filter without a search matches nothing, then it says so and links to the whole list, not to the form', () => {
+    const page = boardPage(boardView({ filters: { type: 'bug' }, list: { items: [], total: 0, page: 1, totalPages: 0 } }));
+    expect(page.text).to.include('<p class="empty">No feedback matches these filters. <a href="/b/acme">Clear the filters</a>.</p>');
+    expect(page.text).not.to.include('Nothing here yet');
+  });
+
+  it('when a page past the end of the list is asked, then it says so and links to the first page, and the pages mark none as current', () => {
+    const page = boardPage(boardView({ filters: {}, list: { items: [], total: 41, page: 9, totalPages: 3 } }));
+    expect(page.text).to.include('<p class="empty">This page is past the end of the list. <a href="/b/acme?page=1&amp;search=&lt;x&gt;">Go to the first page</a>.</p>');
+    const pages = page.text.slice(page.text.indexOf('<nav class="pagination"'));
+    expect(pages).to.include('aria-label="Page 3">3</a>');
+    expect(pages).not.to.include('aria-current');
+    expect(page.text, 'Previous goes to the last page').to.include('<a href="/b/acme?page=3&amp;search=&lt;x&gt;" rel="prev">Previous</a>');
+    expect(page.text).not.to.include('rel="next"');
   });
 
   it('when an item is rendered, then its title is the h1 and the page title, its comments are text, the team marked, the vote form posts to the item', () => {
@@ -190,6 +221,60 @@ describe('board views', () => {
     const still = itemPage({ project, assets: ASSETS, item: detail({ status: 'closed' }), voted: false, history: [] });
     expect(still.text, 'an item imported closed, never changed, was posted as it is').to.include('Posted as Closed');
     expect(still.text).to.include('The status has not changed since the item was posted.');
+  });
+
+  it('when the pages are numbered, then the first, the last and two on each side of the current show, with an ellipsis for each gap of two or more', () => {
+    expect(pageNumbers(6, 51)).to.deep.equal([1, 'gap', 4, 5, 6, 7, 8, 'gap', 51]);
+    expect(pageNumbers(1, 51)).to.deep.equal([1, 2, 3, 'gap', 51]);
+    expect(pageNumbers(51, 51)).to.deep.equal([1, 'gap', 49, 50, 51]);
+    expect(pageNumbers(5, 51), 'a gap of one page shows the page').to.deep.equal([1, 2, 3, 4, 5, 6, 7, 'gap', 51]);
+    expect(pageNumbers(4, 7)).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
+    expect(pageNumbers(2, 2)).to.deep.equal([1, 2]);
+    expect(pageNumbers(1, 1)).to.deep.equal([1]);
+    expect(pageNumbers(3, 5)).to.deep.equal([1, 2, 3, 4, 5]);
+    expect(pageNumbers(80, 51), 'past the end: around the last').to.deep.equal([1, 'gap', 49, 50, 51]);
+  });
+
+  it('when page 6 of 51 is shown, then it reads Previous 1 … 4 5 6 7 8 … 51 Next, with 6 marked as the current page; the first page has no Previous, the last no Next', () => {
+    const link = (n: number) => `/b/acme?page=${n}`;
+    const middle = pagination({ page: 6, totalPages: 51 }, link) as SafeHtml;
+    const words = middle.text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+    expect(words).to.equal('Previous 1 &hellip; 4 5 6 7 8 &hellip; 51 Next');
+    expect(occurrences(middle, /aria-current="page"/)).to.equal(1);
+    expect(middle.text).to.include('<a href="/b/acme?page=6" aria-label="Page 6" aria-current="page">6</a>');
+    expect(middle.text).to.include('<a href="/b/acme?page=5" rel="prev">Previous</a>');
+    expect(middle.text).to.include('<a href="/b/acme?page=7" rel="next">Next</a>');
+    expect(occurrences(middle, /<li class="page-gap">&hellip;<\/li>/)).to.equal(2);
+    const first = (pagination({ page: 1, totalPages: 3 }, link) as SafeHtml).text;
+    expect(first).not.to.include('rel="prev"');
+    expect(first).to.include('rel="next"');
+    expect((pagination({ page: 3, totalPages: 3 }, link) as SafeHtml).text).not.to.include('rel="next"');
+    expect(pagination({ page: 1, totalPages: 1 }, link), 'one page: no pagination').to.equal(false);
+  });
+
+  it('when a description is long or blank, then the row shows its first 160 characters ending in an ellipsis, never half a surrogate pair, and no line for a blank one', () => {
+    const long = `${'a'.repeat(EXCERPT_LENGTH - 1)}\u{1F600}${'b'.repeat(5000)}`;
+    const row = itemRow('acme', listItem({ description: long }), false, '/b/acme').text;
+    expect(row).to.include(`<p class="excerpt"><bdi>${'a'.repeat(EXCERPT_LENGTH - 1)}&hellip;</bdi></p>`);
+    expect(row).not.to.include('b'.repeat(10));
+    const exact = 'c'.repeat(EXCERPT_LENGTH);
+    expect(itemRow('acme', listItem({ description: exact }), false, '/b/acme').text, 'short enough: whole, no ellipsis').to.include(`<bdi>${exact}</bdi>`);
+    const cut = excerpt('<'.repeat(EXCERPT_LENGTH + 50));
+    expect(typeof cut === 'string' ? cut : cut.text, 'cut, then escaped').to.equal(`${'&lt;'.repeat(EXCERPT_LENGTH)}&hellip;`);
+    for (const description of [null, '', '  \n ']) expect(itemRow('acme', listItem({ description }), false, '/b/acme').text).not.to.include('class="excerpt"');
+  });
+
+  it('when a row is drawn with options, then its heading level and status follow them, and the vote count is grouped in thousands, in ASCII', () => {
+    const row = itemRow('acme', listItem({ voteCount: 1234567, description: null, title: 'Dark mode' }), false, '/b/acme', { heading: 'h3', showStatus: false }).text;
+    expect(row).to.include('<h3 class="item-title">');
+    expect(row).not.to.include('Status: ');
+    expect(row).to.include('<li class="tag"><span class="visually-hidden">Type: </span>Idea</li>');
+    expect(row).to.include('<span class="vote-count" data-count>1,234,567</span></span><span class="vote-label" data-count-label>votes</span>');
+    expect(row).to.match(/^[\x00-\x7f]*$/);
+    expect(itemRow('acme', listItem({ voteCount: 1 }), false, '/b/acme').text).to.include('<h2 class="item-title">').and.to.include('data-count>1</span></span><span class="vote-label" data-count-label>vote<');
+    expect([0, 999, 1000, 12345, 1234567].map(grouped)).to.deep.equal(['0', '999', '1,000', '12,345', '1,234,567']);
+    expect(itemMeta(listItem({ status: 'completed' })).text).to.include('<li class="tag status status-completed">');
+    expect(itemMeta(listItem(), { showStatus: false }).text).not.to.include('status');
   });
 
   it('when the roadmap is rendered, then each column is a labelled section of h3 items, and a full column links to its whole list', () => {

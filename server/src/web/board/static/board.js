@@ -1,6 +1,7 @@
 // The board's one script (web/board/assets.ts serves it under a content-hashed name). Every page works
 // without it: forms post and the server answers with a redirect. Where it runs, it only improves:
-// a vote is sent in place, and a form's error summary takes the focus.
+// a vote is sent in place, the list's filters apply as soon as one is chosen, and a form's error
+// summary takes the focus.
 'use strict';
 
 /** A vote form sends its POST with fetch, asks for JSON, and shows the new count and state in place. */
@@ -25,7 +26,7 @@ document.addEventListener('submit', async (event) => {
     const result = await response.json();
     button.setAttribute('aria-pressed', String(result.voted));
     const count = button.querySelector('[data-count]');
-    if (count) count.textContent = String(result.voteCount);
+    if (count) count.textContent = result.voteCount.toLocaleString('en-US'); // grouped as the server writes it (parts.ts, grouped)
     const noun = button.querySelector('[data-count-label]');
     if (noun) noun.textContent = result.voteCount === 1 ? 'vote' : 'votes';
   } catch {
@@ -34,6 +35,34 @@ document.addEventListener('submit', async (event) => {
     button.removeAttribute('aria-busy');
   }
 });
+
+/**
+ * The list's filters: choosing a status, a type or an order sends the GET form at once (the
+ * search still waits for Enter, and the Apply button stays for a page without script). The page
+ * that comes back gives the focus to the control that was changed, so a keyboard goes on from
+ * where it was instead of from the top of the page.
+ */
+const FILTER_FOCUS = 'feedback-filter-focus';
+const filters = document.querySelector('form.filters[method="get"]');
+if (filters instanceof HTMLFormElement) {
+  filters.addEventListener('change', (event) => {
+    const control = event.target;
+    if (!(control instanceof HTMLSelectElement) || !control.id) return;
+    try {
+      sessionStorage.setItem(FILTER_FOCUS, control.id);
+    } catch {
+      // No storage (a private window may refuse it): the list still applies, from the top.
+    }
+    filters.requestSubmit();
+  });
+  try {
+    const id = sessionStorage.getItem(FILTER_FOCUS);
+    sessionStorage.removeItem(FILTER_FOCUS);
+    if (id) document.getElementById(id)?.focus();
+  } catch {
+    // As above.
+  }
+}
 
 // GOV.UK's habit: after a refused form, the error summary has the focus, so it is read first.
 document.querySelector('[data-error-summary]')?.focus();
@@ -62,7 +91,10 @@ function voteButton(item, formId) {
   const count = document.createElement('span');
   count.className = 'vote-count';
   count.setAttribute('data-count', '');
-  count.textContent = String(item.voteCount);
+  count.textContent = item.voteCount.toLocaleString('en-US');
+  const number = document.createElement('span');
+  number.className = 'vote-number';
+  number.append(arrow, count);
   const noun = document.createElement('span');
   noun.className = 'vote-label';
   noun.setAttribute('data-count-label', '');
@@ -72,7 +104,7 @@ function voteButton(item, formId) {
   const isolate = document.createElement('bdi');
   isolate.textContent = item.title;
   name.append(' \u2013 vote for \u201C', isolate, '\u201D');
-  button.append(arrow, count, noun, name);
+  button.append(number, noun, name);
   return button;
 }
 

@@ -28,7 +28,7 @@ ${view.columns.map(
 <h2 id="column-${column.status}">${label(column.status)} <span class="hint">(${column.total})</span></h2>
 ${column.items.length === 0
         ? html`<p class="empty">Nothing yet.</p>`
-        : html`<ol class="items">${column.items.map((item) => itemRow(project.slug, item, view.voted.has(item.id), here, 'h3'))}</ol>`}
+        : html`<ol class="items">${column.items.map((item) => itemRow(project.slug, item, view.voted.has(item.id), here, { heading: 'h3' }))}</ol>`}
 ${column.total > column.items.length && html`<p><a href="${boardPaths.board(project.slug)}?status=${column.status}&amp;sortBy=votes">All ${column.total} ${label(column.status).toLowerCase()} items</a></p>`}
 </section>`,
   )}
