@@ -38,11 +38,14 @@ for (const backend of backends()) {
       await publicClient?.close();
     });
 
-    const pull = (webhookId: string, waitSeconds: number) =>
-      request({ url: server.url, apiKey: secretKey }, 'POST', `/api/v1/webhooks/${webhookId}/pull`, { body: { waitSeconds } }).then((answer) => {
+    const pull = (webhookId: string, waitSeconds: number) => {
+      // When the wait would end: a pull answered before it was woken, not timed out.
+      const deadline = performance.now() + waitSeconds * 1000;
+      return request({ url: server.url, apiKey: secretKey }, 'POST', `/api/v1/webhooks/${webhookId}/pull`, { body: { waitSeconds } }).then((answer) => {
         expect(answer.status).to.equal(200);
-        return { at: performance.now(), items: (answer.body as { items: PulledWebhookDelivery[] }).items };
+        return { at: performance.now(), deadline, items: (answer.body as { items: PulledWebhookDelivery[] }).items };
       });
+    };
 
     it(`when ${WAITERS} pulls wait (waiting pulls poll the database), then between them they cost one shared statement every ${PULL_POLL_MS} ms, and a new event still wakes every one of them at once`, async () => {
       const endpoints: string[] = [];
@@ -53,7 +56,7 @@ for (const backend of backends()) {
         // database's wait for a connection: a 503); each has looked for itself once, found nothing, and waits.
         const pulls: ReturnType<typeof pull>[] = [];
         for (const id of endpoints) {
-          pulls.push(pull(id, 20));
+          pulls.push(pull(id, 25));
           await until(() => statements.filter((text) => text === CLAIM_PULLED).length >= pulls.length, 10_000, `pull ${pulls.length} waiting`);
         }
         const from = statements.length;
@@ -79,7 +82,9 @@ for (const backend of backends()) {
 
       for (const answer of result.answers) {
         expect(answer.items.map((delivery) => JSON.parse(delivery.body).data.feedback.id)).to.deep.equal([result.item.id]);
-        expect(answer.at - result.written, 'woken by the event, long before the 20 s wait ends').to.be.below(5_000);
+        // Woken by the event, not by the end of its wait (the longest the contract allows), however
+        // long a busy machine takes to answer 60 of them.
+        expect(answer.at, 'woken by the event, before its wait ended').to.be.below(answer.deadline);
       }
       expect(result.afterAll.filter((text) => text === PULL_PROBE)).to.deep.equal([]);
     });
@@ -97,7 +102,9 @@ for (const backend of backends()) {
       const started = performance.now();
       const [again, nothing] = await Promise.all([pull(webhook.id, 10), pull(bystander.id, 3)]);
       expect(again.items.map((delivery) => [delivery.deliveryId, delivery.attempt])).to.deep.equal([[first!.deliveryId, 2]]);
-      expect(again.at - started).to.be.within(500, 4_000);
+      // Not before it came due (a second), and woken then rather than at the end of its 10 s wait.
+      expect(again.at - started).to.be.at.least(500);
+      expect(again.at, 'woken by the look, before its wait ended').to.be.below(again.deadline);
       expect(nothing.items).to.deep.equal([]);
       expect(nothing.at - started, 'the bystander waited out its wait').to.be.at.least(2_900);
     });
