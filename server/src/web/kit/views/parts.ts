@@ -33,23 +33,29 @@ export function voteForm(slug: string, item: Pick<FeedbackListItem, 'id' | 'titl
 </form>`;
 }
 
-/** An item's status, type and comment count, as a list under its title. */
-export function itemMeta(item: Pick<FeedbackListItem, 'status' | 'type' | 'commentCount'>): SafeHtml {
+/** An item's status, type and comment count, as a list under its title; `showStatus` false leaves the status out (a list of one status says it once). */
+export function itemMeta(item: Pick<FeedbackListItem, 'status' | 'type' | 'commentCount'>, { showStatus = true }: { showStatus?: boolean } = {}): SafeHtml {
   return html`<ul class="meta">
-<li class="tag"><span class="visually-hidden">Status: </span>${label(item.status)}</li>
+${showStatus && html`<li class="tag"><span class="visually-hidden">Status: </span>${label(item.status)}</li>`}
 <li class="tag"><span class="visually-hidden">Type: </span>${label(item.type)}</li>
 <li>${count(item.commentCount, 'comment')}</li>
 </ul>`;
 }
 
+/** How a row is drawn: its title's heading level (h2 under the page's h1, h3 under a section's h2), and whether it shows its status. */
+export interface ItemRowOptions {
+  heading?: 'h2' | 'h3';
+  showStatus?: boolean;
+}
+
 /** One item of a list: vote button, linked title, and its facts. */
-export function itemRow(slug: string, item: FeedbackListItem, voted: boolean, returnTo: string, heading: 'h2' | 'h3' = 'h2'): SafeHtml {
+export function itemRow(slug: string, item: FeedbackListItem, voted: boolean, returnTo: string, { heading = 'h2', showStatus = true }: ItemRowOptions = {}): SafeHtml {
   const title = html`<a href="${boardPaths.item(slug, item.id)}">${isolated(item.title)}</a>`;
   return html`<li class="item">
 ${voteForm(slug, item, voted, returnTo)}
 <div class="item-body">
 ${heading === 'h2' ? html`<h2 class="item-title">${title}</h2>` : html`<h3 class="item-title">${title}</h3>`}
-${itemMeta(item)}
+${itemMeta(item, { showStatus })}
 </div>
 </li>`;
 }
