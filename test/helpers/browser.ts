@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
-import { accessSync, constants, openSync, closeSync, readFileSync } from 'node:fs';
+import { accessSync, constants, openSync, closeSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { runDir } from './templates.js';
@@ -98,6 +99,19 @@ export async function expectAccessible(page: Page): Promise<void> {
   })))`)) as { id: string; impact: string | null; help: string; targets: string[] }[];
   const grave = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(grave, `${page.url()}: ${grave.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`).join('; ')}`).to.deep.equal([]);
+}
+
+/**
+ * Saves the whole page as `<name>.png` in the directory FEEDBACK_SCREENSHOTS names, else
+ * test-results/screenshots/ at the repository's root (ignored by git), for a person to look at:
+ * what axe and the assertions cannot see (a column squeezed, a card cut off). Returns the file's path.
+ */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const folder = process.env.FEEDBACK_SCREENSHOTS || fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+  mkdirSync(folder, { recursive: true });
+  const path = join(folder, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
 }
 
 /**
