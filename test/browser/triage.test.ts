@@ -105,7 +105,7 @@ for (const backend of backends()) {
       await page.fill('#comment', 'Planned for the spring.');
       await page.click('button:has-text("Save status")');
       expect(await page.locator('.notice').textContent()).to.equal('Saved: the status is Planned.');
-      expect(await page.locator('.history').textContent()).to.include('New → Planned');
+      expect(await page.locator('.timeline').textContent()).to.include('Moved from New to Planned');
       await page.fill('#reply', 'We will write here when it ships.');
       await page.click('button:has-text("Post reply")');
       expect(await page.locator('.notice').textContent()).to.equal('Your reply is posted.');

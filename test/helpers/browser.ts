@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
-import { accessSync, constants, openSync, closeSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { runDir } from './templates.js';
@@ -102,19 +102,6 @@ export async function expectAccessible(page: Page): Promise<void> {
 }
 
 /**
- * Saves the whole page as `<name>.png` in the directory FEEDBACK_SCREENSHOTS names, else
- * test-results/screenshots/ at the repository's root (ignored by git), for a person to look at:
- * what axe and the assertions cannot see (a column squeezed, a card cut off). Returns the file's path.
- */
-export async function screenshot(page: Page, name: string): Promise<string> {
-  const folder = process.env.FEEDBACK_SCREENSHOTS || fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
-  mkdirSync(folder, { recursive: true });
-  const path = join(folder, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  return path;
-}
-
-/**
  * The hooks of a suite of browser tests: one Chromium for the suite, a watched context for each
  * test (`watched`), and a test that leaves a console error or an uncaught exception on any page
  * it opened fails. Without Chromium the suite is skipped, with one line printed for the whole run
@@ -145,4 +132,18 @@ export function browserSuite(): { readonly browser: Browser; readonly watched: W
     if (this.currentTest?.state !== 'failed') expect(errors, 'console errors').to.deep.equal([]);
   });
   return suite;
+}
+
+/**
+ * Saves a picture of the page as `<name>.png` in the directory FEEDBACK_SCREENSHOTS names
+ * (default: test-results/screenshots/ at the repository's root, which git ignores), for a person
+ * to look at: the tests assert what they can, the eye catches the rest. The whole page by
+ * default; `viewport: true` takes only what the window shows (a sticky bar after a scroll).
+ */
+export async function screenshot(page: Page, name: string, options: { viewport?: boolean } = {}): Promise<string> {
+  const dir = process.env.FEEDBACK_SCREENSHOTS || fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.png`);
+  await page.screenshot({ path, fullPage: !options.viewport });
+  return path;
 }

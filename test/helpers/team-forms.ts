@@ -33,3 +33,15 @@ export function sessionCookie(page: Page): string {
   expect(set, 'a session cookie').to.be.a('string');
   return set!.split(';')[0]!;
 }
+
+/**
+ * A bulk change's redirect split in two: the inbox's address with what it says (`changed`, `to`,
+ * `missing`), and the signed undo token it carries when the change moved something (undo-token.ts).
+ */
+export function splitUndo(location: string | null): { location: string; undo: string | undefined } {
+  expect(location, 'a redirect').to.be.a('string');
+  const url = new URL(location!, 'http://team.invalid');
+  const undo = url.searchParams.get('undo') ?? undefined;
+  url.searchParams.delete('undo');
+  return { location: url.pathname + url.search, undo };
+}

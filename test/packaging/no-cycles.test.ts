@@ -44,11 +44,11 @@ describe('import graph', () => {
  * The server's floors, lowest first (docs/architecture.md, "Floors"): a module imports only from
  * its own floor or the floors below it, so a folder can be read, tested and changed knowing only
  * what is under it. The files at the top of server/src sit where their imports put them: the
- * leaves (logger, version, the serve defaults, the runtime check) under everything, the app above
+ * leaves (logger, version, the serve defaults, the runtime check, the message catalogue) under everything, the app above
  * the pages, the package's entry points on top.
  */
 const SERVER_FLOORS = [
-  ['logger', 'version', 'serve-defaults', 'runtime-floor'],
+  ['logger', 'version', 'serve-defaults', 'runtime-floor', 'i18n'],
   ['db'],
   ['limits', 'metrics'],
   ['http'],

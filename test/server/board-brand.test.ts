@@ -93,7 +93,7 @@ for (const backend of backends()) {
       const plain = await page(server, '/b/default');
       expect(plain.text).not.to.match(/<style|<img|og:image/);
       expect(plain.headers.get('content-security-policy')).to.equal(DEFAULT_CSP);
-      expect(meta(plain.text, 'name', 'description'), 'every page has a meta description').to.equal('&#x2068;Share feedback on Acme Rockets, vote on ideas and follow the roadmap.&#x2069;');
+      expect(meta(plain.text, 'name', 'description'), 'every page has a meta description').to.equal('&#x2068;Share feedback on &#x2068;Acme Rockets&#x2069;, vote on ideas and follow the roadmap.&#x2069;');
       expect(plain.text).to.include('<option value="newest" selected>');
       expect((await page(server, `/b/default/logo/${hash}`)).status, 'the old logo is gone').to.equal(404);
     });

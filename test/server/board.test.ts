@@ -61,7 +61,7 @@ for (const backend of backends()) {
       expect(page.headers.get('content-security-policy')).to.equal(CSP);
       expect(page.headers.get('x-content-type-options')).to.equal('nosniff');
       expect(page.headers.get('referrer-policy')).to.equal('same-origin');
-      expect(page.text).to.match(/<html lang="en">/);
+      expect(page.text).to.match(/<html lang="en" dir="ltr">/);
       expect(page.text, 'no inline script or style').not.to.match(/<script>|<style|style="/);
       const assets = [...page.text.matchAll(/(?:href|src)="(\/assets\/board\.[\w-]{12}\.(?:css|js))"/g)].map((m) => m[1]!);
       expect(assets).to.have.length(2);
@@ -208,6 +208,7 @@ for (const backend of backends()) {
         darkAccent: null,
         defaultSort: null,
         logo: null,
+        locale: null,
       });
       await sleep(BOARD_PROJECT_CACHE_TTL_MS);
       expect((await browse(server, '/b/acme')).status).to.equal(200);
@@ -255,7 +256,8 @@ for (const backend of backends()) {
         expect(column.text).to.include('<h1>Completed</h1>');
         const listed = [...column.text.matchAll(/<h2 class="item-title"><a href="\/b\/default\/items\/([0-9a-f-]+)">/g)].map((m) => m[1]);
         expect(listed, `page ${page}`).to.deep.equal((await api(page)).items.map((item: { id: string }) => item.id));
-        expect(column.text).to.include(`Page ${page} of ${Math.ceil(total / 20)}`);
+        expect(column.text).to.include(`aria-label="Page ${page}" aria-current="page">${page}</a>`);
+        expect(column.text).to.include(`aria-label="Page ${Math.ceil(total / 20)}"`);
       }
       const first = await browse(server, '/b/default/roadmap/completed');
       expect(first.text).to.include('<a href="/b/default/roadmap/completed?page=2" aria-label="Page 2">2</a>');

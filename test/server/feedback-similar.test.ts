@@ -17,6 +17,7 @@ interface SimilarItem {
   status: string;
   similarity: number;
   userHasVoted: boolean;
+  voteCount: number;
 }
 
 for (const backend of backends()) {
@@ -64,6 +65,28 @@ for (const backend of backends()) {
       const same = await create(project, 'Keyboard shortcuts');
       const items = await similar(project, 'title=keyboard%20SHORTCUTS');
       expect(items[0]).to.include({ id: same, similarity: 1 });
+    });
+
+    it('when several items have identical or near-identical titles with different vote counts, then the most voted comes first, and a closer but different title follows them', async () => {
+      const project = await freshProject();
+      // Vote counts set on the counters, as a merge or many voters would leave them.
+      const votes = async (id: string, count: number) => server.sql('update feedback_counters set vote_count = ? where feedback_id = ?', [count, id]);
+      const fourteen = await create(project, 'Export to CSV');
+      const one = await create(project, 'export to csv!');
+      const ten = await create(project, 'Export to CSV file');
+      const planned = await create(project, 'Export to CSV');
+      const other = await create(project, 'Export to Excel');
+      await votes(fourteen, 14);
+      await votes(one, 1);
+      await votes(ten, 10);
+      await votes(planned, 500);
+      await votes(other, 900);
+      await server.sql(`update feedback set status = 'planned' where id = ?`, [planned]);
+      const items = await similar(project, 'title=Export%20to%20CSV');
+      expect(items.map((item) => item.id), 'the same request by votes, then the different one').to.deep.equal([planned, fourteen, ten, one, other]);
+      expect(items[0]).to.include({ status: 'planned', voteCount: 500, similarity: 1 });
+      // Only two places: the band keeps its order under the limit, so the most voted copy is never cut.
+      expect((await similar(project, 'title=Export%20to%20CSV&limit=2')).map((item) => item.id)).to.deep.equal([planned, fourteen]);
     });
 
     it('when another project has the closest item, then it never appears', async () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { backends } from '../helpers/backends.js';
 import { expectCountersExact } from '../helpers/invariants.js';
 import { statementsDuring } from '../helpers/statement-count.js';
-import { browse, sessionCookie } from '../helpers/team-forms.js';
+import { browse, sessionCookie, splitUndo } from '../helpers/team-forms.js';
 import { request, withServer } from '../helpers/test-server.js';
 
 /** The inbox's bulk status change (POST /team/items/status) as a set: its rows, its events, its reports and its cost. */
@@ -71,7 +71,7 @@ for (const backend of backends()) {
         browse(server, '/team/items/status', { method: 'POST', cookie, form: { id: [...ids].reverse(), status: 'planned', return: back } }),
       );
       expect(changed.status).to.equal(303);
-      expect(changed.headers.get('location')).to.equal(`${back}&changed=100&to=planned`);
+      expect(splitUndo(changed.headers.get('location')).location).to.equal(`${back}&changed=100&to=planned`);
       expect(statements.length, `the request's statements:\n${statements.join('\n')}`).to.be.at.most(10);
 
       const statuses = await server.sql<{ id: string; status: string }>('select id::text, status from feedback where title like ?', [`${marker}%`]);
@@ -118,7 +118,7 @@ for (const backend of backends()) {
 
       const changed = await browse(server, '/team/items/status', { method: 'POST', cookie, form: { id: [already[0]!, gone, fresh[2]!, foreign, fresh[0]!, already[1]!, fresh[1]!], status: 'closed' } });
       expect(changed.status).to.equal(303);
-      expect(changed.headers.get('location')).to.equal('/team?changed=5&to=closed&missing=2');
+      expect(splitUndo(changed.headers.get('location')).location).to.equal('/team?changed=5&to=closed&missing=2');
       expect((await browse(server, changed.headers.get('location')!, { cookie })).text).to.include('5 items moved to Closed. 2 items could not be found (deleted or merged meanwhile).');
 
       const statuses = new Map((await server.sql<{ id: string; status: string }>('select id::text, status from feedback where title like ?', [`${marker}%`])).map((row) => [row.id, row.status]));
@@ -153,6 +153,75 @@ for (const backend of backends()) {
         for (let i = 1; i < chain.length; i++) expect(chain[i]!.from_status, `${id} step ${i}`).to.equal(chain[i - 1]!.to_status);
         expect(chain.at(-1)!.to_status).to.equal(statuses.get(id));
       }
+      await expectCountersExact(server);
+    });
+
+    it('when "Select all on this page" is sent without the script, then every item the page listed changes (and only those), with the rows ticked or not', async () => {
+      const marker = `all-${Date.now()}`;
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) ids.push(await apiItem(`${marker} ${i}`));
+      const { cookie } = await signIn();
+      const back = `/team?search=${marker}&limit=3`;
+      const inbox = await browse(server, back, { cookie });
+      const shown = [...inbox.text.matchAll(/<input type="hidden" name="shown" value="([0-9a-f-]{36})">/g)].map((m) => m[1]!);
+      expect(shown, 'the first page: the three newest').to.deep.equal([ids[3], ids[2], ids[1]]);
+      expect(inbox.text).to.include('<input type="checkbox" id="select-all" name="all" value="page" data-select-all>');
+      // An item that arrives after the page was drawn is not among those it listed.
+      const late = await apiItem(`${marker} late`);
+      const changed = await browse(server, '/team/items/status', { method: 'POST', cookie, form: { all: 'page', shown, id: [ids[2]!], status: 'completed', return: back } });
+      expect(changed.status).to.equal(303);
+      expect(splitUndo(changed.headers.get('location')).location).to.equal(`${back}&changed=3&to=completed`);
+      const statuses = new Map((await server.sql<{ id: string; status: string }>('select id::text, status from feedback where title like ?', [`${marker}%`])).map((row) => [row.id, row.status]));
+      expect([ids[0], ids[1], ids[2], ids[3], late].map((id) => statuses.get(id!))).to.deep.equal(['new', 'completed', 'completed', 'completed', 'new']);
+      // Without "all", the page's ids alone select nothing.
+      const none = await browse(server, '/team/items/status', { method: 'POST', cookie, form: { shown, status: 'closed', return: back } });
+      expect(none.status).to.equal(400);
+      expect(none.text).to.include('Select at least one item');
+    });
+
+    it('when a bulk change is undone, then each item goes back to its own status through the same service, one moved since is left as it is, and the token works for no other session', async () => {
+      const marker = `undo-${Date.now()}`;
+      const [a, b, c, d, e] = [await apiItem(`${marker} a`), await apiItem(`${marker} b`), await apiItem(`${marker} c`), await apiItem(`${marker} d`), await apiItem(`${marker} e`)];
+      for (const [id, status] of [[b, 'under-review'], [c, 'in-progress'], [e, 'planned']] as const) {
+        expect((await request(server, 'PATCH', `/api/v1/feedback/${id}`, { apiKey: secretKey, body: { status } })).status).to.equal(200);
+      }
+      const { cookie, session } = await signIn();
+      const back = `/team?search=${marker}&status=`;
+      const changed = await browse(server, '/team/items/status', { method: 'POST', cookie, form: { id: [a, b, c, d, e], status: 'planned', return: back } });
+      const { location, undo } = splitUndo(changed.headers.get('location'));
+      expect(location).to.equal(`${back}&changed=5&to=planned`);
+      const groups = undo!.split('~').slice(2, -1).sort();
+      expect(groups, 'by status before; e was planned already').to.deep.equal([`in-progress_${c}`, `new_${[a, d].sort().join('.')}`, `under-review_${b}`]);
+      const banner = await browse(server, changed.headers.get('location')!, { cookie });
+      expect(banner.text).to.include('5 items moved to Planned.');
+      expect(banner.text).to.include(`<input type="hidden" name="undo" value="${undo}">`);
+      expect(banner.text).to.include(`<a class="banner-close" href="${back.replace('&', '&amp;')}" data-dismiss-banner>Dismiss</a>`);
+
+      // Someone moves d meanwhile; the undo leaves it there.
+      expect((await request(server, 'PATCH', `/api/v1/feedback/${d}`, { apiKey: secretKey, body: { status: 'completed' } })).status).to.equal(200);
+      // Another session (another member) cannot use this token, nor can a token be altered.
+      const other = await signIn();
+      const stranger = await browse(server, '/team/items/status/undo', { method: 'POST', cookie: other.cookie, form: { undo: undo!, return: back } });
+      expect(stranger.status).to.equal(400);
+      expect(stranger.text).to.include('can no longer be undone');
+      const altered = undo!.replace(`in-progress_${c}`, `closed_${c}`);
+      expect((await browse(server, '/team/items/status/undo', { method: 'POST', cookie, form: { undo: altered, return: back } })).status).to.equal(400);
+      // A post from another site is refused before anything is read.
+      expect((await browse(server, '/team/items/status/undo', { method: 'POST', cookie, form: { undo: undo!, return: back }, headers: { origin: 'http://evil.example' } })).status).to.equal(403);
+      expect((await server.sql<{ status: string }>('select status from feedback where id = ?', [c]))[0]!.status, 'nothing undone yet').to.equal('planned');
+
+      const undone = await browse(server, '/team/items/status/undo', { method: 'POST', cookie, form: { undo: undo!, return: back } });
+      expect(undone.status).to.equal(303);
+      expect(undone.headers.get('location')).to.equal(`${back}&restored=3&kept=1`);
+      const after = await browse(server, undone.headers.get('location')!, { cookie });
+      expect(after.text).to.include('3 items are back at the status they had before. 1 item was changed since, and was left as it is.');
+      expect(after.text, 'an undo is not undone again from its banner').not.to.include('/team/items/status/undo');
+      const statuses = new Map((await server.sql<{ id: string; status: string }>('select id::text, status from feedback where title like ?', [`${marker}%`])).map((row) => [row.id, row.status]));
+      expect([a, b, c, d, e].map((id) => statuses.get(id))).to.deep.equal(['new', 'under-review', 'in-progress', 'completed', 'planned']);
+      const history = (await historyOf(marker)).filter((row) => row.actor === `team session ${session.id}`);
+      expect(history.map((row) => `${row.from_status}>${row.to_status}`).sort(), 'the change and its undo, in the history like any change').to.deep.equal(
+        ['new>planned', 'new>planned', 'under-review>planned', 'in-progress>planned', 'planned>new', 'planned>under-review', 'planned>in-progress'].sort(),
+      );
       await expectCountersExact(server);
     });
   });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { backendAt, backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
-import { browse, sessionCookie, type Page } from '../helpers/team-forms.js';
+import { browse, sessionCookie, splitUndo, type Page } from '../helpers/team-forms.js';
 import { request, startTestServer, withServer, type TestServer, locationOf } from '../helpers/test-server.js';
 
 /** The team's pages over HTTP (docs/triage.md): sign-in, sessions, the inbox and its bulk change. The browser suite drives them in Chromium. */
@@ -163,7 +163,8 @@ for (const backend of backends()) {
       expect(ids(await browse(server, `/team?search=${marker}&sortBy=oldest`, { cookie }))).to.deep.equal([bug, older, newer]);
       const paged = await browse(server, `/team?search=${marker}&limit=2&page=2`, { cookie });
       expect(ids(paged)).to.deep.equal([bug]);
-      expect(paged.text).to.include('Page 2 of 2');
+      expect(paged.text).to.match(/<a href="[^"]*page=2[^"]*" aria-label="Page 2" aria-current="page">2<\/a>/);
+      expect(paged.text).to.include('rel="prev">Previous</a>');
       const invalid = await browse(server, '/team?sortBy=best', { cookie });
       expect(invalid.status).to.equal(400);
       expect(invalid.text).to.include('<a href="#sortBy">sortBy must be one of: newest, oldest, votes, comments</a>');
@@ -178,9 +179,12 @@ for (const backend of backends()) {
       const back = `/team?search=${marker}`;
       const changed = await browse(server, '/team/items/status', { method: 'POST', cookie, form: { id: [first, second], status: 'planned', return: back } });
       expect(changed.status).to.equal(303);
-      expect(changed.headers.get('location')).to.equal(`${back}&changed=2&to=planned`);
+      const { location, undo } = splitUndo(changed.headers.get('location'));
+      expect(location).to.equal(`${back}&changed=2&to=planned`);
+      expect(undo, 'an undo of the two, from new').to.match(new RegExp(`^\\d+~planned~new_(${first}\\.${second}|${second}\\.${first})~[\\w-]{43}$`));
       const inbox = await browse(server, changed.headers.get('location')!, { cookie });
       expect(inbox.text).to.include('2 items moved to Planned.');
+      expect(inbox.text).to.include('<button type="submit" class="button secondary">Undo</button>');
       expect(inbox.text, 'the notice is not kept in the form\'s way back').to.include(`name="return" value="/team?search=${marker}&amp;status=new"`);
       const [session] = await server.sql<{ id: string }>("select id::text from team_sessions order by created_at desc limit 1");
       for (const id of [first, second]) {
@@ -204,7 +208,7 @@ for (const backend of backends()) {
       const otherProject = await server.newKey('elsewhere', 'secret');
       const foreign = await request(server, 'POST', '/api/v1/feedback', { apiKey: otherProject, body: { title: 'not yours' } });
       const missing = await browse(server, '/team/items/status', { method: 'POST', cookie, form: { id: [foreign.body.feedback.id, untouched], status: 'closed' } });
-      expect(missing.headers.get('location')).to.equal('/team?changed=1&to=closed&missing=1');
+      expect(splitUndo(missing.headers.get('location')).location).to.equal('/team?changed=1&to=closed&missing=1');
       expect((await request(server, 'GET', `/api/v1/feedback/${foreign.body.feedback.id}`, { apiKey: otherProject })).body.feedback.status, 'another project\'s item is not reached').to.equal('new');
     });
 
@@ -223,7 +227,7 @@ for (const backend of backends()) {
       expect(api.comments[0]).to.deep.include({ content: 'Started this week.', author: { name: 'Default project', isTeam: true } });
       expect(api.statusHistory).to.have.length(1);
       const shown = await browse(server, changed.headers.get('location')!, { cookie });
-      expect(shown.text).to.include('Saved: the status is In progress.').and.include('New → In progress').and.include('by <bdi>team session ');
+      expect(shown.text).to.include('Saved: the status is In progress.').and.include('Moved from New to In progress by <bdi>team session ');
       expect(shown.text, 'no part of a key in the history').not.to.include(secretKey.slice(0, 9));
 
       const same = await browse(server, `/team/items/${id}/status`, { method: 'POST', cookie, form: { status: 'in-progress', comment: '' } });

@@ -49,8 +49,8 @@ for (const backend of backends()) {
       for (let i = 0; i < WAITERS; i++) endpoints.push((await client.webhooks.listen({ forwardTo: 'http://localhost:4000/hooks', events: ['feedback.created'] })).webhook.id);
 
       const { result } = await statementsDuring(async (statements) => {
-        // One after another, as listeners come (60 at once could wait over 1.5 s for the embedded
-        // database's connections: a 503); each has looked for itself once, found nothing, and waits.
+        // One after another, as listeners come (60 at once could wait past the embedded
+        // database's wait for a connection: a 503); each has looked for itself once, found nothing, and waits.
         const pulls: ReturnType<typeof pull>[] = [];
         for (const id of endpoints) {
           pulls.push(pull(id, 20));

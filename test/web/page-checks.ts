@@ -87,7 +87,7 @@ export function expectEscaped(page: SafeHtml): void {
  */
 export function expectLandmarks(page: SafeHtml, nav?: string): void {
   const text = page.text;
-  expect(text).to.match(/^<!doctype html>\n<html lang="en">/);
+  expect(text).to.match(/^<!doctype html>\n<html lang="en" dir="ltr">/);
   expect(titleOf(page)).not.to.equal('');
   expect(occurrences(page, /<h1[ >]/), 'h1').to.equal(1);
   expect(occurrences(page, /<main[ >]/), 'main').to.equal(1);

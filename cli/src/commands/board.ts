@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
-import { SORT_ORDERS, type SortBy } from '@feedbackd/sdk/contract';
+import { BOARD_LOCALES, SORT_ORDERS, type SortBy } from '@feedbackd/sdk/contract';
 import type { BoardSetting } from '@feedbackd/server';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -79,12 +79,13 @@ interface BrandFlags extends BoardFlags {
   logo?: string | false;
   accent?: string | false;
   defaultSort?: SortBy | false;
+  locale?: string | false;
 }
 
 /** `feedback board brand`: the board's look, each flag a field (`--no-<field>` clears it); what is not given is kept. */
 function brandCommand(output: Output): Command {
   const command = new Command('brand')
-    .description("The board's brand: its name, a one-line description, a logo, an accent colour and the list's default order (what a flag does not name is kept)")
+    .description("The board's brand: its name, a one-line description, a logo, an accent colour, the list's default order and the pages' default language (what a flag does not name is kept)")
     .option('--name <name>', "the product's name: the pages' title, the header and link previews")
     .option('--description <text>', 'one line under the name, and the pages\' meta description and link previews')
     .option('--no-description', 'remove the description')
@@ -93,16 +94,18 @@ function brandCommand(output: Output): Command {
     .option('--accent <colour>', "the links' and buttons' colour, #rgb or #rrggbb: refused below 4.5:1 contrast in the light theme (the message suggests one), lightened for the dark theme if it needs")
     .option('--no-accent', "go back to the board's own accent")
     .addOption(new Option('--default-sort <order>', "the list's order when a visitor picks none").choices(SORT_ORDERS))
-    .option('--no-default-sort', 'go back to newest first');
+    .option('--no-default-sort', 'go back to newest first')
+    .addOption(new Option('--locale <language>', "the pages' language when a reader chose none and their browser asks for none the board has").choices(BOARD_LOCALES))
+    .option('--no-locale', 'go back to English');
   return boardAction(
     command,
     output,
     async (server, em, flags: BrandFlags) => {
-      const given = ['name', 'description', 'logo', 'accent', 'defaultSort'] as const;
-      if (given.every((flag) => flags[flag] === undefined)) throw new CliError('give at least one of --name, --description, --logo, --accent, --default-sort (or a --no-… to clear one)', EXIT.usage);
+      const given = ['name', 'description', 'logo', 'accent', 'defaultSort', 'locale'] as const;
+      if (given.every((flag) => flags[flag] === undefined)) throw new CliError('give at least one of --name, --description, --logo, --accent, --default-sort, --locale (or a --no-… to clear one)', EXIT.usage);
       const clear = <T>(value: T | false | undefined) => (value === false ? null : value);
       const logo = typeof flags.logo === 'string' ? await readLogo(flags.logo) : flags.logo === false ? null : undefined;
-      return server.setBoardBrand(em, flags.project, { name: flags.name, description: clear(flags.description), accent: clear(flags.accent), defaultSort: clear(flags.defaultSort), logo });
+      return server.setBoardBrand(em, flags.project, { name: flags.name, description: clear(flags.description), accent: clear(flags.accent), defaultSort: clear(flags.defaultSort), locale: clear(flags.locale), logo });
     },
     (setting) => {
       const parts = [`"${setting.name}"`];
@@ -110,6 +113,7 @@ function brandCommand(output: Output): Command {
       if (setting.accent) parts.push(`accent ${setting.accent} (dark theme ${setting.darkAccent})`);
       if (setting.logo) parts.push(`logo ${setting.logo.width}x${setting.logo.height} ${setting.logo.type} at ${setting.logo.path}`);
       parts.push(`sorted by ${setting.defaultSort ?? 'newest'}`);
+      if (setting.locale) parts.push(`pages in ${setting.locale} unless the reader asks for another language`);
       return `the board of ${setting.project}: ${parts.join(', ')}`;
     },
   );

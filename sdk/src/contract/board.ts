@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { DISPLAY_NAME_MAX_LENGTH } from './admin.js';
 import { labelledString } from './common.js';
+import { BOARD_LOCALES } from './constants.js';
 import { SortBySchema } from './enums.js';
 
 // A project's public board as its operator sets it (docs/board.md): what `feedback board` shows,
-// and the brand (name, description, logo, accent colour, default order) that PATCH /api/v1/board
+// and the brand (name, description, logo, accent colour, default order, default language) that PATCH /api/v1/board
 // and `feedback board brand` change. Secret keys only.
 
 /** Longest board description, after trimming: one line, as a link preview shows it. */
@@ -15,7 +16,10 @@ const ACCENT = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** The fields PATCH /api/v1/board may change; at least one of them must be given. */
-const BRAND_FIELDS = ['name', 'description', 'accent', 'defaultSort', 'logo'] as const;
+const BRAND_FIELDS = ['name', 'description', 'accent', 'defaultSort', 'logo', 'locale'] as const;
+
+/** A board's default language: one of BOARD_LOCALES, as spelled there. */
+export const BoardLocaleSchema = z.enum(BOARD_LOCALES, { error: () => `locale must be one of the supported languages: ${BOARD_LOCALES.join(', ')}` });
 
 /** The brand's fields, each checked alone (the server's service checks the CLI's input with them too). */
 export const BoardBrandFieldsSchema = z.object({
@@ -32,6 +36,8 @@ export const BoardBrandFieldsSchema = z.object({
   accent: labelledString('accent').trim().regex(ACCENT, { error: 'accent must be a colour written #rgb or #rrggbb, such as #0a6' }).nullish(),
   defaultSort: SortBySchema.nullish(),
   logo: labelledString('logo').regex(BASE64, { error: "logo must be the image's bytes in base64" }).nullish(),
+  /** The pages' language when the reader chose none and their browser asks for none we have; null: English. */
+  locale: BoardLocaleSchema.nullish(),
 });
 
 /**
@@ -70,6 +76,8 @@ export const BoardSettingsSchema = z.object({
   /** The list's order when a visitor picks none; null: newest, as the API. */
   defaultSort: SortBySchema.nullable(),
   logo: BoardLogoSchema.nullable(),
+  /** The pages' language when the reader chose none and their browser asks for none we have; null: English. */
+  locale: BoardLocaleSchema.nullable(),
 });
 
 export type BoardSettings = z.infer<typeof BoardSettingsSchema>;

@@ -11,6 +11,9 @@ export const FEEDBACK_STATUSES = ['new', 'under-review', 'planned', 'in-progress
 /** Every SortBy of spec 2.1. */
 export const SORT_ORDERS = ['newest', 'oldest', 'votes', 'comments'] as const;
 
+/** The languages of the board and the team's pages (BCP 47 tags): a board's default (`locale`) is one of them. */
+export const BOARD_LOCALES = ['en', 'fr', 'de', 'es', 'pt-BR', 'ar', 'ja'] as const;
+
 /** Every webhook event type this version of the contract knows, in the order the docs list them. */
 export const WEBHOOK_EVENT_TYPES = [
   'feedback.created',

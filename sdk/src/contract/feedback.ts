@@ -126,7 +126,11 @@ export const PaginatedFeedbackSchema = z.object({
   totalPages: z.number().int(),
 });
 
-/** Response 200 of GET /api/v1/feedback/similar: the closest items first, at most `limit`. */
+/**
+ * Response 200 of GET /api/v1/feedback/similar, at most `limit` items: those whose titles are
+ * near-identical to the title (similarity 0.7 or more) first, most votes first; then the others,
+ * closest first.
+ */
 export const SimilarFeedbackResponseSchema = z.object({ items: z.array(SimilarFeedbackItemSchema) });
 
 export type CreateFeedbackRequest = z.input<typeof CreateFeedbackRequestSchema>;

@@ -105,7 +105,7 @@ export class AdminResource {
 
   /**
    * Your key's project's public board: on or off, its brand (name, description, logo, accent
-   * colour, default order) and who may frame it. `GET /api/v1/board`.
+   * colour, default order, default language) and who may frame it. `GET /api/v1/board`.
    */
   async board(options?: RequestOptions): Promise<BoardSettings> {
     return this.#transport.call('getBoard', {}, options);
@@ -115,12 +115,14 @@ export class AdminResource {
    * Changes the board's brand; a field left out keeps its value, `null` clears it.
    * `logo` is the image's bytes in base64 (PNG, JPEG, WebP or GIF, at most 256 KB; SVG is
    * refused); `accent` must read at 4.5:1 in the light theme (the 400 says the ratio and a darker
-   * colour that does), and the dark theme's is derived from it. `PATCH /api/v1/board`.
+   * colour that does), and the dark theme's is derived from it. `locale` is the pages' language
+   * when a reader chose none and their browser asks for none the board has (one of
+   * BOARD_LOCALES; null: English). `PATCH /api/v1/board`.
    *
-   * @throws BadRequestError naming the refused field.
+   * @throws BadRequestError naming the refused field (an unknown locale lists the supported ones).
    * @example
    * const logo = (await readFile('logo.png')).toString('base64');
-   * await client.admin.updateBoard({ name: 'Acme', description: 'Tell us what to build next', accent: '#0a6640', logo, defaultSort: 'votes' });
+   * await client.admin.updateBoard({ name: 'Acme', description: 'Tell us what to build next', accent: '#0a6640', logo, defaultSort: 'votes', locale: 'fr' });
    */
   async updateBoard(changes: UpdateBoardRequest, options?: RequestOptions): Promise<BoardSettings> {
     return this.#transport.call('updateBoard', { body: changes }, options);

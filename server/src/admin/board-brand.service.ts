@@ -14,6 +14,8 @@ export interface BoardBrand {
   accent?: string | null | undefined;
   defaultSort?: SortBy | null | undefined;
   logo?: Buffer | null | undefined;
+  /** The pages' default language (one of BOARD_LOCALES); null: English. */
+  locale?: string | null | undefined;
 }
 
 /** A brand field refused, with the field's name (the API's 400 names it) and why. */
@@ -59,6 +61,7 @@ export async function setBoardBrand(em: EntityManager, which: BoardOf, brand: Bo
     if (fields.description !== undefined) project.boardDescription = fields.description || null;
     if (accent !== undefined) project.boardAccent = accent;
     if (fields.defaultSort !== undefined) project.boardDefaultSort = fields.defaultSort;
+    if (fields.locale !== undefined) project.boardLocale = fields.locale;
     if (checked === null) {
       Object.assign(project, { boardLogo: null, boardLogoType: null, boardLogoHash: null, boardLogoWidth: null, boardLogoHeight: null });
     } else if (checked !== undefined) {

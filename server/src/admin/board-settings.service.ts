@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { BoardSettings } from '@feedbackd/sdk/contract';
+import { BOARD_LOCALES, type BoardSettings } from '@feedbackd/sdk/contract';
 import { Project } from '../db/entities/project.entity.js';
 import { exactOrigin } from '../http/origins.js';
 import { ProjectNotFoundError } from './projects.service.js';
@@ -105,6 +105,8 @@ export function settingOf(project: Project): BoardSetting {
     accent,
     darkAccent: accent === null ? null : darkThemeAccent(accent),
     defaultSort: project.boardDefaultSort ?? null,
+    // A language this version no longer offers (a row written by a newer one) reads as none.
+    locale: BOARD_LOCALES.find((locale) => locale === project.boardLocale) ?? null,
     logo: project.boardLogoHash ? { path: logoPath(project.slug, project.boardLogoHash), type: project.boardLogoType as LogoType, width: project.boardLogoWidth!, height: project.boardLogoHeight! } : null,
   };
 }

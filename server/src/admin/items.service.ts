@@ -23,10 +23,23 @@ export interface ChangedBy {
   actor: string | null;
 }
 
-/** What a status change did: the items it found in the project, and those of them whose status it changed. */
+/**
+ * What a status change did: the items it found in the project, those of them whose status it
+ * changed, and the status each found item had before (what an undo puts back).
+ */
 export interface StatusesUpdated {
   found: string[];
   changed: string[];
+  before: Record<string, FeedbackStatus>;
+}
+
+/** A condition on a status change. */
+export interface StatusesCondition {
+  /**
+   * Change only the items whose status is still this one, read under their lock (an undo: an item
+   * someone moved since is left as it is, found but not changed).
+   */
+  onlyFrom?: FeedbackStatus | undefined;
 }
 
 /**
@@ -36,14 +49,15 @@ export interface StatusesUpdated {
  * status changes, in id order too (the status trigger rewrites their copies, and a batch of
  * toggles takes its counters rows in that order after its item locks); then it changes their
  * status, records each change (from, to, key, actor) and writes `feedback.status_changed` from
- * the rows the update returned. An item gone meanwhile is skipped by its lock. Returns one row
- * per item found, `changed` false for one already at the status.
+ * the rows the update returned. An item gone meanwhile is skipped by its lock. With $6 (not
+ * null), only the items whose status is $6 under their lock change. Returns one row per item
+ * found with its status before, `changed` false for one already at the status (or not at $6).
  */
 const UPDATE_STATUSES = `with locked as materialized (
     select id, status from feedback where project_id = $1::uuid and id = any($2::uuid[]) order by id for no key update
   ), moving as materialized (
     select c.feedback_id as id, l.status as from_status from feedback_counters c join locked l on l.id = c.feedback_id
-    where l.status <> $3::text order by c.feedback_id for no key update of c
+    where l.status <> $3::text and ($6::text is null or l.status = $6::text) order by c.feedback_id for no key update of c
   ), changed as (
     update feedback f set status = $3::text from moving m where f.id = m.id returning f.*
   ), history as (
@@ -52,7 +66,7 @@ const UPDATE_STATUSES = `with locked as materialized (
   ), events as (
     ${itemEvents('changed f join moving m on m.id = f.id', `'feedback.status_changed'`, `'feedback'`, `jsonb_build_object('from', m.from_status, 'to', f.status, 'actor', $5::text)`)}
   )
-  select l.id::text as id, m.id is not null as changed from locked l left join moving m on m.id = l.id order by l.id`;
+  select l.id::text as id, m.id is not null as changed, l.status as before from locked l left join moving m on m.id = l.id order by l.id`;
 
 /**
  * Changes the status of items `ids` of the project in one transaction of one statement
@@ -60,8 +74,8 @@ const UPDATE_STATUSES = `with locked as materialized (
  * that is not an item of the project (another project's, deleted or merged meanwhile) is skipped,
  * and the others change.
  */
-export async function updateStatuses(em: EntityManager, projectId: string, ids: readonly string[], status: FeedbackStatus, by: ChangedBy): Promise<StatusesUpdated> {
-  return transaction(em, (tx) => statusesIn(tx, projectId, ids, status, by));
+export async function updateStatuses(em: EntityManager, projectId: string, ids: readonly string[], status: FeedbackStatus, by: ChangedBy, condition: StatusesCondition = {}): Promise<StatusesUpdated> {
+  return transaction(em, (tx) => statusesIn(tx, projectId, ids, status, by, condition));
 }
 
 /**
@@ -82,9 +96,13 @@ export async function updateItem(em: EntityManager, projectId: string, id: strin
 }
 
 /** UPDATE_STATUSES in the open transaction `tx`. */
-async function statusesIn(tx: EntityManager, projectId: string, ids: readonly string[], status: FeedbackStatus, by: ChangedBy): Promise<StatusesUpdated> {
-  const rows = await transactionSql(tx).query<{ id: string; changed: boolean }>('', UPDATE_STATUSES, [projectId, [...ids], status, by.keyId, by.actor]);
-  return { found: rows.map((row) => row.id), changed: rows.filter((row) => row.changed).map((row) => row.id) };
+async function statusesIn(tx: EntityManager, projectId: string, ids: readonly string[], status: FeedbackStatus, by: ChangedBy, condition: StatusesCondition = {}): Promise<StatusesUpdated> {
+  const rows = await transactionSql(tx).query<{ id: string; changed: boolean; before: FeedbackStatus }>('', UPDATE_STATUSES, [projectId, [...ids], status, by.keyId, by.actor, condition.onlyFrom ?? null]);
+  return {
+    found: rows.map((row) => row.id),
+    changed: rows.filter((row) => row.changed).map((row) => row.id),
+    before: Object.fromEntries(rows.map((row) => [row.id, row.before])),
+  };
 }
 
 /**

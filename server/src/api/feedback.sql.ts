@@ -118,9 +118,7 @@ export const FIELD_SEPARATOR = '\u001f';
 export function buildList(sortBy: SortBy, params: ListStatement['params'], perColumn: boolean, votedBy = false): string {
   const placeholder = (param: ListStatement['params'][number]) => `$${4 + params.indexOf(param)}`;
   const sort = SORTS[sortBy];
-  const filters = ['f.project_id = $1'];
-  if (params.includes('status')) filters.push(`f.status = any(${placeholder('status')}::text[])`);
-  if (params.includes('type')) filters.push(`f.type = any(${placeholder('type')}::text[])`);
+  const filters = itemFilters(params, perColumn, placeholder);
   const page = (ids: string) => `(
     select ${jsonArrayText(jsonObject(itemFields()), sort.order)}
     from ${ITEM_FROM}
@@ -134,12 +132,6 @@ export function buildList(sortBy: SortBy, params: ListStatement['params'], perCo
   ) as voted`;
 
   if (params.includes('search')) {
-    const pattern = placeholder('search');
-    // `ilike` lower-cases the pattern and each row's text; search_text is lower-cased already.
-    // Every row that matches one column also matches search_text, so the index still narrows
-    // the per-column form, and the two `ilike`s then decide on those rows alone.
-    filters.push(`f.search_text like lower(${pattern}::text)`);
-    if (perColumn) filters.push(`(f.title ilike ${pattern} or f.description ilike ${pattern})`);
     const columns = sort.counters ? 'f.id, f.created_at, c.vote_count, c.comment_count' : 'f.id, f.created_at';
     const from = sort.counters ? 'feedback f join feedback_counters c on c.feedback_id = f.id' : 'feedback f';
     return `with m as materialized (
@@ -160,4 +152,24 @@ export function buildList(sortBy: SortBy, params: ListStatement['params'], perCo
     ? `select c.feedback_id from feedback_counters c where ${counterFilters.join(' and ')} order by ${sort.order} limit $2 offset $3`
     : `select f.id from feedback f where ${filters.join(' and ')} order by ${sort.order} limit $2 offset $3`;
   return `select (select coalesce(sum(s.item_count), 0) from feedback_stats s where ${cells.join(' and ')})::int as total, ${page(ids)}`;
+}
+
+/**
+ * The list's conditions on `feedback f` for the filters `params` ($1 is the project; `placeholder`
+ * names each filter's parameter): the list's statements and the team's status counts
+ * (status-counts.sql.ts) filter by these same words.
+ */
+export function itemFilters(params: readonly ListStatement['params'][number][], perColumn: boolean, placeholder: (param: ListStatement['params'][number]) => string): string[] {
+  const filters = ['f.project_id = $1'];
+  if (params.includes('status')) filters.push(`f.status = any(${placeholder('status')}::text[])`);
+  if (params.includes('type')) filters.push(`f.type = any(${placeholder('type')}::text[])`);
+  if (params.includes('search')) {
+    const pattern = placeholder('search');
+    // `ilike` lower-cases the pattern and each row's text; search_text is lower-cased already.
+    // Every row that matches one column also matches search_text, so the index still narrows
+    // the per-column form, and the two `ilike`s then decide on those rows alone.
+    filters.push(`f.search_text like lower(${pattern}::text)`);
+    if (perColumn) filters.push(`(f.title ilike ${pattern} or f.description ilike ${pattern})`);
+  }
+  return filters;
 }

@@ -10,10 +10,25 @@ import { ITEM_FROM, itemFields, jsonArrayText, jsonObject, userHasVoted } from '
 export const SIMILARITY_THRESHOLD = 0.15;
 
 /**
+ * From this similarity up, a title is the same request as the one typed (a word added, case or
+ * punctuation: "Export to CSV" is 0.74 from "Export to CSV file", "Dark mode" 1 from "dark mode!";
+ * "Export to Excel", another request, is 0.56). Why these are ranked by votes and not by
+ * closeness: between near-identical titles the small differences in similarity are noise, and
+ * what matters to the visitor is where their vote joins the others, the item with the most votes,
+ * which the team usually tracks already (a 500-vote planned item used to come fourth, after
+ * copies of it with 14, 1 and 10 votes). Below this band the titles say different things, and
+ * closeness is the better guide: ranked by votes, a popular item that merely shares a word would
+ * come before the one that is close. So: the near-identical band first, by votes; then the rest,
+ * closest first.
+ */
+export const SAME_REQUEST_SIMILARITY = 0.7;
+
+/**
  * The items whose titles are closest to a title, in one statement: $1 project, $2 the title,
  * $3 the keywords' LIKE patterns (similar.route.ts makes them), $4 how many at most, $5 the end
  * user whose votes `userHasVoted` reports (external id, may be null), and with `status` $6 the
- * statuses to keep. One row: `items`, the JSON array, closest first.
+ * statuses to keep. One row: `items`, the JSON array: the near-identical titles first, most votes
+ * first (SAME_REQUEST_SIMILARITY), then the others closest first.
  *
  * Why keywords rather than pg_trgm's own operators. The only trigram index is the GIN index on
  * `search_text` (the title and description lower-cased, joined by U+001F:
@@ -25,7 +40,8 @@ export const SIMILARITY_THRESHOLD = 0.15;
  * candidates and took 3.7 s, rechecking `word_similarity` against each long text. Instead, each
  * keyword is a LIKE pattern that the same index serves (a bitmap scan per pattern, ORed), and
  * matches only in the title part (before U+001F); `similarity` is then computed once per
- * candidate title (about 10 us each) to filter by SIMILARITY_THRESHOLD and rank, so the cost
+ * candidate title (about 10 us each) to filter by SIMILARITY_THRESHOLD and rank (the vote counts
+ * of the titles that pass are read by primary key for the band's order), so the cost
  * follows the number of titles that share a keyword (docs/api.md has the times). EXPLAIN ANALYZE
  * with the forced generic plan of the hot connections (PostgreSQL 15, same table): a Bitmap Index
  * Scan on feedback_search_text_trgm_index, a Bitmap Heap Scan, a top-N sort of the candidates and
@@ -38,16 +54,21 @@ export const SIMILARITY_THRESHOLD = 0.15;
  */
 function similarText(withStatus: boolean): string {
   const status = withStatus ? ' and f.status = any($6::text[])' : '';
+  // The order of `top` and of the array: the band, then votes in the band (0 below it), then closeness.
+  const band = (t: string, votes: string) => `(${t}.similarity >= ${SAME_REQUEST_SIMILARITY}) desc, ${votes} desc, ${t}.similarity desc, ${t}.id`;
+  const bandVotes = `case when m.similarity >= ${SAME_REQUEST_SIMILARITY} then c.vote_count else 0 end`;
   return `with m as materialized (
     select f.id, similarity(f.title, $2) as similarity
     from feedback f
     where f.project_id = $1 and f.search_text like any($3::text[])${status}
   ), top as materialized (
-    select m.id, m.similarity from m where m.similarity >= ${SIMILARITY_THRESHOLD} order by m.similarity desc, m.id limit $4
+    select m.id, m.similarity, ${bandVotes} as votes
+    from m join feedback_counters c on c.feedback_id = m.id
+    where m.similarity >= ${SIMILARITY_THRESHOLD} order by ${band('m', bandVotes)} limit $4
   )
   select ${jsonArrayText(
     jsonObject([...itemFields(), ['userHasVoted', userHasVoted('$5')], ['similarity', 'round(t.similarity::numeric, 3)']]),
-    't.similarity desc, t.id',
+    band('t', 't.votes'),
   )} as items
   from ${ITEM_FROM} join top t on t.id = f.id`;
 }

@@ -14,9 +14,10 @@ export interface SimilarOptions {
 }
 
 /**
- * The project's items whose titles are closest to `title`, closest first, as the JSON array the
+ * The project's items whose titles are closest to `title`, as the JSON array the
  * API answers. The API's route and the board's submit form (items shown while a title is typed)
- * both call this, so they agree. `title` is taken as given (the API trims it); a title with no
+ * both call this, so they agree. The order (similar.sql.ts, SAME_REQUEST_SIMILARITY): titles that
+ * are near-identical to it first, most votes first; then the others, closest first. `title` is taken as given (the API trims it); a title with no
  * keyword (only short or common words) has no similar items and costs no round trip.
  */
 export async function similarItems(sql: Statements, projectId: string, title: string, options: SimilarOptions = {}): Promise<JsonText<SimilarFeedbackItem[]>> {

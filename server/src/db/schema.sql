@@ -151,6 +151,7 @@ CREATE TABLE public.projects (
   board_logo_hash text,
   board_logo_width integer,
   board_logo_height integer,
+  board_locale text,
   CONSTRAINT projects_pkey PRIMARY KEY (id),
   CONSTRAINT projects_slug_unique UNIQUE (slug),
   CONSTRAINT projects_board_default_sort_check CHECK ((board_default_sort = ANY (ARRAY['newest'::text, 'oldest'::text, 'votes'::text, 'comments'::text])))

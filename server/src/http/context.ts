@@ -27,6 +27,8 @@ export interface AppState {
   tx?: RequestTransaction | undefined;
   /** The board whose page this is (web/board/board.ts), once its project is known: its refusals link back to it. */
   boardSlug?: string | undefined;
+  /** That board's default language (`feedback board brand --locale`): its refusals' language when the reader has none of ours. */
+  boardLocale?: string | undefined;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

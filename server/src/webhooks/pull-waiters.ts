@@ -24,7 +24,7 @@ export interface PullWaiters {
   /**
    * Runs a woken pull's claim, WOKEN_CLAIMS at a time: one event wakes every listener of its
    * project at once, and 60 claims together would take every connection of the embedded
-   * database's pool from the API's requests (and wait past its 1.5 s for one: a 503).
+   * database's pool from the API's requests (and make them wait their turn, up to a 503).
    */
   inTurn<T>(claim: () => Promise<T>): Promise<T>;
 }

@@ -33,6 +33,8 @@ export const Project = defineEntity({
     boardLogoHash: p.text().nullable(),
     boardLogoWidth: p.integer().nullable(),
     boardLogoHeight: p.integer().nullable(),
+    /** The pages' language when the reader chose none and their browser asks for none we have (web/kit/locale-choice.ts); null: English. */
+    boardLocale: p.text().nullable(),
     createdAt: p.datetime(3).defaultRaw('now()'),
   },
 });

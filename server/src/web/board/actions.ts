@@ -58,7 +58,7 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
     /** POST /b/:slug/new, checked (submitForm): the new item, then its page; or the items like the title. */
     async submit({ ctx, project, visitor, voterKey }: BoardRequest, input: FormData<typeof submitForm>, values: FormValues): Promise<SafeHtml | undefined> {
       // "Look for similar feedback first": the form again, with the items like the title, and nothing posted.
-      if (input.intent === 'similar') return submitPage({ project, assets, visitor, values, problems: [], similar: await similarTo(sql, project, input.title) });
+      if (input.intent === 'similar') return submitPage({ project, assets, visitor, values, problems: [], similar: await similarTo(sql, project, voterKey, input.title) });
       const { title, description, type } = input;
       const item = { project: project.id, title, description: description ?? null, type, metadata: null };
       // An identified visitor's item is their end user's, as the API's submission with only an externalId (no profile change).

@@ -1,5 +1,6 @@
 import type { Statement } from '../../db/pool.js';
 import { upsertEndUser } from '../../api/end-user.sql.js';
+import { isoTimestamp, jsonArrayText, jsonObject } from '../../db/json.sql.js';
 
 /*
  * The board's own statements, beside the API's it reuses (the list, with which items the visitor
@@ -25,3 +26,32 @@ export const EXCHANGE_TOKEN: Statement = {
 
 /** Spent tokens past their expiry, which could not be used again anyway (jobs/machine-jobs.ts). */
 export const SWEEP_SPENT_TOKENS = 'delete from board_spent_tokens where expires_at < now()';
+
+/**
+ * An item's status history for the public page: from, to and when, oldest first (by id, the order
+ * the item's lock let the changes happen), as a JSON array. Not who made them nor with which key:
+ * those are the team's (DETAIL_WITH_HISTORY). $1 item, $2 project; an item of another project has none.
+ */
+export const STATUS_HISTORY: Statement = {
+  name: 'board_status_history',
+  text: `select ${jsonArrayText(
+    jsonObject([
+      ['from', 'h.from_status'],
+      ['to', 'h.to_status'],
+      ['changedAt', isoTimestamp('h.changed_at')],
+    ]),
+    'h.id',
+  )} as history
+  from feedback_status_changes h join feedback f on f.id = h.feedback_id
+  where h.feedback_id = $1 and f.project_id = $2`,
+};
+
+/**
+ * Which of a few items (the submit form's similar items) the voter votes for, as a JSON array of
+ * ids: one probe of the votes' unique index per item, as the list's `voted` does. $1 the item ids,
+ * $2 the voter key (an end user's id, or the anonymous visitor's hash).
+ */
+export const VOTED_AMONG: Statement = {
+  name: 'board_voted_among',
+  text: `select coalesce(json_agg(v.feedback_id), '[]')::text as voted from votes v where v.feedback_id = any($1::uuid[]) and v.voter_key = $2`,
+};

@@ -14,6 +14,8 @@ import { boardPages, type BoardRequest } from './pages.js';
 import { boardProjects } from './projects.js';
 import { postLimit, projectPolicy, setPageHeaders } from '../kit/guards.js';
 import { pageRunner, routeSteps } from '../kit/pages.js';
+import { chosenI18n, keepLocale } from '../kit/locale-choice.js';
+import { boardPaths } from '../kit/paths.js';
 import { visitorOf } from './visitors.js';
 import { serveLogo } from './logo.js';
 import { errorPage } from './views/error-page.js';
@@ -57,6 +59,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
     const found = await projectBySlug(String(ctx.params.slug));
     if (!found) throw new AppError(404, 'There is no board at this address.');
     ctx.state.boardSlug = found.slug;
+    ctx.state.boardLocale = found.locale ?? undefined;
     projectPolicy(ctx, { frameOrigins: found.frameOrigins, styleHash: found.accent?.hash });
     // The cached project, with where this request's pages are (their link previews' absolute URLs).
     const project = { ...found, origin: options.publicOrigin ?? `${ctx.protocol}://${ctx.host}` };
@@ -77,8 +80,16 @@ export function board(options: BoardOptions): Middleware<AppState> {
   router.post('/b/:slug/new', post(submitForm, actions.submit, actions.submitAgain));
   router.post('/b/:slug/items/:id/vote', post(actions.vote));
   router.post('/b/:slug/sign-out', post(actions.signOut));
+  // The language switcher (kit/views/language-switcher.ts): a cookie, then back to the page.
+  router.post('/b/:slug/locale', post(({ ctx, project }) => keepLocale(ctx, boardPaths.board(project.slug))));
 
-  const answer = pageRunner(router, logger, (ctx, status, reason) => errorPage(status, reason, assets.paths, ctx.state.boardSlug), options.publicOrigin);
+  // A refusal is in the reader's language too; its switcher comes back to the refused page when that was a page (a GET).
+  const refused = (ctx: AppContext, status: number, reason: string) => {
+    const slug = ctx.state.boardSlug;
+    const here = slug !== undefined && ctx.method === 'GET' ? ctx.url : undefined;
+    return errorPage(status, reason, assets.paths, slug, { i18n: chosenI18n(ctx, ctx.state.boardLocale), here });
+  };
+  const answer = pageRunner(router, logger, refused, options.publicOrigin);
 
   return async (ctx, next) => {
     const isAsset = ctx.path.startsWith(ASSETS_PREFIX);

@@ -4,6 +4,8 @@ import type { AppContext } from '../../http/context.js';
 import { DETAIL } from '../../api/feedback.sql.js';
 import { similarItems } from '../../api/similar.js';
 import { CHECK_ANONYMOUS } from '../../api/votes.sql.js';
+import { STATUS_HISTORY, VOTED_AMONG } from './board.sql.js';
+import type { StatusStep } from '../kit/views/timeline.js';
 import type { AssetPaths } from '../kit/assets.js';
 import { itemId, itemNotFound } from '../kit/items.js';
 import { boardPaths, type BoardProject } from './layout.js';
@@ -14,7 +16,7 @@ import type { Problem } from '../kit/views/parts.js';
 import { ROADMAP_COLUMN_SIZE, ROADMAP_STATUSES, roadmapPage, roadmapStatus } from './views/roadmap-page.js';
 import { roadmapColumnPage } from './views/roadmap-column-page.js';
 import { AppError } from '../../http/errors.js';
-import { submitPage } from './views/submit-page.js';
+import { submitPage, type SimilarShown } from './views/submit-page.js';
 import type { SafeHtml } from '../kit/html.js';
 import type { Visitor } from './visitors.js';
 
@@ -36,13 +38,18 @@ const SIMILAR_ON_BOARD = 5;
 
 /**
  * The items like a title, as the submit form lists them, from the API's own statement
- * (api/similar.ts); a title that is not text, is empty or is too long has none.
+ * (api/similar.ts), with which of them the visitor votes for (their vote buttons). A title that is
+ * not text or is empty asks nothing: 'no-title', which the form answers by asking for one; a title
+ * too long has no similar items.
  */
-export async function similarTo(sql: SqlPool, project: BoardProject, title: unknown): Promise<SimilarFeedbackItem[]> {
-  if (typeof title !== 'string') return [];
-  const text = title.trim();
-  if (text === '' || text.length > TITLE_MAX_LENGTH) return [];
-  return JSON.parse((await similarItems(sql, project.id, text, { limit: SIMILAR_ON_BOARD })).text) as SimilarFeedbackItem[];
+export async function similarTo(sql: SqlPool, project: BoardProject, voterKey: string, title: unknown): Promise<SimilarShown> {
+  const text = typeof title === 'string' ? title.trim() : '';
+  if (text === '') return 'no-title';
+  if (text.length > TITLE_MAX_LENGTH) return { items: [], voted: new Set() };
+  const items = JSON.parse((await similarItems(sql, project.id, text, { limit: SIMILAR_ON_BOARD })).text) as SimilarFeedbackItem[];
+  if (items.length === 0) return { items, voted: new Set() };
+  const [row] = await sql.query<{ voted: string }>(VOTED_AMONG.name, VOTED_AMONG.text, [items.map((item) => item.id), voterKey]);
+  return { items, voted: new Set(JSON.parse(row!.voted) as string[]) };
 }
 
 /** Items per page of a roadmap column's own pages. */
@@ -66,28 +73,50 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
       return boardPage({ ...view, voted: new Set(list.voted), list });
     },
 
-    /** GET /b/:slug/items/:id: the API's detail statement, and its vote check for this visitor. */
+    /**
+     * GET /b/:slug/items/:id: the API's detail statement (the submitter's name, never their email
+     * or external id), its vote check for this visitor, and the public status history (board.sql.ts).
+     */
     async item({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
       const id = itemId(ctx);
       const [row] = await sql.query<{ body: string }>(DETAIL.name, DETAIL.text, [id, project.id, null]);
       if (!row) throw itemNotFound();
-      const [vote] = await sql.query<{ voted: boolean }>(CHECK_ANONYMOUS.name, CHECK_ANONYMOUS.text, [id, project.id, voterKey]);
-      return itemPage({ project, assets, visitor, item: JSON.parse(row.body) as FeedbackDetail, voted: vote?.voted ?? false });
+      const [[vote], [history]] = await Promise.all([
+        sql.query<{ voted: boolean }>(CHECK_ANONYMOUS.name, CHECK_ANONYMOUS.text, [id, project.id, voterKey]),
+        sql.query<{ history: string }>(STATUS_HISTORY.name, STATUS_HISTORY.text, [id, project.id]),
+      ]);
+      return itemPage({ project, assets, visitor, item: JSON.parse(row.body) as FeedbackDetail, voted: vote?.voted ?? false, history: JSON.parse(history?.history ?? '[]') as StatusStep[] });
     },
 
-    /** GET /b/:slug/new: the empty form. */
-    newItem({ project, visitor }: BoardRequest): SafeHtml {
-      return submitPage({ project, assets, visitor, values: {}, problems: [] });
+    /**
+     * GET /b/:slug/new: the empty form; with `?title=`, that title typed in and the items like it
+     * (where a vote on one of them, without script, comes back to).
+     */
+    async newItem({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
+      const title = text(ctx.query.title);
+      if (title === undefined) return submitPage({ project, assets, visitor, values: {}, problems: [] });
+      return submitPage({ project, assets, visitor, values: { title }, problems: [], similar: await similarTo(sql, project, voterKey, title) });
     },
 
     /**
      * GET /b/:slug/similar?title=…: the submit form's script asks it while a title is typed, and
      * shows the answer as the form shows it without script (views/submit-page.ts).
      */
-    async similar({ ctx, project }: BoardRequest): Promise<undefined> {
-      const items = await similarTo(sql, project, ctx.query.title);
+    async similar({ ctx, project, voterKey }: BoardRequest): Promise<undefined> {
+      const found = await similarTo(sql, project, voterKey, ctx.query.title);
+      const { items, voted } = found === 'no-title' ? { items: [], voted: new Set<string>() } : found;
       ctx.set('Cache-Control', 'private, no-cache');
-      ctx.body = { items: items.map((item) => ({ title: item.title, status: item.status, voteCount: item.voteCount, url: boardPaths.item(project.slug, item.id) })) };
+      ctx.body = {
+        items: items.map((item) => ({
+          id: item.id,
+          title: item.title,
+          status: item.status,
+          voteCount: item.voteCount,
+          voted: voted.has(item.id),
+          url: boardPaths.item(project.slug, item.id),
+          voteUrl: boardPaths.vote(project.slug, item.id),
+        })),
+      };
       return undefined;
     },
 

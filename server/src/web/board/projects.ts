@@ -23,6 +23,8 @@ export interface BoardProject {
   logo?: { path: string; width: number; height: number } | null | undefined;
   /** The accent's stylesheet (both themes) and its CSP hash: inline, allowed by that hash alone (kit/guards.ts). */
   accent?: { style: string; hash: string } | null | undefined;
+  /** The pages' language when the reader chose none and their browser asks for none we have (`feedback board brand --locale`); null: English. */
+  locale?: string | null | undefined;
   /**
    * The origin this request's pages are at (the public URL, or else the request's own): set per
    * request (board.ts), for the link previews' absolute og:url and og:image.
@@ -43,7 +45,7 @@ const BOARD_PROJECT_CACHE_MAX_ENTRIES = 1_000;
 const BOARD_PROJECT = {
   name: 'board_project',
   text: `select id::text, slug, name, voter_salt, identity_secret, board_frame_origins, board_description, board_accent, board_default_sort,
-board_logo_hash, board_logo_width, board_logo_height from projects where slug = $1 and board_enabled`,
+board_logo_hash, board_logo_width, board_logo_height, board_locale from projects where slug = $1 and board_enabled`,
 };
 
 type Row = {
@@ -59,6 +61,7 @@ type Row = {
   board_logo_hash: string | null;
   board_logo_width: number | null;
   board_logo_height: number | null;
+  board_locale: string | null;
 };
 
 /** The boards' projects by slug, each read at most once a second per process. */
@@ -84,6 +87,7 @@ function projectOf(row: Row): BoardProject {
     defaultSort: row.board_default_sort,
     logo: row.board_logo_hash ? { path: logoPath(row.slug, row.board_logo_hash), width: row.board_logo_width ?? 0, height: row.board_logo_height ?? 0 } : null,
     accent: style === undefined ? null : { style, hash: `'sha256-${createHash('sha256').update(style).digest('base64')}'` },
+    locale: row.board_locale,
   };
 }
 

@@ -1,5 +1,7 @@
 import type { AssetPaths } from './assets.js';
 import { html, type HtmlValue, type SafeHtml } from './html.js';
+import { ENGLISH, type I18n } from './i18n.js';
+import { languageSwitcher, type SwitcherTarget } from './views/language-switcher.js';
 
 /** What fills the frame of a page of the board or of the team (documentFrame). */
 export interface FrameParts {
@@ -14,16 +16,22 @@ export interface FrameParts {
   footer: HtmlValue;
   /** What comes after the footer (a dialog). */
   after?: HtmlValue;
+  /** The page's language (its `lang` and `dir`, the skip link); English when not given. */
+  i18n?: I18n | undefined;
+  /** Where the footer's language switcher posts; no switcher without it. */
+  switcher?: SwitcherTarget | undefined;
 }
 
 /**
- * The document every page of the board and of the team is: language, title, the stylesheet and
- * the deferred script (ours, same origin: the CSP allows nothing inline), a skip link to the main
- * content, and the header, main and footer landmarks.
+ * The document every page of the board and of the team is: language and direction (`dir="rtl"`
+ * mirrors the layout for Arabic), title, the stylesheet and the deferred script (ours, same
+ * origin: the CSP allows nothing inline), a skip link to the main content, the header, main and
+ * footer landmarks, and the footer's language switcher.
  */
 export function documentFrame(parts: FrameParts): SafeHtml {
+  const i18n = parts.i18n ?? ENGLISH;
   return html`<!doctype html>
-<html lang="en">
+<html lang="${i18n.lang}" dir="${i18n.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -34,14 +42,15 @@ export function documentFrame(parts: FrameParts): SafeHtml {
 <script src="${parts.assets.js}" defer></script>
 ${parts.head}</head>
 <body>
-<a class="skip-link" href="#main">Skip to main content</a>
+<a class="skip-link" href="#main">${i18n.t('frame.skipLink')}</a>
 <header class="site-header"><div class="wrap">
 ${parts.header}
 </div></header>
 <main id="main" class="wrap" tabindex="-1">
 ${parts.body}
 </main>
-<footer class="wrap"><p>${parts.footer}</p></footer>
+<footer class="wrap"><p>${parts.footer}</p>
+${parts.switcher && parts.i18n && languageSwitcher(parts.i18n, parts.switcher)}</footer>
 ${parts.after}
 </body>
 </html>

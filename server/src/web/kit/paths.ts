@@ -9,4 +9,5 @@ export const boardPaths = {
   roadmapColumn: (slug: string, status: string) => `/b/${encodeURIComponent(slug)}/roadmap/${encodeURIComponent(status)}`,
   signIn: (slug: string) => `/b/${encodeURIComponent(slug)}/sign-in`,
   signOut: (slug: string) => `/b/${encodeURIComponent(slug)}/sign-out`,
+  locale: (slug: string) => `/b/${encodeURIComponent(slug)}/locale`,
 };

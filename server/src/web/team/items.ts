@@ -7,8 +7,9 @@ import { mergeItems } from '../../admin/merge.service.js';
 import type { SqlPool } from '../../db/pool.js';
 import { requestTransactions } from '../../db/request-transaction.js';
 import { DETAIL_WITH_HISTORY } from '../../api/feedback.sql.js';
+import { ITEM_PEOPLE, VOTERS_PAGE_SIZE } from '../../admin/item-people.sql.js';
 import { similarItems } from '../../api/similar.js';
-import type { AssetPaths } from '../kit/assets.js';
+import type { TeamAssetPaths } from './team-assets.js';
 import { itemId, itemNotFound } from '../kit/items.js';
 import type { SafeHtml } from '../kit/html.js';
 import { readList } from '../kit/lists.js';
@@ -20,6 +21,7 @@ import type { FormRefusal } from '../kit/pages.js';
 import type { TeamRequest } from './requests.js';
 import type { TeamProject, TeamSession } from './session.js';
 import { teamItemPage, type ItemFormValues } from './views/item-page.js';
+import type { ItemPeople, Voter } from './views/people-parts.js';
 import { deletePage, type MergeCandidates } from './views/remove-parts.js';
 
 /** What the item page's address says after a change, once: `?done=status`, `?done=reply`. */
@@ -63,7 +65,7 @@ function teamAuthor(session: TeamSession) {
  * change with an optional comment in one transaction (updateItem and addComment, the services of
  * PATCH and POST .../comments), and a reply as the team (addComment).
  */
-export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: AssetPaths) {
+export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: TeamAssetPaths) {
   // The two services in one transaction: inside it each joins it (db/conflicts.ts, transaction),
   // and the whole is retried on a lost race, as a request's transaction is.
   const inTransaction = requestTransactions(orm);
@@ -86,13 +88,26 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: As
     }
     return { search, items: items.filter((c) => c.id !== item.id).slice(0, MERGE_CHOICES) };
   };
+  /** The submitter and one page of the voters (admin/item-people.sql.ts); a page past the last shows none. */
+  const people = async (project: TeamProject, id: string, page: number): Promise<ItemPeople> => {
+    const [row] = await sql.query<{ submitter: string | null; identified: number; anonymous: number; voters: string }>(ITEM_PEOPLE.name, ITEM_PEOPLE.text, [
+      id,
+      project.id,
+      VOTERS_PAGE_SIZE,
+      (page - 1) * VOTERS_PAGE_SIZE,
+    ]);
+    if (!row) throw itemNotFound();
+    const submitter = row.submitter === null ? null : (JSON.parse(row.submitter) as ItemPeople['submitter']);
+    return { submitter, identified: row.identified, anonymous: row.anonymous, voters: JSON.parse(row.voters) as Voter[], page, pageSize: VOTERS_PAGE_SIZE };
+  };
   const render = async ({ ctx, session }: TeamRequest, id: string, values: ItemFormValues = {}, problems: Problem[] = [], mergeProblem?: string): Promise<SafeHtml> => {
     const item = await detail(session.project, id);
+    const who = await people(session.project, id, ctx.method === 'GET' ? votersPage(ctx.query.voters) : 1);
     if (problems.length > 0 || mergeProblem) ctx.status = 400;
     const done = typeof ctx.query.done === 'string' && problems.length === 0 ? NOTICES[ctx.query.done]?.(item) : undefined;
     const search = searchText(ctx.method === 'GET' ? ctx.query.merge : formField(ctx, 'merge'));
     const merge = await mergeCandidates(session.project, item, search);
-    return teamItemPage({ project: session.project, assets, item, values, problems, notice: done, merge, mergeProblem });
+    return teamItemPage({ project: session.project, assets, item, values, problems, notice: done, merge, mergeProblem, people: who });
   };
   return {
     /** GET /team/items/:id */
@@ -160,6 +175,11 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: As
     /** A refused reply: the item page again (400), the reply as it was typed. */
     replyRefused: (request: TeamRequest, { values, problems }: FormRefusal): Promise<SafeHtml> => render(request, itemId(request.ctx), { reply: values.reply }, problems),
   };
+}
+
+/** The voters' page asked for (`?voters=2`): a whole number from 1, else the first; a page past the last lists nobody. */
+function votersPage(value: unknown): number {
+  return typeof value === 'string' && /^[1-9][0-9]{0,6}$/.test(value) ? Number(value) : 1;
 }
 
 /** The merge search as typed: one text value within the list's limit, or none. */

@@ -6,16 +6,17 @@ import type { AppContext, AppState } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
-import type { AssetPaths, BoardAssets } from '../kit/assets.js';
+import type { BoardAssets } from '../kit/assets.js';
 import { seeOther } from '../kit/forms.js';
 import { CROSS_SITE_REFUSAL, postLimit, setPageHeaders } from '../kit/guards.js';
 import { pageRunner, routeSteps } from '../kit/pages.js';
-import { bulkStatusForm, inbox } from './inbox.js';
+import { chosenI18n, keepLocale } from '../kit/locale-choice.js';
+import { bulkStatusForm, inbox, undoForm } from './inbox.js';
 import { mergeForm, replyForm, statusForm, teamItems } from './items.js';
 import { teamErrorPage, teamPaths } from './layout.js';
 import type { TeamRequest } from './requests.js';
 import { teamSessions, type TeamSession } from './session.js';
-import { teamScript } from './team-assets.js';
+import { teamAssets, type TeamAssetPaths } from './team-assets.js';
 import { signIn, signInForm } from './sign-in.js';
 
 /** Where the team's pages are. */
@@ -46,9 +47,9 @@ export interface TeamOptions {
 export function team(options: TeamOptions): Middleware<AppState> {
   const { sql, logger } = options;
   // The board's stylesheet, under the same hashed name (the board's middleware serves it), and
-  // the team's own script (served here).
-  const script = teamScript();
-  const assets: AssetPaths = { css: options.assets.paths.css, js: script.path };
+  // the team's own script and stylesheet (served here).
+  const own = teamAssets();
+  const assets: TeamAssetPaths = { css: options.assets.paths.css, js: own.script, teamCss: own.styles };
   const sessions = teamSessions(sql);
   const ways = signIn(sessions, assets);
   const items = inbox(sql, options.orm, assets);
@@ -88,7 +89,10 @@ export function team(options: TeamOptions): Middleware<AppState> {
   );
   router.post(teamPaths.signIn, visitor.post(signInForm, ways.withKey, ways.refused));
   router.post(teamPaths.signOut, visitor.post(ways.signOut));
+  // The language switcher (kit/views/language-switcher.ts): signed in or not, a cookie, then back to the page.
+  router.post(teamPaths.locale, visitor.post((ctx) => keepLocale(ctx, TEAM_PREFIX)));
   router.post(teamPaths.bulkStatus, member.post(bulkStatusForm, items.changeStatus, items.refused));
+  router.post(teamPaths.undoStatus, member.post(undoForm, items.undo, items.undoRefused));
   router.get('/team/items/:id', member.read(item.page));
   router.post('/team/items/:id/status', member.post(statusForm, item.changeStatus, item.statusRefused));
   router.post('/team/items/:id/comments', member.post(replyForm, item.reply, item.replyRefused));
@@ -101,14 +105,14 @@ export function team(options: TeamOptions): Middleware<AppState> {
     logger,
     (ctx, status, reason) =>
       // The guard's words send people back to the board; these pages are the team's.
-      teamErrorPage(status, reason === CROSS_SITE_REFUSAL ? "The form was sent from another site. Open the team's pages and send it from there." : reason, assets, signedIn.get(ctx)?.project),
+      teamErrorPage(status, reason === CROSS_SITE_REFUSAL ? "The form was sent from another site. Open the team's pages and send it from there." : reason, assets, signedIn.get(ctx)?.project, chosenI18n(ctx)),
     publicOrigin,
   );
 
   return async (ctx, next) => {
     if (ctx.path !== TEAM_PREFIX && !ctx.path.startsWith(`${TEAM_PREFIX}/`)) return next();
     setPageHeaders(ctx);
-    if (script.serve(ctx)) return;
+    if (own.serve(ctx)) return;
     // A team page shows what only the team may see, and its answers set and clear the session's
     // cookie: no cache, shared or the browser's own, keeps any of them.
     ctx.set('Cache-Control', 'no-store');

@@ -1,6 +1,7 @@
 // The board's one script (web/board/assets.ts serves it under a content-hashed name). Every page works
 // without it: forms post and the server answers with a redirect. Where it runs, it only improves:
-// a vote is sent in place, and a form's error summary takes the focus.
+// a vote is sent in place, the list's filters apply as soon as one is chosen, and a form's error
+// summary takes the focus.
 'use strict';
 
 /** A vote form sends its POST with fetch, asks for JSON, and shows the new count and state in place. */
@@ -8,7 +9,8 @@ document.addEventListener('submit', async (event) => {
   const form = event.target;
   if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-vote')) return;
   event.preventDefault();
-  const button = form.querySelector('button');
+  // form.elements: the button may stand elsewhere, tied by its `form` attribute (the submit form's similar items).
+  const button = [...form.elements].find((element) => element instanceof HTMLButtonElement);
   if (!button || button.getAttribute('aria-busy') === 'true') return;
   button.setAttribute('aria-busy', 'true');
   try {
@@ -24,7 +26,7 @@ document.addEventListener('submit', async (event) => {
     const result = await response.json();
     button.setAttribute('aria-pressed', String(result.voted));
     const count = button.querySelector('[data-count]');
-    if (count) count.textContent = String(result.voteCount);
+    if (count) count.textContent = result.voteCount.toLocaleString('en-US'); // grouped as the server writes it (parts.ts, grouped)
     const noun = button.querySelector('[data-count-label]');
     if (noun) noun.textContent = result.voteCount === 1 ? 'vote' : 'votes';
   } catch {
@@ -34,18 +36,135 @@ document.addEventListener('submit', async (event) => {
   }
 });
 
+/**
+ * The list's filters: choosing a status, a type or an order sends the GET form at once (the
+ * search still waits for Enter, and the Apply button stays for a page without script). The page
+ * that comes back gives the focus to the control that was changed, so a keyboard goes on from
+ * where it was instead of from the top of the page.
+ */
+const FILTER_FOCUS = 'feedback-filter-focus';
+const filters = document.querySelector('form.filters[method="get"]');
+if (filters instanceof HTMLFormElement) {
+  filters.addEventListener('change', (event) => {
+    const control = event.target;
+    if (!(control instanceof HTMLSelectElement) || !control.id) return;
+    try {
+      sessionStorage.setItem(FILTER_FOCUS, control.id);
+    } catch {
+      // No storage (a private window may refuse it): the list still applies, from the top.
+    }
+    filters.requestSubmit();
+  });
+  try {
+    const id = sessionStorage.getItem(FILTER_FOCUS);
+    sessionStorage.removeItem(FILTER_FOCUS);
+    if (id) document.getElementById(id)?.focus();
+  } catch {
+    // As above.
+  }
+}
+
 // GOV.UK's habit: after a refused form, the error summary has the focus, so it is read first.
 document.querySelector('[data-error-summary]')?.focus();
 
 /**
  * The submit form's similar items: while a title is typed (a moment after the last key), the
  * items like it are asked for and listed under it, as the form lists them without script when
- * "Look for similar feedback first" is pressed. Built with text nodes only: no markup from the
- * answer is ever parsed.
+ * "Look for similar feedback first" is pressed: status, votes, and a vote button that votes in
+ * place (the handler above), whose form is written after the submit form as the server writes it
+ * (forms cannot nest). Built with text nodes only: no markup from the answer is ever parsed.
  */
 const similar = document.querySelector('[data-similar]');
+const similarForms = document.querySelector('[data-similar-forms]');
 const title = document.getElementById('title');
-if (similar && title) {
+
+/** A vote button as the server's voteButton writes it, tied to its form by id. */
+function voteButton(item, formId) {
+  const button = document.createElement('button');
+  button.type = 'submit';
+  button.className = 'vote-button';
+  button.setAttribute('form', formId);
+  button.setAttribute('aria-pressed', String(item.voted));
+  const arrow = document.createElement('span');
+  arrow.setAttribute('aria-hidden', 'true');
+  arrow.textContent = '\u25B2';
+  const count = document.createElement('span');
+  count.className = 'vote-count';
+  count.setAttribute('data-count', '');
+  count.textContent = item.voteCount.toLocaleString('en-US');
+  const number = document.createElement('span');
+  number.className = 'vote-number';
+  number.append(arrow, count);
+  const noun = document.createElement('span');
+  noun.className = 'vote-label';
+  noun.setAttribute('data-count-label', '');
+  noun.textContent = item.voteCount === 1 ? 'vote' : 'votes';
+  const name = document.createElement('span');
+  name.className = 'visually-hidden';
+  const isolate = document.createElement('bdi');
+  isolate.textContent = item.title;
+  name.append(' \u2013 vote for \u201C', isolate, '\u201D');
+  button.append(number, noun, name);
+  return button;
+}
+
+/** The vote form of a listed item: where the vote goes, and where it comes back to if it posts after all. */
+function voteForm(item, formId, back) {
+  const form = document.createElement('form');
+  form.id = formId;
+  form.method = 'post';
+  form.action = item.voteUrl;
+  form.className = 'vote';
+  form.setAttribute('data-vote', '');
+  const input = document.createElement('input');
+  input.type = 'hidden';
+  input.name = 'return';
+  input.value = back;
+  form.append(input);
+  return form;
+}
+
+function showSimilar(items, text) {
+  if (items.length === 0) {
+    similarForms.replaceChildren();
+    return similar.replaceChildren();
+  }
+  const heading = document.createElement('h2');
+  heading.textContent = 'Already asked? Vote for it instead';
+  const list = document.createElement('ul');
+  list.className = 'similar-items';
+  const forms = [];
+  const back = `${similar.dataset.return}?title=${encodeURIComponent(text)}`;
+  for (const item of items) {
+    const formId = `vote-${item.id}`;
+    forms.push(voteForm(item, formId, back));
+    const entry = document.createElement('li');
+    const body = document.createElement('span');
+    body.className = 'similar-body';
+    const link = document.createElement('a');
+    link.href = item.url;
+    // In <bdi>, as the server writes it: a bidi control in a title cannot reorder the status after it.
+    const isolate = document.createElement('bdi');
+    isolate.textContent = item.title;
+    link.append(isolate);
+    const meta = document.createElement('span');
+    meta.className = 'similar-meta';
+    const status = document.createElement('span');
+    status.className = 'tag';
+    const hidden = document.createElement('span');
+    hidden.className = 'visually-hidden';
+    hidden.textContent = 'Status: ';
+    status.append(hidden, `${item.status.charAt(0).toUpperCase()}${item.status.slice(1).replace(/-/g, ' ')}`);
+    meta.append(status);
+    body.append(link, ' ', meta);
+    entry.append(voteButton(item, formId), body);
+    list.append(entry);
+  }
+  similarForms.replaceChildren(...forms);
+  similar.replaceChildren(heading, list);
+}
+
+if (similar && similarForms && title) {
   let timer;
   let asked = 0;
   title.addEventListener('input', () => {
@@ -53,33 +172,22 @@ if (similar && title) {
     timer = setTimeout(async () => {
       const ask = ++asked;
       const text = title.value.trim();
-      if (text.length < 3) return similar.replaceChildren();
+      if (text.length < 3) return showSimilar([], text);
       try {
         const response = await fetch(`${similar.dataset.similar}?title=${encodeURIComponent(text)}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
         if (!response.ok || ask !== asked) return;
         const { items } = await response.json();
         if (ask !== asked) return;
-        if (items.length === 0) return similar.replaceChildren();
-        const heading = document.createElement('h2');
-        heading.textContent = 'Already asked? Vote for it instead';
-        const list = document.createElement('ul');
-        for (const item of items) {
-          const entry = document.createElement('li');
-          const link = document.createElement('a');
-          link.href = item.url;
-          // In <bdi>, as the server writes it: a bidi control in a title cannot reorder the status and votes after it.
-          const isolate = document.createElement('bdi');
-          isolate.textContent = item.title;
-          link.append(isolate);
-          const meta = document.createElement('span');
-          meta.textContent = ` ${item.status.charAt(0).toUpperCase()}${item.status.slice(1).replace(/-/g, ' ')} · ${item.voteCount} vote${item.voteCount === 1 ? '' : 's'}`;
-          entry.append(link, ' ', meta);
-          list.append(entry);
-        }
-        similar.replaceChildren(heading, list);
+        showSimilar(items, text);
       } catch {
         // No hint this time: the form still posts.
       }
     }, 250);
   });
 }
+
+/** The language switcher posts as soon as a language is picked (without script, its button does). */
+document.addEventListener('change', (event) => {
+  const select = event.target;
+  if (select instanceof HTMLSelectElement && select.form?.hasAttribute('data-language-switcher')) select.form.requestSubmit();
+});

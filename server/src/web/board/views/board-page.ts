@@ -33,8 +33,23 @@ ${errorSummary(view.problems)}
 ${filterForm(boardPaths.board(project.slug), filters)}
 ${list && html`<p id="list-summary" aria-live="polite">${count(list.total, 'item')}${filters.search ? html` matching &ldquo;${isolated(filters.search)}&rdquo;` : ''}</p>
 ${list.items.length === 0
-      ? html`<p class="empty">Nothing here yet. <a href="${boardPaths.submit(project.slug)}">Give feedback</a>.</p>`
+      ? emptyList(view, list)
       : html`<ol class="items" aria-labelledby="list-summary">${list.items.map((item) => itemRow(project.slug, item, view.voted.has(item.id), view.here))}</ol>`}
 ${pagination(list, view.pageLink)}`}`;
   return page({ title: 'Feedback', assets: view.assets, project, visitor: view.visitor, section: 'board', path: boardPaths.board(project.slug), body });
+}
+
+/**
+ * What a list with no items on this page says, honestly: a search or a filter that matches
+ * nothing says so and offers to clear them (the order is kept: it hides nothing); a page past the
+ * end of the list leads back to its first page; only a board with nothing on it at all is
+ * "Nothing here yet", with the way to give the first feedback.
+ */
+function emptyList(view: BoardView, list: { total: number }): SafeHtml {
+  const { project, filters } = view;
+  if (list.total > 0) return html`<p class="empty">This page is past the end of the list. <a href="${view.pageLink(1)}">Go to the first page</a>.</p>`;
+  const clear = boardPaths.board(project.slug) + (filters.sortBy ? `?sortBy=${encodeURIComponent(filters.sortBy)}` : '');
+  if (filters.search) return html`<p class="empty">No feedback matches &ldquo;${isolated(filters.search)}&rdquo;. <a href="${clear}">Clear the search and filters</a>.</p>`;
+  if (filters.status || filters.type) return html`<p class="empty">No feedback matches these filters. <a href="${clear}">Clear the filters</a>.</p>`;
+  return html`<p class="empty">Nothing here yet. <a href="${boardPaths.submit(project.slug)}">Give feedback</a>.</p>`;
 }

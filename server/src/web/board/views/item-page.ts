@@ -5,17 +5,25 @@ import { html, isolated, type SafeHtml } from '../../kit/html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
 import { commentsSection, date } from '../../kit/views/list-parts.js';
 import { itemMeta, voteForm } from '../../kit/views/parts.js';
+import { person } from '../../kit/views/people.js';
+import { statusTimeline, type StatusStep } from '../../kit/views/timeline.js';
 
 export interface ItemView {
   project: BoardProject;
   assets: AssetPaths;
   /** The identified visitor, named in the header; none for an anonymous one. */
   visitor?: Visitor | undefined;
+  /** The API's public detail: the submitter's name and avatar URL only, never their email or external id. */
   item: FeedbackDetail;
   voted: boolean;
+  /** The item's status changes, oldest first (board.sql.ts, STATUS_HISTORY): what and when, not who. */
+  history: readonly StatusStep[];
 }
 
-/** GET /b/:slug/items/:id: the item, its vote button, and its comments oldest first (the team's marked). */
+/**
+ * GET /b/:slug/items/:id: the item, its vote button, who posted it (their name beside a circle of
+ * their initials, or Anonymous), its status history, and its comments oldest first (the team's marked).
+ */
 export function itemPage(view: ItemView): SafeHtml {
   const { project, item } = view;
   const here = boardPaths.item(project.slug, item.id);
@@ -25,10 +33,11 @@ ${voteForm(project.slug, item, view.voted, here)}
 <div class="item-body">
 <h1>${isolated(item.title)}</h1>
 ${itemMeta(item)}
+<p class="submitter">${person(item.endUser?.name)} <span class="hint">Posted on ${date(item.createdAt)}</span></p>
 ${item.description ? html`<p class="description">${isolated(item.description)}</p>` : html`<p class="empty">No description.</p>`}
-<p class="hint">Posted ${date(item.createdAt)}${item.endUser?.name ? html` by ${isolated(item.endUser.name)}` : ''}</p>
 </div>
 </article>
+${statusTimeline(item, view.history, date)}
 ${commentsSection(item.comments)}`;
   return page({ title: item.title, assets: view.assets, project, visitor: view.visitor, path: boardPaths.item(project.slug, item.id), body });
 }

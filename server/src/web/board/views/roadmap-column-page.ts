@@ -3,7 +3,7 @@ import type { AssetPaths } from '../../kit/assets.js';
 import type { Visitor } from '../visitors.js';
 import { html, type SafeHtml } from '../../kit/html.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
-import { numberedPagination } from '../../kit/views/page-numbers.js';
+import { pagination } from '../../kit/views/list-parts.js';
 import { count, errorSummary, itemRow, label, type Problem } from '../../kit/views/parts.js';
 import type { RoadmapStatus } from './roadmap-page.js';
 
@@ -39,6 +39,6 @@ ${list.items.length > 0
       : list.total === 0
         ? html`<p class="empty">Nothing yet.</p>`
         : html`<p class="empty">There is nothing on this page. <a href="${view.pageLink(1)}">Go to the first page</a>.</p>`}
-${numberedPagination(list, view.pageLink)}`}`;
+${pagination(list, view.pageLink)}`}`;
   return page({ title: `Roadmap: ${name}`, assets: view.assets, project, visitor: view.visitor, section: 'roadmap', path: boardPaths.roadmapColumn(project.slug, view.status), body });
 }

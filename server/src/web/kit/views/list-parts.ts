@@ -35,14 +35,48 @@ export function filterForm(action: string, filters: ListFilters): SafeHtml {
 </form>`;
 }
 
-/** Where the list stands, and links to the pages before and after it; nothing for a list of one page. */
+/** Pages shown on each side of the current one; the first and the last are always shown. */
+const PAGE_WINDOW = 2;
+
+/**
+ * The page numbers a list's pagination shows, and `'gap'` where it skips some: the first, the
+ * last, and the current one with two on each side (1 … 4 5 6 7 8 … 51). A gap that would hide a
+ * single page shows that page instead, which takes no more room than the ellipsis.
+ */
+export function pageNumbers(current: number, totalPages: number): (number | 'gap')[] {
+  const at = Math.min(Math.max(current, 1), totalPages);
+  // Only the pages that may show are visited: a list of 100,000 items has 5,000 pages.
+  const candidates = [1];
+  for (let n = Math.max(2, at - PAGE_WINDOW); n <= Math.min(totalPages - 1, at + PAGE_WINDOW); n++) candidates.push(n);
+  if (totalPages > 1) candidates.push(totalPages);
+  const shown: (number | 'gap')[] = [];
+  let last = 0;
+  for (const n of candidates) {
+    if (n - last === 2) shown.push(n - 1);
+    else if (n - last > 2) shown.push('gap');
+    shown.push(n);
+    last = n;
+  }
+  return shown;
+}
+
+/**
+ * Numbered pages (GOV.UK's pagination): "Previous", the numbers of pageNumbers() with the current
+ * one marked `aria-current="page"`, an ellipsis for each gap, "Next"; nothing for a list of one
+ * page. A page past the end (a link kept after items went) marks none, and "Previous" goes to the last.
+ */
 export function pagination(list: ListPage, pageLink: (page: number) => string): SafeHtml | false {
-  if (list.totalPages <= 1) return false;
+  const { page, totalPages } = list;
+  if (totalPages <= 1) return false;
   return html`<nav class="pagination" aria-label="Pages">
-<p>Page ${list.page} of ${list.totalPages}</p>
 <ul>
-${list.page > 1 && html`<li><a href="${pageLink(list.page - 1)}" rel="prev">Previous page</a></li>`}
-${list.page < list.totalPages && html`<li><a href="${pageLink(list.page + 1)}" rel="next">Next page</a></li>`}
+${page > 1 && html`<li class="page-step"><a href="${pageLink(Math.min(page - 1, totalPages))}" rel="prev">Previous</a></li>`}
+${pageNumbers(page, totalPages).map((n) =>
+    n === 'gap'
+      ? html`<li class="page-gap">&hellip;</li>`
+      : html`<li><a href="${pageLink(n)}" aria-label="Page ${n}"${n === page ? html` aria-current="page"` : ''}>${n}</a></li>`,
+  )}
+${page < totalPages && html`<li class="page-step"><a href="${pageLink(page + 1)}" rel="next">Next</a></li>`}
 </ul>
 </nav>`;
 }

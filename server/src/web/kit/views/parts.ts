@@ -20,42 +20,97 @@ export function count(n: number, noun: string): string {
 }
 
 /**
+ * A count as the vote button shows it, its thousands grouped with commas ("1,234"), as board.js
+ * writes it after a vote (`toLocaleString('en-US')`). Written by hand rather than with Intl: the
+ * same ASCII on every Node build, whatever ICU data it carries.
+ */
+export function grouped(n: number): string {
+  const digits = String(n);
+  return n < 1000 ? digits : digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
  * The vote button: a form that posts (and comes back to `returnTo`); the board's script sends it
  * in place. `aria-pressed` says whether this visitor votes for the item. Its symbols are written
  * as entities: a page all of ASCII is turned into bytes several times faster than one with a few
  * other characters (measured: the encoding was 7% of a board page's time), and a list repeats
- * this button on every row.
+ * this button on every row. The stylesheet gives it one width whatever the count, so the titles
+ * beside it line up from row to row.
  */
 export function voteForm(slug: string, item: Pick<FeedbackListItem, 'id' | 'title' | 'voteCount'>, voted: boolean, returnTo: string): SafeHtml {
   return html`<form method="post" action="${boardPaths.vote(slug, item.id)}" class="vote" data-vote>
 <input type="hidden" name="return" value="${returnTo}">
-<button type="submit" class="vote-button" aria-pressed="${voted ? 'true' : 'false'}"><span aria-hidden="true">&#9650;</span><span class="vote-count" data-count>${item.voteCount}</span><span class="vote-label" data-count-label>${item.voteCount === 1 ? 'vote' : 'votes'}</span><span class="visually-hidden"> &ndash; vote for &ldquo;${isolated(item.title)}&rdquo;</span></button>
+${voteButton(item, voted)}
 </form>`;
 }
 
-/** An item's status, type and comment count, as a list under its title; `showStatus` false leaves the status out (a list of one status says it once). */
-export function itemMeta(item: Pick<FeedbackListItem, 'status' | 'type' | 'commentCount'>, { showStatus = true }: { showStatus?: boolean } = {}): SafeHtml {
+/**
+ * The vote button alone. With `formId`, it belongs to that form wherever it is (the `form`
+ * attribute): where the button stands inside another form (the submit form's similar items), and
+ * forms cannot nest, its vote form (detachedVoteForm) is written after that form.
+ */
+export function voteButton(item: Pick<FeedbackListItem, 'title' | 'voteCount'>, voted: boolean, formId?: string): SafeHtml {
+  return html`<button type="submit"${formId ? html` form="${formId}"` : ''} class="vote-button" aria-pressed="${voted ? 'true' : 'false'}"><span class="vote-number"><span aria-hidden="true">&#9650;</span><span class="vote-count" data-count>${grouped(item.voteCount)}</span></span><span class="vote-label" data-count-label>${item.voteCount === 1 ? 'vote' : 'votes'}</span><span class="visually-hidden"> &ndash; vote for &ldquo;${isolated(item.title)}&rdquo;</span></button>`;
+}
+
+/** A vote form whose button is elsewhere (voteButton with `formId`): the same post, the same script. */
+export function detachedVoteForm(slug: string, item: Pick<FeedbackListItem, 'id'>, returnTo: string, formId: string): SafeHtml {
+  return html`<form id="${formId}" method="post" action="${boardPaths.vote(slug, item.id)}" class="vote" data-vote><input type="hidden" name="return" value="${returnTo}"></form>`;
+}
+
+/** What an item's facts show: its status (a coloured tag, default) can be left out where the page already says it (a roadmap's column). */
+export interface MetaOptions {
+  showStatus?: boolean | undefined;
+}
+
+/**
+ * An item's status, type and comment count, as a list under its title. The status tag has its
+ * status's colour (board.css, `.status-<status>`) and keeps its text: colour is never the only sign.
+ */
+export function itemMeta(item: Pick<FeedbackListItem, 'status' | 'type' | 'commentCount'>, { showStatus = true }: MetaOptions = {}): SafeHtml {
   return html`<ul class="meta">
-${showStatus && html`<li class="tag"><span class="visually-hidden">Status: </span>${label(item.status)}</li>`}
+${showStatus && html`<li class="tag status status-${item.status}"><span class="visually-hidden">Status: </span>${label(item.status)}</li>`}
 <li class="tag"><span class="visually-hidden">Type: </span>${label(item.type)}</li>
 <li>${count(item.commentCount, 'comment')}</li>
 </ul>`;
 }
 
-/** How a row is drawn: its title's heading level (h2 under the page's h1, h3 under a section's h2), and whether it shows its status. */
-export interface ItemRowOptions {
-  heading?: 'h2' | 'h3';
-  showStatus?: boolean;
+/** How a row of a list is drawn: its title's heading level (h3 under a column's h2), and whether its status shows. */
+export interface RowOptions extends MetaOptions {
+  heading?: 'h2' | 'h3' | undefined;
 }
 
-/** One item of a list: vote button, linked title, and its facts. */
-export function itemRow(slug: string, item: FeedbackListItem, voted: boolean, returnTo: string, { heading = 'h2', showStatus = true }: ItemRowOptions = {}): SafeHtml {
+/**
+ * The longest excerpt of a description sent with a row. The widest row shows about 125 characters
+ * (the page's width and its text are both in rem, so zooming changes neither count), and a
+ * description may hold 100,000: a little more than a row shows, and no more bytes than that.
+ */
+export const EXCERPT_LENGTH = 160;
+
+/**
+ * The start of a description, for the one line under a title (the stylesheet ends it with an
+ * ellipsis where the row does). Cut here too, so a page of twenty rows never carries whole
+ * descriptions; never inside a surrogate pair. A cut excerpt ends with an ellipsis of its own.
+ */
+export function excerpt(description: string): string | SafeHtml {
+  if (description.length <= EXCERPT_LENGTH) return description;
+  let end = EXCERPT_LENGTH;
+  const last = description.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return html`${description.slice(0, end).trimEnd()}&hellip;`;
+}
+
+const NOT_BLANK = /\S/;
+
+/** One item of a list: vote button, linked title, its facts, and the first line of its description. */
+export function itemRow(slug: string, item: FeedbackListItem, voted: boolean, returnTo: string, { heading = 'h2', showStatus = true }: RowOptions = {}): SafeHtml {
   const title = html`<a href="${boardPaths.item(slug, item.id)}">${isolated(item.title)}</a>`;
   return html`<li class="item">
 ${voteForm(slug, item, voted, returnTo)}
 <div class="item-body">
 ${heading === 'h2' ? html`<h2 class="item-title">${title}</h2>` : html`<h3 class="item-title">${title}</h3>`}
 ${itemMeta(item, { showStatus })}
+${item.description && NOT_BLANK.test(item.description) && html`<p class="excerpt"><bdi>${excerpt(item.description)}</bdi></p>`}
 </div>
 </li>`;
 }

@@ -1,7 +1,8 @@
 // The team pages' one script (web/team/team-assets.ts serves it under a content-hashed name).
 // Every team page works without it: forms post and the server answers with a redirect. Where it
-// runs, it adds keyboard shortcuts for triage, listed on an overlay that `?` opens, and puts the
-// focus on a refused form's error summary.
+// runs, it adds keyboard shortcuts for triage, listed on an overlay that `?` opens, makes "Select
+// all on this page" tick the rows and says how many are selected, dismisses the banner in place,
+// and puts the focus on a refused form's error summary.
 'use strict';
 
 const items = () => [...document.querySelectorAll('[data-item]')];
@@ -38,7 +39,9 @@ const shortcuts = {
   k: () => move(-1),
   x: () => {
     const box = current()?.querySelector('input[type="checkbox"]');
-    if (box) box.checked = !box.checked;
+    if (!box) return;
+    box.checked = !box.checked;
+    showSelected();
   },
   s: () => focus('#new-status') || focus('#status'),
   r: () => focus('#reply') || openItem('reply'),
@@ -46,9 +49,55 @@ const shortcuts = {
   o: () => openItem(''),
   '?': () => {
     const dialog = document.getElementById('shortcuts');
-    if (dialog && !dialog.open) dialog.showModal();
+    if (!dialog || dialog.open) return;
+    opener = document.activeElement;
+    dialog.showModal();
   },
 };
+
+/** What had the focus when the overlay opened: it has it again when the overlay closes (by Escape or its button). */
+let opener = null;
+const overlay = document.getElementById('shortcuts');
+overlay?.querySelector('[data-close-shortcuts]')?.addEventListener('click', () => overlay.close());
+overlay?.addEventListener('close', () => {
+  if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+  opener = null;
+});
+
+// Select all on this page: the box still posts `all=page` (the server's meaning without the
+// script); here it also ticks or unticks every row, and the bar says how many are selected.
+const selectAll = document.querySelector('[data-select-all]');
+const selectedCount = document.querySelector('[data-selected-count]');
+const rowBoxes = () => [...document.querySelectorAll('[data-item] input[type="checkbox"][name="id"]')];
+
+/** Says how many rows are ticked, and keeps "Select all" in step (ticked, unticked, or mixed). */
+function showSelected() {
+  if (!selectAll || !selectedCount) return;
+  const boxes = rowBoxes();
+  const ticked = boxes.filter((box) => box.checked).length;
+  selectAll.checked = boxes.length > 0 && ticked === boxes.length;
+  selectAll.indeterminate = ticked > 0 && ticked < boxes.length;
+  selectedCount.textContent = ticked === 1 ? selectedCount.dataset.one : selectedCount.dataset.other.replace('{count}', String(ticked));
+  selectedCount.hidden = false;
+}
+
+selectAll?.addEventListener('change', () => {
+  for (const box of rowBoxes()) box.checked = selectAll.checked;
+  showSelected();
+});
+for (const box of rowBoxes()) box.addEventListener('change', showSelected);
+// A reload keeps the boxes the browser restored: say how many from the start.
+showSelected();
+
+// Dismiss hides the banner in place and takes its words out of the address, so a reload does not
+// say them again (without the script, the link goes to that address).
+document.querySelector('[data-dismiss-banner]')?.addEventListener('click', (event) => {
+  event.preventDefault();
+  const banner = event.currentTarget.closest('[data-banner]');
+  if (banner) banner.hidden = true;
+  history.replaceState(null, '', event.currentTarget.getAttribute('href'));
+  document.getElementById('main')?.focus();
+});
 
 document.addEventListener('keydown', (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
@@ -63,10 +112,15 @@ document.addEventListener('keydown', (event) => {
 
 // The overlay and its hint exist in the page, hidden: shown only where this script runs.
 for (const hint of document.querySelectorAll('[data-shortcuts-hint]')) hint.hidden = false;
-document.querySelector('[data-close-shortcuts]')?.addEventListener('click', () => document.getElementById('shortcuts')?.close());
 
 // A link to a part of an item's page (`r`, `m` from the inbox) lands with that control focused.
 if (location.hash === '#reply' || location.hash === '#merge-search') focus(location.hash);
 
 // GOV.UK's habit: after a refused form, the error summary has the focus, so it is read first.
 document.querySelector('[data-error-summary]')?.focus();
+
+/** The language switcher posts as soon as a language is picked (without script, its button does). */
+document.addEventListener('change', (event) => {
+  const select = event.target;
+  if (select instanceof HTMLSelectElement && select.form?.hasAttribute('data-language-switcher')) select.form.requestSubmit();
+});

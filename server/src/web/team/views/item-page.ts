@@ -1,13 +1,16 @@
 import { COMMENT_MAX_LENGTH, FEEDBACK_STATUSES, type FeedbackDetail, type StatusChange } from '@feedbackd/sdk/contract';
-import type { AssetPaths } from '../../kit/assets.js';
+import type { TeamAssetPaths } from '../team-assets.js';
 import { html, isolated, isolatedPlain, type SafeHtml } from '../../kit/html.js';
 import { boardPaths } from '../../kit/paths.js';
 import { commentsSection, date, dateTime } from '../../kit/views/list-parts.js';
+import { person } from '../../kit/views/people.js';
+import { statusTimeline } from '../../kit/views/timeline.js';
 import { field } from '../../kit/views/fields.js';
 import { count, errorSummary, itemMeta, label, options, type Problem } from '../../kit/views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
 import type { TeamProject } from '../session.js';
 import { deleteSection, mergeSection, type MergeCandidates } from './remove-parts.js';
+import { submitterSection, votersSection, type ItemPeople } from './people-parts.js';
 
 /** What the member typed, to fill a refused form again. */
 export interface ItemFormValues {
@@ -18,7 +21,7 @@ export interface ItemFormValues {
 
 export interface TeamItemView {
   project: TeamProject;
-  assets: AssetPaths;
+  assets: TeamAssetPaths;
   /** The item as a secret key reads it (DETAIL_WITH_HISTORY): its comments and its status history. */
   item: FeedbackDetail & { statusHistory?: StatusChange[] | undefined };
   values: ItemFormValues;
@@ -28,26 +31,33 @@ export interface TeamItemView {
   /** The items it may be merged into, and why a merge was refused (shown at the choice). */
   merge: MergeCandidates;
   mergeProblem?: string | undefined;
+  /** The submitter and a page of the voters (admin/item-people.sql.ts). */
+  people: ItemPeople;
 }
 
 /**
- * GET /team/items/:id: the item as the team sees it. Two forms: the status with an optional
- * comment in the same step, and a reply as the team. Then the comments (the team's marked) and the
- * status history, oldest first. The history names who made each change (the actor), never the
- * key: no part of a key is shown on a team page.
+ * GET /team/items/:id: the item as the team sees it, in two columns from 900 px wide (one on a
+ * phone, the side column after the description): the main column holds the title, the
+ * description, the status history, the comments and the reply; the side column, at the top
+ * beside them, what the team acts with: the status (with an optional comment in the same step),
+ * the merge, the submitter's external ID and email, delete, and last (the longest) the voters a
+ * page at a time. The
+ * history names who made each change (the actor), never the key: no part of a key is shown on a
+ * team page.
  */
 export function teamItemPage(view: TeamItemView): SafeHtml {
   const { project, item, values, problems } = view;
-  const history = item.statusHistory ?? [];
   const body = html`<p><a href="${teamPaths.inbox}">Back to the inbox</a>${project.boardEnabled ? html` · <a href="${boardPaths.item(project.slug, item.id)}">See it on the public board</a>` : ''}</p>
 ${errorSummary(view.mergeProblem ? [...problems, { field: 'intoId', message: view.mergeProblem }] : problems)}
 ${view.notice && html`<p class="notice" role="status">${view.notice}</p>`}
-<article>
+<div class="item-layout">
+<article class="item-head">
 <h1>${isolated(item.title)}</h1>
 ${itemMeta(item)}
-<p class="hint">${count(item.voteCount, 'vote')} &middot; posted ${date(item.createdAt)}${item.endUser?.name ? html` by ${isolated(item.endUser.name)}` : ''}</p>
+<p class="submitter">${person(item.endUser?.name)} <span class="hint">${count(item.voteCount, 'vote')} &middot; posted on ${date(item.createdAt)}</span></p>
 ${item.description ? html`<p class="description">${isolated(item.description)}</p>` : html`<p class="empty">No description.</p>`}
 </article>
+<aside class="item-side" aria-label="Triage">
 <section aria-labelledby="status-title">
 <h2 id="status-title">Change the status</h2>
 <form method="post" action="${teamPaths.itemStatus(item.id)}" novalidate>
@@ -56,6 +66,14 @@ ${textField('comment', 'Comment as the team (optional)', 'Posted with the change
 <button type="submit" class="button">Save status</button>
 </form>
 </section>
+${mergeSection(item, view.merge, view.mergeProblem)}
+${submitterSection(view.people)}
+${deleteSection(item)}
+${votersSection(view.people, (n) => `${teamPaths.item(item.id)}?voters=${n}`)}
+</aside>
+<div class="item-rest">
+${statusTimeline(item, item.statusHistory ?? [], dateTime, true)}
+${commentsSection(item.comments, dateTime)}
 <section aria-labelledby="reply-title">
 <h2 id="reply-title">Reply as the team</h2>
 <form method="post" action="${teamPaths.itemComment(item.id)}" novalidate>
@@ -63,17 +81,8 @@ ${textField('reply', 'Reply', undefined, values.reply, problems, 4)}
 <button type="submit" class="button">Post reply</button>
 </form>
 </section>
-${commentsSection(item.comments, dateTime)}
-<section aria-labelledby="history-title">
-<h2 id="history-title">Status history</h2>
-${history.length === 0
-    ? html`<p class="empty">The status has not changed since the item was posted.</p>`
-    : html`<ol class="history">${history.map(
-        (h) => html`<li>${label(h.from)} → ${label(h.to)}, ${dateTime(h.changedAt)}${h.actor ? html`, by ${isolated(h.actor)}` : h.keyId ? ', with an API key' : ''}</li>`,
-      )}</ol>`}
-</section>
-${mergeSection(item, view.merge, view.mergeProblem)}
-${deleteSection(item)}`;
+</div>
+</div>`;
   return teamPage({ title: html`${problems.length > 0 || view.mergeProblem ? 'Error: ' : ''}${isolatedPlain(item.title)}`, assets: view.assets, project, body });
 }
 

@@ -1,5 +1,5 @@
 import type { FeedbackListItem } from '@feedbackd/sdk/contract';
-import type { AssetPaths } from '../../kit/assets.js';
+import type { TeamAssetPaths } from '../team-assets.js';
 import { html, isolated, isolatedPlain, type SafeHtml } from '../../kit/html.js';
 import { count, itemMeta, label } from '../../kit/views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
@@ -51,7 +51,7 @@ export function deleteSection(item: Pick<FeedbackListItem, 'id'>): SafeHtml {
 }
 
 /** GET /team/items/:id/delete: what deleting takes with it, and the one button that does it. */
-export function deletePage(project: TeamProject, assets: AssetPaths, item: FeedbackListItem): SafeHtml {
+export function deletePage(project: TeamProject, assets: TeamAssetPaths, item: FeedbackListItem): SafeHtml {
   const body = html`<h1>Delete “${isolated(item.title)}”?</h1>
 ${itemMeta(item)}
 <p>Its ${count(item.voteCount, 'vote')}, ${count(item.commentCount, 'comment')} and status history are deleted with it. This cannot be undone. To keep its votes, merge it into another item instead.</p>

@@ -1,0 +1,103 @@
+/**
+ * The source of every text of the board and the team's pages, in ICU MessageFormat
+ * (intl-messageformat): plurals and dates are the message's own (`{count, plural, ...}`,
+ * `{when, date, medium}`), never glued together in code. Each message is a whole sentence or
+ * label, so a translator sees it whole. A value in braces is filled in by the view: text people
+ * wrote, a number, a date, or a piece of markup (a link, a <kbd>).
+ *
+ * English pages are written in ASCII (web/kit/i18n.ts turns any other character of a message into
+ * a character reference), so typographic characters may be used here freely.
+ */
+export const en = {
+  // The frame of every page (web/kit/layout.ts).
+  'frame.skipLink': 'Skip to main content',
+  'frame.language': 'Language',
+  'frame.changeLanguage': 'Change language',
+
+  // The board's frame (web/board/layout.ts).
+  'board.pageTitle': '{title} – {project}',
+  'board.brand': 'Feedback',
+  'board.footer': 'Feedback board',
+  'board.defaultDescription': 'Share feedback on {project}, vote on ideas and follow the roadmap.',
+  'board.navLabel': 'Board',
+  'board.nav.feedback': 'Feedback',
+  'board.nav.roadmap': 'Roadmap',
+  'board.nav.submit': 'Give feedback',
+  'board.signedInAs': 'Signed in as {name}',
+  'board.signOut': 'Sign out',
+
+  // The board's refusal page (web/board/views/error-page.ts).
+  'board.error.backSignedOut': 'Go to the board without signing in',
+  'board.error.back': 'Go to the board',
+  'board.error.startPage': 'Go to the start page',
+
+  // The team's frame (web/team/layout.ts).
+  'team.pageTitle': '{title} – {project} – Team',
+  'team.pageTitleSignedOut': '{title} – Team',
+  'team.brand': '{project} · Team',
+  'team.brandSignedOut': 'Feedback · Team',
+  'team.footer': 'Feedback triage',
+  'team.shortcutsHint': 'Press {key} for keyboard shortcuts',
+  'team.navLabel': 'Team',
+  'team.nav.inbox': 'Inbox',
+  'team.nav.board': 'Public board',
+  'team.signOut': 'Sign out',
+  'team.shortcuts.title': 'Keyboard shortcuts',
+  'team.shortcuts.next': 'Next item in the inbox',
+  'team.shortcuts.previous': 'Previous item in the inbox',
+  'team.shortcuts.select': 'Select or unselect the current item',
+  'team.shortcuts.status': 'Change the status (of the selected items, or of this item)',
+  'team.shortcuts.reply': 'Reply as the team',
+  'team.shortcuts.merge': 'Merge into another item',
+  'team.shortcuts.open': 'Open the current item',
+  'team.shortcuts.help': 'Show these shortcuts',
+  'team.shortcuts.when': 'They work when no field has the focus.',
+  'team.shortcuts.close': 'Close',
+  'team.shortcuts.key': 'Key',
+  'team.shortcuts.does': 'What it does',
+  'team.error.notSignedIn': 'You are not signed in',
+  'team.error.inbox': 'Go to the inbox',
+  'team.error.signIn': 'Sign in',
+
+  // The team's sign-in page (web/team/views/sign-in-page.ts).
+  'team.signIn.title': 'Sign in',
+  'team.signIn.titleWithErrors': 'Error: Sign in',
+  'team.signIn.heading': 'Sign in to triage',
+  'team.signIn.quickest': "The quickest way in is a one-time link from the server's command line:",
+  'team.signIn.command': 'feedback open --name "Your name"',
+  'team.signIn.linkHint': 'It prints a link that works once, for 10 minutes, and opens it in your browser. With a secret key instead of the database: {command}.',
+  'team.signIn.withKey': 'Or sign in with a secret key',
+  'team.signIn.key': 'Secret key',
+  'team.signIn.keyHint': 'A key that starts with sk_, from feedback keys create --secret. It is used once to sign you in and never shown again.',
+  'team.signIn.name': 'Your name (optional)',
+  'team.signIn.nameHint': 'Shown with your replies and in the status history.',
+  'team.signIn.submit': 'Sign in',
+
+  // Refusals, on the board and the team's pages (web/kit/views/refusal.ts).
+  'refusal.400': 'Something in the request is not right',
+  'refusal.401': 'Not signed in',
+  'refusal.403': 'This form cannot be sent from there',
+  'refusal.404': 'Page not found',
+  'refusal.405': 'Not allowed',
+  'refusal.410': 'This sign-in link no longer works',
+  'refusal.413': 'That was too much text',
+  'refusal.415': 'Something in the request is not right',
+  'refusal.421': 'This page is at another address',
+  'refusal.429': 'Too many requests',
+  'refusal.503': 'Sorry, the service is unavailable',
+  'refusal.other': 'Sorry, something went wrong',
+  'refusal.waitAndRetry': 'Wait a minute, then try again.',
+
+  // A form's field (web/kit/views/fields.ts).
+  'field.errorPrefix': 'Error:',
+
+  // Shared by the lists and the item pages (the second step of the catalogue converts them to these).
+  'item.votes': '{count, plural, one {# vote} other {# votes}}',
+  'item.postedOn': 'Posted on {when, date, medium}',
+} as const;
+
+/** A message's name. */
+export type MessageKey = keyof typeof en;
+
+/** A locale's messages: every key of English's, and no other (a missing or extra key does not compile). */
+export type Catalogue = { readonly [K in MessageKey]: string };
