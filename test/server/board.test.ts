@@ -5,6 +5,11 @@ import { backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { request, withServer, locationOf } from '../helpers/test-server.js';
 
+/** How often a pattern (global) matches a text. */
+function occurrences(text: string, pattern: RegExp): number {
+  return [...text.matchAll(pattern)].length;
+}
+
 /** The public board's HTTP behaviour (docs/board.md); the browser suite (test/browser/) drives the same pages in Chromium. */
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -224,6 +229,53 @@ for (const backend of backends()) {
       expect(columns).to.deep.equal(['planned', 'in-progress', 'completed']);
       const plannedColumn = page.text.slice(page.text.indexOf('column-planned'), page.text.indexOf('column-in-progress'));
       expect(plannedColumn).to.include(`/b/default/items/${planned}`);
+    });
+
+    it('when a roadmap column has more than 10 items, then the roadmap shows 10 and links to the column\'s own pages, which list what the API lists by votes, 20 a page', async () => {
+      const secret = await server.newKey(undefined, 'secret');
+      const ids: string[] = [];
+      for (let i = 0; i < 23; i++) {
+        const created = await request(server, 'POST', '/api/v1/feedback', { body: { title: `Column item ${i}`, endUser: { externalId: 'column-test' } } });
+        ids.push(created.body.feedback.id as string);
+        expect((await request(server, 'PATCH', `/api/v1/feedback/${ids[i]}`, { apiKey: secret, body: { status: 'completed' } })).status).to.equal(200);
+      }
+      // The last one made gets the most votes: the column's order is the votes', not the time's.
+      for (const voter of ['a', 'b', 'c']) expect((await request(server, 'POST', `/api/v1/feedback/${ids[22]}/vote`, { body: { endUser: { externalId: `column-voter-${voter}` } } })).status).to.equal(200);
+
+      const roadmap = await browse(server, '/b/default/roadmap');
+      const completed = roadmap.text.slice(roadmap.text.indexOf('id="column-completed"'));
+      expect(occurrences(completed, /<li class="item">/g)).to.equal(10);
+      expect(completed).to.include(`/b/default/items/${ids[22]}`);
+      const api = async (page: number) => (await request(server, 'GET', `/api/v1/feedback?status=completed&sortBy=votes&limit=20&page=${page}`)).body;
+      const total = (await api(1)).total as number;
+      expect(completed).to.include(`<a href="/b/default/roadmap/completed">Show all ${total} in this column</a>`);
+
+      for (const page of [1, 2]) {
+        const column = await browse(server, `/b/default/roadmap/completed${page === 1 ? '' : `?page=${page}`}`);
+        expect(column.status).to.equal(200);
+        expect(column.text).to.include('<h1>Completed</h1>');
+        const listed = [...column.text.matchAll(/<h2 class="item-title"><a href="\/b\/default\/items\/([0-9a-f-]+)">/g)].map((m) => m[1]);
+        expect(listed, `page ${page}`).to.deep.equal((await api(page)).items.map((item: { id: string }) => item.id));
+        expect(column.text).to.include(`aria-label="Page ${page}" aria-current="page">${page}</a>`);
+        expect(column.text).to.include(`aria-label="Page ${Math.ceil(total / 20)}"`);
+      }
+      const first = await browse(server, '/b/default/roadmap/completed');
+      expect(first.text).to.include('<a href="/b/default/roadmap/completed?page=2" aria-label="Page 2">2</a>');
+      expect(first.text).not.to.include('Status: ');
+    });
+
+    it('when a roadmap column is asked by an unknown status or an invalid page, then it is the board\'s 404 page or a 400 page that says why', async () => {
+      for (const path of ['/b/default/roadmap/nope', '/b/default/roadmap/new', '/b/default/roadmap/PLANNED', '/b/default/roadmap/planned/', '/b/nowhere/roadmap/planned']) {
+        const page = await browse(server, path);
+        expect(page.status, path).to.equal(404);
+        expect(page.headers.get('content-type'), path).to.equal('text/html; charset=utf-8');
+        expect(page.text, path).to.include('<h1>Page not found</h1>');
+      }
+      const refused = await browse(server, '/b/default/roadmap/planned?page=0');
+      expect(refused.status).to.equal(400);
+      expect(refused.text).to.include('class="error-summary"');
+      expect(refused.text).to.include('page must be an integer between 1 and 10000000');
+      expect(refused.text, 'no list beside the refusal').not.to.include('class="items"');
     });
   });
 

@@ -4,11 +4,12 @@ import { boardPage, type BoardView } from '../../server/src/web/board/views/boar
 import { errorPage } from '../../server/src/web/board/views/error-page.js';
 import { itemPage } from '../../server/src/web/board/views/item-page.js';
 import { roadmapPage } from '../../server/src/web/board/views/roadmap-page.js';
+import { roadmapColumnPage } from '../../server/src/web/board/views/roadmap-column-page.js';
 import { submitPage } from '../../server/src/web/board/views/submit-page.js';
 import type { SafeHtml } from '../../server/src/web/kit/html.js';
 import { pageNumbers, pagination } from '../../server/src/web/kit/views/list-parts.js';
 import { EXCERPT_LENGTH, excerpt, grouped, itemMeta, itemRow } from '../../server/src/web/kit/views/parts.js';
-import { ASSETS, HOSTILE, HOSTILE_ESCAPED, ITEM_ID, detail, expectEscaped, expectIsolated, expectLabelledControls, expectLandmarks, expectNoSummary, expectSummary, listItem, occurrences, titleOf } from './page-checks.js';
+import { ASSETS, HOSTILE, HOSTILE_ESCAPED, ITEM_ID, OTHER_ID, detail, expectEscaped, expectIsolated, expectLabelledControls, expectLandmarks, expectNoSummary, expectSummary, listItem, occurrences, titleOf } from './page-checks.js';
 
 /** The board's pages rendered from fixtures: no server, no database, no browser. */
 
@@ -277,13 +278,14 @@ describe('board views', () => {
     expect(itemMeta(listItem(), { showStatus: false }).text).not.to.include('status');
   });
 
-  it('when the roadmap is rendered, then each column is a labelled section of h3 items, and a full column links to its whole list', () => {
+  it('when the roadmap is rendered with full columns, then each is a labelled section of at most 10 h3 cards without their status, and a full column links to its own pages', () => {
+    const many = Array.from({ length: 25 }, (_, i) => listItem({ id: `0190f1a2-3b4c-7d5e-8f60-${String(i).padStart(12, '0')}`, status: 'planned', type: 'bug' }));
     const page = roadmapPage({
       project,
       assets: ASSETS,
       columns: [
-        { status: 'planned', items: [listItem({ status: 'planned' })], total: 60 },
-        { status: 'in-progress', items: [], total: 0 },
+        { status: 'planned', items: many, total: 60 },
+        { status: 'in-progress', items: [listItem()], total: 1 },
         { status: 'completed', items: [], total: 0 },
       ],
       voted: new Set(),
@@ -292,8 +294,55 @@ describe('board views', () => {
     expectEscaped(page);
     expectIsolated(page);
     expect(occurrences(page, /<section class="column" aria-labelledby="column-[a-z-]+">/)).to.equal(3);
-    expect(occurrences(page, /<h3 class="item-title">/)).to.equal(1);
-    expect(page.text).to.include('<a href="/b/acme?status=planned&amp;sortBy=votes">All 60 planned items</a>');
+    expect(occurrences(page, /<h3 class="item-title">/), '10 planned and 1 in progress').to.equal(11);
+    expect(occurrences(page, /<h2 class="item-title">/)).to.equal(0);
+    // The column's heading says the status once; a card keeps only its type and comments.
+    expect(page.text).not.to.include('Status: ');
+    expect(occurrences(page, /<span class="visually-hidden">Type: <\/span>Bug/)).to.equal(10);
+    expect(page.text).to.include('<h2 id="column-planned">Planned <span class="hint">(60)</span></h2>');
+    expect(page.text).to.include('<p class="column-more"><a href="/b/acme/roadmap/planned">Show all 60 in this column</a></p>');
+    expect(occurrences(page, /class="column-more"/), 'a column that shows all it has links nowhere').to.equal(1);
+    expect(page.text).to.include('<p class="empty">Nothing yet.</p>');
+  });
+
+  it('when a roadmap column page is rendered, then it names the status once in its h1, lists the rows without their status, and numbers its pages around this one', () => {
+    const page = roadmapColumnPage({
+      project,
+      assets: ASSETS,
+      status: 'in-progress',
+      list: { items: [listItem(), listItem({ id: OTHER_ID, voteCount: 3 })], total: 200, page: 5, totalPages: 10 },
+      problems: [],
+      voted: new Set([ITEM_ID]),
+      here: '/b/acme/roadmap/in-progress?page=5',
+      pageLink: (n) => `/b/acme/roadmap/in-progress?page=${n}`,
+    });
+    expectLandmarks(page, 'Board');
+    expectEscaped(page);
+    expectIsolated(page);
+    expectNoSummary(page);
+    expect(titleOf(page)).to.equal(`&#x2068;Roadmap: In progress&#x2069; &ndash; &#x2068;${HOSTILE_ESCAPED}&#x2069;`);
+    expect(page.text).to.include('<h1>In progress</h1>');
+    expect(page.text).to.include('<a href="/b/acme/roadmap">Back to the roadmap</a>');
+    expect(page.text).to.include('<p id="list-summary">200 items, most votes first</p>');
+    expect(occurrences(page, /<h2 class="item-title">/)).to.equal(2);
+    expect(page.text).not.to.include('Status: ');
+    expect(page.text, 'a vote comes back to this page').to.include('name="return" value="/b/acme/roadmap/in-progress?page=5"');
+    const numbers = [...page.text.matchAll(/<a href="[^"]*" aria-label="Page (\d+)"/g)].map((m) => Number(m[1]));
+    expect(numbers, 'the numbered pages: the list\'s own pagination').to.deep.equal(pageNumbers(5, 10).filter((n) => n !== 'gap'));
+    expect(occurrences(page, /class="page-gap"/)).to.equal(1);
+    expect(page.text).to.include('<a href="/b/acme/roadmap/in-progress?page=5" aria-label="Page 5" aria-current="page">5</a>');
+    expect(page.text).to.include('<a href="/b/acme/roadmap/in-progress?page=4" rel="prev">Previous</a>');
+    expect(page.text).to.include('<a href="/b/acme/roadmap/in-progress?page=6" rel="next">Next</a>');
+  });
+
+  it('when a roadmap column page is past its last page or its query is refused, then it says so and links back instead of listing', () => {
+    const base = { project, assets: ASSETS, status: 'planned' as const, voted: new Set<string>(), here: '/b/acme/roadmap/planned?page=9', pageLink: (n: number) => `/b/acme/roadmap/planned?page=${n}` };
+    const past = roadmapColumnPage({ ...base, problems: [], list: { items: [], total: 30, page: 9, totalPages: 2 } });
+    expect(past.text).to.include('<p class="empty">There is nothing on this page. <a href="/b/acme/roadmap/planned?page=1">Go to the first page</a>.</p>');
+    expect(past.text).to.include('<a href="/b/acme/roadmap/planned?page=2" rel="prev">Previous</a>');
+    const refused = roadmapColumnPage({ ...base, problems: [{ message: 'page must be a whole number' }] });
+    expectSummary(refused, [{ message: 'page must be a whole number' }]);
+    expect(refused.text).not.to.include('class="items"');
   });
 
   it('when a refusal is rendered, then it has the heading for people, the reason as text, and the way back (to the board, or the start page for none)', () => {

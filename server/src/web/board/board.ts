@@ -74,6 +74,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
   router.get('/b/:slug/items/:id', read(pages.item));
   router.get('/b/:slug/new', read(pages.newItem));
   router.get('/b/:slug/roadmap', read(pages.roadmap));
+  router.get('/b/:slug/roadmap/:status', read(pages.roadmapColumn));
   router.get('/b/:slug/similar', read(pages.similar));
   router.get('/b/:slug/sign-in', read(actions.signIn));
   router.post('/b/:slug/new', post(submitForm, actions.submit, actions.submitAgain));

@@ -13,7 +13,9 @@ import { parseListQuery, readList } from '../kit/lists.js';
 import { boardPage, type ListFilters } from './views/board-page.js';
 import { itemPage } from './views/item-page.js';
 import type { Problem } from '../kit/views/parts.js';
-import { ROADMAP_STATUSES, roadmapPage } from './views/roadmap-page.js';
+import { ROADMAP_COLUMN_SIZE, ROADMAP_STATUSES, roadmapPage, roadmapStatus } from './views/roadmap-page.js';
+import { roadmapColumnPage } from './views/roadmap-column-page.js';
+import { AppError } from '../../http/errors.js';
 import { submitPage, type SimilarShown } from './views/submit-page.js';
 import type { SafeHtml } from '../kit/html.js';
 import type { Visitor } from './visitors.js';
@@ -50,8 +52,8 @@ export async function similarTo(sql: SqlPool, project: BoardProject, voterKey: s
   return { items, voted: new Set(JSON.parse(row!.voted) as string[]) };
 }
 
-/** Items per roadmap column; the column links to the whole filtered list past that. */
-const ROADMAP_COLUMN_SIZE = 50;
+/** Items per page of a roadmap column's own pages. */
+const ROADMAP_PAGE_SIZE = 20;
 
 /** The board's pages (GET), on the API's statements: the list, the detail, the vote check. */
 export function boardPages(sql: SqlPool, assets: AssetPaths) {
@@ -128,6 +130,26 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
       );
       const voted = new Set(columns.flatMap((column) => column.voted));
       return roadmapPage({ project, assets, visitor, columns, voted });
+    },
+
+    /**
+     * GET /b/:slug/roadmap/:status: one column, a page at a time, by votes: the board's list query
+     * (its page checked by the same contract) on the API's list statement. A status that is no
+     * column of the roadmap is a 404.
+     */
+    async roadmapColumn({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
+      const status = roadmapStatus(ctx.params.status);
+      if (!status) throw new AppError(404, 'There is no such column on this roadmap.');
+      const asked: Record<string, unknown> = { status, sortBy: 'votes', limit: String(ROADMAP_PAGE_SIZE) };
+      if (ctx.query.page !== undefined) asked.page = ctx.query.page;
+      const view = { project, assets, visitor, status, here: ctx.url, voted: new Set<string>(), problems: [] as Problem[], pageLink: (n: number) => pageLink(ctx, n) };
+      const { query, problems } = parseListQuery(asked);
+      if (!query) {
+        ctx.status = 400;
+        return roadmapColumnPage({ ...view, problems });
+      }
+      const list = await readList(sql, project.id, query, voterKey);
+      return roadmapColumnPage({ ...view, voted: new Set(list.voted), list });
     },
   };
 }

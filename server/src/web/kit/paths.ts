@@ -6,6 +6,7 @@ export const boardPaths = {
   submit: (slug: string) => `/b/${encodeURIComponent(slug)}/new`,
   similar: (slug: string) => `/b/${encodeURIComponent(slug)}/similar`,
   roadmap: (slug: string) => `/b/${encodeURIComponent(slug)}/roadmap`,
+  roadmapColumn: (slug: string, status: string) => `/b/${encodeURIComponent(slug)}/roadmap/${encodeURIComponent(status)}`,
   signIn: (slug: string) => `/b/${encodeURIComponent(slug)}/sign-in`,
   signOut: (slug: string) => `/b/${encodeURIComponent(slug)}/sign-out`,
   locale: (slug: string) => `/b/${encodeURIComponent(slug)}/locale`,

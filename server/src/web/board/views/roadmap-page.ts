@@ -7,17 +7,34 @@ import { itemRow, label } from '../../kit/views/parts.js';
 
 /** The roadmap's columns, in the order work moves through them. */
 export const ROADMAP_STATUSES = ['planned', 'in-progress', 'completed'] as const;
+export type RoadmapStatus = (typeof ROADMAP_STATUSES)[number];
+
+/**
+ * Cards per column; past that, the column links to its own pages (roadmap-column-page.ts). Ten
+ * keep the roadmap quick to load and to read: three columns of fifty were 2,600 elements and
+ * 7,600 px on a desktop.
+ */
+export const ROADMAP_COLUMN_SIZE = 10;
+
+/** A roadmap status named by a path, or undefined when it names none of the columns. */
+export function roadmapStatus(value: string | undefined): RoadmapStatus | undefined {
+  return ROADMAP_STATUSES.find((status) => status === value);
+}
 
 export interface RoadmapView {
   project: BoardProject;
   assets: AssetPaths;
   /** The identified visitor, named in the header; none for an anonymous one. */
   visitor?: Visitor | undefined;
-  columns: { status: (typeof ROADMAP_STATUSES)[number]; items: FeedbackListItem[]; total: number }[];
+  /** Each column's most-voted items (the first ROADMAP_COLUMN_SIZE are shown), and how many it has in all. */
+  columns: { status: RoadmapStatus; items: FeedbackListItem[]; total: number }[];
   voted: ReadonlySet<string>;
 }
 
-/** GET /b/:slug/roadmap: a column per status, each ordered by votes. */
+/**
+ * GET /b/:slug/roadmap: a column per status, each its few most-voted items, and a link to the
+ * column's own pages when it has more. A card leaves out its status: its column says it once.
+ */
 export function roadmapPage(view: RoadmapView): SafeHtml {
   const { project } = view;
   const here = boardPaths.roadmap(project.slug);
@@ -28,10 +45,10 @@ ${view.columns.map(
 <h2 id="column-${column.status}">${label(column.status)} <span class="hint">(${column.total})</span></h2>
 ${column.items.length === 0
         ? html`<p class="empty">Nothing yet.</p>`
-        : html`<ol class="items">${column.items.map((item) => itemRow(project.slug, item, view.voted.has(item.id), here, { heading: 'h3' }))}</ol>`}
-${column.total > column.items.length && html`<p><a href="${boardPaths.board(project.slug)}?status=${column.status}&amp;sortBy=votes">All ${column.total} ${label(column.status).toLowerCase()} items</a></p>`}
+        : html`<ol class="items">${column.items.slice(0, ROADMAP_COLUMN_SIZE).map((item) => itemRow(project.slug, item, view.voted.has(item.id), here, { heading: 'h3', showStatus: false }))}</ol>`}
+${column.total > ROADMAP_COLUMN_SIZE && html`<p class="column-more"><a href="${boardPaths.roadmapColumn(project.slug, column.status)}">Show all ${column.total} in this column</a></p>`}
 </section>`,
   )}
 </div>`;
-  return page({ title: 'Roadmap', assets: view.assets, project, visitor: view.visitor, section: 'roadmap', path: boardPaths.roadmap(project.slug), body });
+  return page({ title: 'Roadmap', assets: view.assets, project, visitor: view.visitor, section: 'roadmap', path: here, body });
 }
