@@ -1,13 +1,20 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { backends } from '../helpers/backends.js';
-import { browserSuite, expectAccessible, watchedContext, type WatchedContext } from '../helpers/browser.js';
-import { withServer } from '../helpers/test-server.js';
+import { browserSuite, expectAccessible, screenshot, watchedContext, type WatchedContext } from '../helpers/browser.js';
+import { request, withServer } from '../helpers/test-server.js';
 
 /** The pages' language in Chromium (docs/board.md, "Languages"): Accept-Language, the switcher and its cookie, right to left. */
 
 /** A board page refused after the board is known (an item that is not there): its refusal page has the board's switcher. */
 const MISSING = '/b/default/items/0190f1a2-3b4c-7d5e-8f60-718293a4b5c6';
+
+/** Where an element is drawn: its left edge and width in CSS pixels. */
+async function box(page: Page, selector: string): Promise<{ x: number; width: number }> {
+  const found = await page.locator(selector).first().boundingBox();
+  expect(found, selector).to.not.equal(null);
+  return { x: found!.x, width: found!.width };
+}
 
 /** The document's language, its direction attribute, and the direction the browser lays the body out in. */
 function direction(page: Page): Promise<{ lang: string; dir: string; laidOut: string }> {
@@ -84,6 +91,77 @@ for (const backend of backends()) {
       expect((await again.goto(`${server.url}/team/sign-in`))?.status()).to.equal(200);
       expect(await direction(again)).to.deep.equal({ lang: 'ar', dir: 'rtl', laidOut: 'rtl' });
       await expectAccessible(again);
+    });
+
+    it('when Chromium asks for Arabic, then the board list, an item and the submit form are in Arabic and mirrored (the vote column on the right) at 1280 and 390 px, pass axe, and the French board is French', async function () {
+      this.timeout(120_000);
+      const secretKey = await server.newKey(undefined, 'secret');
+      const made: string[] = [];
+      for (const [title, type] of [['Export to CSV', 'idea'], ['تصدير إلى ملف CSV', 'idea'], ['Crash on save', 'bug']] as const) {
+        const created = await request(server, 'POST', '/api/v1/feedback', { body: { title, type, description: 'Spreadsheets open it directly, so nobody has to copy rows by hand.', endUser: { externalId: `lang-${made.length}`, name: 'Ann Lee' } } });
+        expect(created.status).to.equal(201);
+        made.push(created.body.feedback.id as string);
+      }
+      const [first] = made;
+      expect((await request(server, 'PATCH', `/api/v1/feedback/${first}`, { apiKey: secretKey, body: { status: 'planned' } })).status).to.equal(200);
+      const commented = await request(server, 'POST', `/api/v1/feedback/${first}/comments`, { apiKey: secretKey, body: { content: 'Planned for the next release.', team: { name: 'Acme' } } });
+      expect(commented.status).to.equal(201);
+
+      const arabic = await browser({ locale: 'ar', viewport: { width: 1280, height: 800 } });
+      // The refused submission is a 400 page, as without script.
+      arabic.expectRefusal(`${server.url}/b/default/new`);
+      const page = await arabic.newPage();
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: width === 1280 ? 800 : 844 });
+        expect((await page.goto(`${server.url}/b/default`))?.status()).to.equal(200);
+        expect(await direction(page)).to.deep.equal({ lang: 'ar', dir: 'rtl', laidOut: 'rtl' });
+        expect(await page.locator('h1').textContent()).to.equal('الملاحظات');
+        expect(await page.locator('#list-summary').textContent()).to.equal('3 عناصر');
+        // Mirrored: the vote column stands at the right of the row, the title to its left.
+        const vote = await box(page, '.items .vote-button');
+        const title = await box(page, '.items .item-title');
+        expect(vote.x, 'the vote column is right of the title').to.be.greaterThan(title.x);
+        const main = await box(page, 'main');
+        expect(vote.x + vote.width, 'the vote column ends at the right edge of the content').to.be.at.least(main.x + main.width - 20);
+        await expectAccessible(page);
+        await screenshot(page, `board-ar-${width}`);
+      }
+
+      await page.setViewportSize({ width: 1280, height: 800 });
+      expect((await page.goto(`${server.url}/b/default/items/${first}`))?.status()).to.equal(200);
+      expect(await page.locator('.detail .vote-label').textContent()).to.equal('صوت');
+      expect(await page.locator('#history-title').textContent()).to.equal('سجل الحالة');
+      expect(await page.locator('.timeline-what').nth(1).textContent()).to.equal('نُقل من جديد إلى مخطط له');
+      expect(await page.locator('#comments-title').textContent()).to.equal('تعليق واحد');
+      expect((await box(page, '.detail .vote-button')).x).to.be.greaterThan((await box(page, '.detail h1')).x);
+      await expectAccessible(page);
+      await screenshot(page, 'item-ar-1280');
+      // A vote in place: the word comes from the server in Arabic's plural form for 2.
+      await page.locator('.detail .vote-button').click();
+      await page.locator('.detail .vote-button[aria-pressed="true"]').waitFor();
+      expect(await page.locator('.detail .vote-label').textContent()).to.equal('صوتان');
+
+      expect((await page.goto(`${server.url}/b/default/new`))?.status()).to.equal(200);
+      await page.getByRole('button', { name: 'إرسال الملاحظة' }).click();
+      await page.locator('.error-summary').waitFor();
+      expect(await page.locator('.error-summary li').first().textContent()).to.equal('العنوان مطلوب');
+      expect(await page.locator('#title-error').textContent()).to.equal('خطأ: العنوان مطلوب');
+      // The similar items, listed by the script in Arabic.
+      await page.locator('#title').fill('تصدير إلى ملف');
+      await page.locator('.similar h2').waitFor();
+      expect(await page.locator('.similar h2').textContent()).to.equal('هل طُلبت من قبل؟ صوّت لها بدلًا من ذلك');
+      expect(await page.locator('.similar .vote-label').first().textContent()).to.equal('صوت');
+      await expectAccessible(page);
+      await screenshot(page, 'submit-ar-1280');
+
+      const french = await browser({ locale: 'fr-FR', viewport: { width: 1280, height: 800 } });
+      const frenchPage = await french.newPage();
+      expect((await frenchPage.goto(`${server.url}/b/default`))?.status()).to.equal(200);
+      expect(await direction(frenchPage)).to.deep.equal({ lang: 'fr', dir: 'ltr', laidOut: 'ltr' });
+      expect(await frenchPage.locator('#list-summary').textContent()).to.equal('3 éléments');
+      expect((await box(frenchPage, '.items .vote-button')).x).to.be.lessThan((await box(frenchPage, '.items .item-title')).x);
+      await expectAccessible(frenchPage);
+      await screenshot(frenchPage, 'board-fr-1280');
     });
   });
 }

@@ -41,7 +41,7 @@ ${errorSummary(view.problems)}
 ${view.notice && banner(view.notice, view.here, view.undo)}
 ${filterForm(teamPaths.inbox, filters)}
 ${view.counts && statusTabs(view.counts, filters.status, view.statusLink)}
-${list && html`<p id="list-summary" aria-live="polite">${count(list.total, 'item')}${filters.status ? html` with status ${filters.status.split(',').map(label).join(' or ')}` : ''}${filters.search ? html` matching &ldquo;${isolated(filters.search)}&rdquo;` : ''}</p>
+${list && html`<p id="list-summary" aria-live="polite">${count(list.total, 'item')}${filters.status ? html` with status ${filters.status.split(',').map((status) => label(status)).join(' or ')}` : ''}${filters.search ? html` matching &ldquo;${isolated(filters.search)}&rdquo;` : ''}</p>
 ${list.items.length === 0
       ? html`<p class="empty">Nothing to triage here.</p>`
       : html`<form method="post" action="${teamPaths.bulkStatus}" class="bulk">
