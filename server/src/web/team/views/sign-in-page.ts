@@ -1,6 +1,6 @@
 import { DISPLAY_NAME_MAX_LENGTH } from '@feedbackd/sdk/contract';
 import type { TeamAssetPaths } from '../team-assets.js';
-import { html, type SafeHtml } from '../../kit/html.js';
+import { html, type HtmlValue, type SafeHtml } from '../../kit/html.js';
 import { ENGLISH, type I18n } from '../../kit/i18n.js';
 import { field } from '../../kit/views/fields.js';
 import { errorSummary, type Problem } from '../../kit/views/parts.js';
@@ -12,7 +12,7 @@ export interface SignInView {
   problems?: Problem[] | undefined;
   /** The name as typed, to fill in again (a name is no secret; the key never is filled in). */
   name?: string | undefined;
-  notice?: string | undefined;
+  notice?: HtmlValue;
   /** The page's language (kit/locale-choice.ts); English when not given. */
   i18n?: I18n | undefined;
 }
