@@ -114,8 +114,8 @@ describe('board views', () => {
       comments: [{ id: 'c1', content: 'Same\u202e', createdAt: '2026-05-04T04:00:00.000Z', author: { name: 'Eve\u202e' } }],
     });
     const page = itemPage({ project: { ...project, name: 'Acme\u202e' }, assets: ASSETS, item, voted: false, visitor: { ...visitor, name: 'Ann\u202e' }, history: [] });
-    expect(page.text).to.include('<span class="person-name"><bdi>Mallory\u202e</bdi></span></span> <span class="hint">Posted on <time datetime="2026-05-04T03:02:01.000Z">2026-05-04</time></span>');
-    expect(page.text).to.include('<p><strong><bdi>Eve\u202e</bdi></strong> <span class="hint"><time datetime="2026-05-04T04:00:00.000Z">2026-05-04</time></span></p>');
+    expect(page.text).to.include('<span class="person-name"><bdi>Mallory\u202e</bdi></span></span> <span class="hint">Posted on <time datetime="2026-05-04T03:02:01.000Z">May 4, 2026</time></span>');
+    expect(page.text).to.include('<p><strong><bdi>Eve\u202e</bdi></strong> <span class="hint"><time datetime="2026-05-04T04:00:00.000Z">May 4, 2026</time></span></p>');
     expect(page.text).to.include('<p><bdi>Same\u202e</bdi></p>');
     expect(page.text).to.include('<h1><bdi>Export\u202e</bdi></h1>');
     expect(page.text).to.include('Signed in as <strong><bdi>Ann\u202e</bdi></strong>');
@@ -217,7 +217,7 @@ describe('board views', () => {
       '<span class="timeline-what">Moved from New to Under review</span>',
       '<span class="timeline-what">Moved from Under review to Planned</span>',
     ]);
-    expect(timeline).to.include('<time datetime="2026-05-06T01:00:00.000Z">2026-05-06</time>');
+    expect(timeline).to.include('<time datetime="2026-05-06T01:00:00.000Z">May 6, 2026</time>');
     const still = itemPage({ project, assets: ASSETS, item: detail({ status: 'closed' }), voted: false, history: [] });
     expect(still.text, 'an item imported closed, never changed, was posted as it is').to.include('Posted as Closed');
     expect(still.text).to.include('The status has not changed since the item was posted.');

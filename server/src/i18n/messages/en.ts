@@ -96,9 +96,117 @@ export const en = {
   // A form's field (web/kit/views/fields.ts).
   'field.errorPrefix': 'Error:',
 
-  // Shared by the lists and the item pages (the second step of the catalogue converts them to these).
+  // Shared by the lists and the item pages (web/kit/views/).
   'item.votes': '{count, plural, one {# vote} other {# votes}}',
   'item.postedOn': 'Posted on {when, date, medium}',
+
+  // Statuses and types, as a tag, an option or a sentence shows them (web/kit/views/parts.ts, label).
+  'status.new': 'New',
+  'status.under-review': 'Under review',
+  'status.planned': 'Planned',
+  'status.in-progress': 'In progress',
+  'status.completed': 'Completed',
+  'status.closed': 'Closed',
+  'type.bug': 'Bug',
+  'type.idea': 'Idea',
+  'type.question': 'Question',
+  'type.other': 'Other',
+
+  // Counts (web/kit/views/parts.ts, count).
+  'count.item': '{count, plural, one {# item} other {# items}}',
+  'count.comment': '{count, plural, one {# comment} other {# comments}}',
+  'count.identifiedVoter': '{count, plural, one {# identified voter} other {# identified voters}}',
+  'count.anonymousVote': '{count, plural, one {# anonymous vote} other {# anonymous votes}}',
+
+  // The vote button (web/kit/views/parts.ts): the word under the number, and what a screen reader adds.
+  'vote.label': '{count, plural, one {vote} other {votes}}',
+  'vote.for': '– vote for “{title}”',
+
+  // An item's facts, an error summary (web/kit/views/parts.ts).
+  'meta.status': 'Status:',
+  'meta.type': 'Type:',
+  'errors.title': 'There is a problem',
+
+  // The filter form and the pages of a list (web/kit/views/list-parts.ts).
+  'filters.label': 'Filter and sort',
+  'filters.search': 'Search',
+  'filters.status': 'Status',
+  'filters.type': 'Type',
+  'filters.sortBy': 'Sort by',
+  'filters.any': 'Any',
+  'filters.apply': 'Apply',
+  'sort.newest': 'Newest',
+  'sort.oldest': 'Oldest',
+  'sort.votes': 'Most votes',
+  'sort.comments': 'Most comments',
+  'pages.label': 'Pages',
+  'pages.previous': 'Previous',
+  'pages.next': 'Next',
+  'pages.page': 'Page {page}',
+
+  // An item's comments, people and dates (web/kit/views/list-parts.ts, people.ts).
+  'comments.none': 'No comments yet.',
+  'comments.team': 'Team',
+  'person.anonymous': 'Anonymous',
+  'date.dateTime': '{date}, {time} UTC',
+
+  // An item's status history (web/kit/views/timeline.ts): whole sentences, never an arrow.
+  'timeline.title': 'Status history',
+  'timeline.posted': 'Posted as {status}',
+  'timeline.moved': 'Moved from {from} to {to}',
+  'timeline.movedBy': 'Moved from {from} to {to} by {actor}',
+  'timeline.movedWithKey': 'Moved from {from} to {to} with an API key',
+  'timeline.unchanged': 'The status has not changed since the item was posted.',
+
+  // The contract's messages about the board's forms (web/kit/contract-messages.ts): in English the API's
+  // exact words; a page shows them through these keys, so another language says them in its own.
+  'contract.titleRequired': 'Title is required',
+  'contract.titleNotText': 'Title must be a string',
+  'contract.titleTooLong': 'Title must be at most {max} characters',
+  'contract.descriptionNotText': 'Description must be a string',
+  'contract.descriptionTooLong': 'Description must be at most {max} characters',
+  'contract.typeChoice': 'Type must be one of: {choices}',
+  'contract.statusChoice': 'Status must be one of: {choices}',
+  'contract.sortChoice': 'sortBy must be one of: {choices}',
+  'contract.statusNotText': 'status must be a string',
+  'contract.typeNotText': 'type must be a string',
+  'contract.statusEmptyEntry': 'status has an empty entry: separate values with one comma, and none at either end',
+  'contract.typeEmptyEntry': 'type has an empty entry: separate values with one comma, and none at either end',
+  'contract.searchNotText': 'search must be a single string',
+  'contract.searchTooLong': 'search must be at most {max} characters',
+  'contract.pageNumber': 'page must be an integer between {min} and {max}',
+  'contract.limitNumber': 'limit must be an integer between {min} and {max}',
+  'contract.nul': '{field} must not contain NUL characters',
+  'contract.surrogate': '{field} must be valid Unicode (it contains a lone surrogate)',
+
+  // The board's list (web/board/views/board-page.ts).
+  'board.list.heading': 'Feedback',
+  'board.list.summary': '{count, plural, one {# item} other {# items}}',
+  'board.list.summarySearch': '{count, plural, one {# item matching “{search}”} other {# items matching “{search}”}}',
+  'board.empty.pastEnd': 'This page is past the end of the list.',
+  'board.empty.firstPage': 'Go to the first page',
+  'board.empty.search': 'No feedback matches “{search}”.',
+  'board.empty.clearSearch': 'Clear the search and filters',
+  'board.empty.filters': 'No feedback matches these filters.',
+  'board.empty.clearFilters': 'Clear the filters',
+  'board.empty.nothing': 'Nothing here yet.',
+
+  // An item's page on the board (web/board/views/item-page.ts).
+  'board.item.back': 'Back to all feedback',
+  'board.item.noDescription': 'No description.',
+
+  // The submit form (web/board/views/submit-page.ts), and its similar items (also board.js's, through /b/:slug/similar).
+  'board.submit.title': 'Give feedback',
+  'board.submit.titleWithErrors': 'Error: Give feedback',
+  'board.submit.titleField': 'Title',
+  'board.submit.titleHint': 'A short summary, up to {max, number} characters.',
+  'board.submit.description': 'Description (optional)',
+  'board.submit.type': 'Type',
+  'board.submit.send': 'Send feedback',
+  'board.submit.lookFirst': 'Look for similar feedback first',
+  'board.similar.noTitle': 'Type a title first: similar feedback is looked for by its title.',
+  'board.similar.none': 'Nothing like it yet: go ahead and send it.',
+  'board.similar.heading': 'Already asked? Vote for it instead',
 } as const;
 
 /** A message's name. */

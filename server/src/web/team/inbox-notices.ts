@@ -27,7 +27,7 @@ export function noticeOf(params: URLSearchParams, i18n: I18n): SafeHtml | undefi
   const changed = whole(params.get('changed'));
   const to = FeedbackStatusSchema.safeParse(params.get('to'));
   if (changed === undefined || !to.success) return undefined;
-  return sentences([t('team.notice.moved', { count: changed, status: label(to.data) }), ...gone]);
+  return sentences([t('team.notice.moved', { count: changed, status: label(to.data, i18n) }), ...gone]);
 }
 
 /** Sentences one after another (a space between them: every catalogue language here separates sentences so, but Japanese, which reads well with it too). */

@@ -109,7 +109,7 @@ export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: TeamAs
     const parsed = parseListQuery(query);
     if (!parsed.query) {
       ctx.status = 400;
-      return inboxPage({ ...view, problems: [...problems, ...parsed.problems] });
+      return inboxPage({ ...view, problems: [...problems, ...problemsIn(i18n, parsed.problems)] });
     }
     const list = await readList(sql, session.project.id, parsed.query);
     const counts = await readStatusCounts(sql, session.project.id, parsed.query);

@@ -1,5 +1,6 @@
 import { PAGE_SIZE_MAX } from '@feedbackd/sdk/contract';
 import type { MessageKey } from '../../i18n/index.js';
+import { contractMessage } from '../kit/contract-messages.js';
 import { ENGLISH, type I18n } from '../kit/i18n.js';
 import type { Problem } from '../kit/views/parts.js';
 
@@ -7,8 +8,8 @@ import type { Problem } from '../kit/views/parts.js';
  * The team's own form messages (not the contract's): the checks of its forms (zod's `error`,
  * formInput's `say`) are made once, when the module loads, before any request has a language, so
  * they are written in English, from the catalogue. A refused form's problems are then put into
- * the page's language by finding each English text's message here. A text that is none of these
- * (the contract's own, from the API's schemas) is left as it is.
+ * the page's language by finding each English text's message here; the contract's own (the API's
+ * schemas, which the forms share) go through kit/contract-messages.ts, and any other is left as it is.
  */
 
 /** A team form message, with the values it is written with (the same on every request). */
@@ -31,10 +32,10 @@ export function teamProblem(key: MessageKey, values?: Record<string, number>): s
 
 const byText = new Map(MESSAGES.map(([key, values]) => [teamProblem(key, values), { key, values }]));
 
-/** The problems in the page's language: each of the team's messages translated, any other kept. */
+/** The problems in the page's language: the team's messages and the contract's translated, any other kept. */
 export function problemsIn(i18n: I18n, problems: readonly Problem[]): Problem[] {
   return problems.map((problem) => {
     const found = byText.get(problem.message);
-    return found ? { ...problem, message: i18n.text(found.key, found.values) } : problem;
+    return { ...problem, message: found ? i18n.text(found.key, found.values) : contractMessage(problem.message, i18n) };
   });
 }

@@ -1,6 +1,8 @@
 import { FEEDBACK_STATUSES, FEEDBACK_TYPES, SORT_ORDERS, type FeedbackDetail } from '@feedbackd/sdk/contract';
+import type { MessageKey } from '../../../i18n/index.js';
 import { html, isolated, type SafeHtml } from '../html.js';
-import { count, label, options } from './parts.js';
+import { ENGLISH, type I18n } from '../i18n.js';
+import { label, options } from './parts.js';
 
 /*
  * The parts a list of items and an item are made of, the same on the public board and on the
@@ -21,17 +23,19 @@ export interface ListPage {
   totalPages: number;
 }
 
-const SORT_TEXT: Record<string, string> = { newest: 'Newest', oldest: 'Oldest', votes: 'Most votes', comments: 'Most comments' };
+const SORT_TEXT: Readonly<Record<string, MessageKey>> = { newest: 'sort.newest', oldest: 'sort.oldest', votes: 'sort.votes', comments: 'sort.comments' };
 
 /** The filter form: a GET form to `action` with the API's query names, so a filtered list is a link. */
-export function filterForm(action: string, filters: ListFilters): SafeHtml {
-  const any = [{ value: '', text: 'Any' }];
-  return html`<form method="get" action="${action}" class="filters" role="search" aria-label="Filter and sort">
-<div class="field"><label for="search">Search</label><input type="search" id="search" name="search" value="${filters.search ?? ''}" maxlength="200"></div>
-<div class="field"><label for="status">Status</label><select id="status" name="status">${options([...any, ...FEEDBACK_STATUSES.map((s) => ({ value: s, text: label(s) }))], filters.status)}</select></div>
-<div class="field"><label for="type">Type</label><select id="type" name="type">${options([...any, ...FEEDBACK_TYPES.map((t) => ({ value: t, text: label(t) }))], filters.type)}</select></div>
-<div class="field"><label for="sortBy">Sort by</label><select id="sortBy" name="sortBy">${options(SORT_ORDERS.map((s) => ({ value: s, text: SORT_TEXT[s] ?? s })), filters.sortBy ?? 'newest')}</select></div>
-<button type="submit" class="button">Apply</button>
+export function filterForm(action: string, filters: ListFilters, i18n: I18n = ENGLISH): SafeHtml {
+  const { t } = i18n;
+  const any = [{ value: '', text: i18n.text('filters.any') }];
+  const sortText = (s: string) => (SORT_TEXT[s] ? i18n.text(SORT_TEXT[s]) : s);
+  return html`<form method="get" action="${action}" class="filters" role="search" aria-label="${t('filters.label')}">
+<div class="field"><label for="search">${t('filters.search')}</label><input type="search" id="search" name="search" value="${filters.search ?? ''}" maxlength="200"></div>
+<div class="field"><label for="status">${t('filters.status')}</label><select id="status" name="status">${options([...any, ...FEEDBACK_STATUSES.map((s) => ({ value: s, text: label(s, i18n) }))], filters.status)}</select></div>
+<div class="field"><label for="type">${t('filters.type')}</label><select id="type" name="type">${options([...any, ...FEEDBACK_TYPES.map((type) => ({ value: type, text: label(type, i18n) }))], filters.type)}</select></div>
+<div class="field"><label for="sortBy">${t('filters.sortBy')}</label><select id="sortBy" name="sortBy">${options(SORT_ORDERS.map((s) => ({ value: s, text: sortText(s) })), filters.sortBy ?? 'newest')}</select></div>
+<button type="submit" class="button">${t('filters.apply')}</button>
 </form>`;
 }
 
@@ -65,43 +69,49 @@ export function pageNumbers(current: number, totalPages: number): (number | 'gap
  * one marked `aria-current="page"`, an ellipsis for each gap, "Next"; nothing for a list of one
  * page. A page past the end (a link kept after items went) marks none, and "Previous" goes to the last.
  */
-export function pagination(list: ListPage, pageLink: (page: number) => string): SafeHtml | false {
+export function pagination(list: ListPage, pageLink: (page: number) => string, i18n: I18n = ENGLISH): SafeHtml | false {
   const { page, totalPages } = list;
   if (totalPages <= 1) return false;
-  return html`<nav class="pagination" aria-label="Pages">
+  const { t } = i18n;
+  return html`<nav class="pagination" aria-label="${t('pages.label')}">
 <ul>
-${page > 1 && html`<li class="page-step"><a href="${pageLink(Math.min(page - 1, totalPages))}" rel="prev">Previous</a></li>`}
+${page > 1 && html`<li class="page-step"><a href="${pageLink(Math.min(page - 1, totalPages))}" rel="prev">${t('pages.previous')}</a></li>`}
 ${pageNumbers(page, totalPages).map((n) =>
     n === 'gap'
       ? html`<li class="page-gap">&hellip;</li>`
-      : html`<li><a href="${pageLink(n)}" aria-label="Page ${n}"${n === page ? html` aria-current="page"` : ''}>${n}</a></li>`,
+      : html`<li><a href="${pageLink(n)}" aria-label="${t('pages.page', { page: n })}"${n === page ? html` aria-current="page"` : ''}>${i18n.number(n)}</a></li>`,
   )}
-${page < totalPages && html`<li class="page-step"><a href="${pageLink(page + 1)}" rel="next">Next</a></li>`}
+${page < totalPages && html`<li class="page-step"><a href="${pageLink(page + 1)}" rel="next">${t('pages.next')}</a></li>`}
 </ul>
 </nav>`;
 }
 
 /** An item's comments, oldest first, the team's marked; each one's time as `when` shows it (the date by default). */
-export function commentsSection(comments: FeedbackDetail['comments'], when: (iso: string) => SafeHtml = date): SafeHtml {
+export function commentsSection(comments: FeedbackDetail['comments'], when?: (iso: string) => SafeHtml, i18n: I18n = ENGLISH): SafeHtml {
+  const { t } = i18n;
+  const at = when ?? ((iso: string) => date(iso, i18n));
   return html`<section aria-labelledby="comments-title">
-<h2 id="comments-title">${count(comments.length, 'comment')}</h2>
+<h2 id="comments-title">${t('count.comment', { count: comments.length })}</h2>
 ${comments.length === 0
-    ? html`<p class="empty">No comments yet.</p>`
+    ? html`<p class="empty">${t('comments.none')}</p>`
     : html`<ol class="comments">${comments.map(
         (c) => html`<li class="comment${c.author?.isTeam ? ' team' : ''}">
-<p><strong>${c.author?.name ? isolated(c.author.name) : 'Anonymous'}</strong>${c.author?.isTeam ? html` <span class="team-badge">Team</span>` : ''} <span class="hint">${when(c.createdAt)}</span></p>
+<p><strong>${c.author?.name ? isolated(c.author.name) : t('person.anonymous')}</strong>${c.author?.isTeam ? html` <span class="team-badge">${t('comments.team')}</span>` : ''} <span class="hint">${at(c.createdAt)}</span></p>
 <p>${isolated(c.content)}</p>
 </li>`,
       )}</ol>`}
 </section>`;
 }
 
-/** A timestamp of the API (ISO 8601, UTC) as a <time> that reads as a date. */
-export function date(iso: string): SafeHtml {
-  return html`<time datetime="${iso}">${iso.slice(0, 10)}</time>`;
+/** A timestamp of the API (ISO 8601, UTC) as a <time> that reads as a date, as the page's language writes one (its day in UTC). */
+export function date(iso: string, i18n: I18n = ENGLISH): SafeHtml {
+  return html`<time datetime="${iso}">${i18n.date(iso)}</time>`;
 }
 
-/** A timestamp of the API as a <time> that reads as a date and a time of day, in UTC. */
-export function dateTime(iso: string): SafeHtml {
-  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+/**
+ * A timestamp of the API as a <time> that reads as a date and a time of day, in UTC (a reader's
+ * time zone is unknown without script). The time is the 24-hour clock that every language reads.
+ */
+export function dateTime(iso: string, i18n: I18n = ENGLISH): SafeHtml {
+  return html`<time datetime="${iso}">${i18n.t('date.dateTime', { date: i18n.messages.date(iso), time: iso.slice(11, 16) })}</time>`;
 }

@@ -1,13 +1,11 @@
 import { html, isolated, type SafeHtml } from '../html.js';
+import { ENGLISH, type I18n } from '../i18n.js';
 
 /*
  * People on an item's page, the same on the board and on the team's pages: who posted it, drawn
  * as a circle of their initials. No image is fetched (an avatar URL is the host app's, and the
  * CSP loads nothing from elsewhere); the circle is decoration, the name beside it is the text.
  */
-
-/** What the page shows for an item whose submitter is unknown or gave no name. */
-export const ANONYMOUS = 'Anonymous';
 
 /** Colours of the circles (board.css, .avatar-0 to .avatar-7), each dark enough for white initials (4.5:1). */
 const AVATAR_COLOURS = 8;
@@ -39,7 +37,7 @@ export function avatar(name: string | null | undefined): SafeHtml {
   return html`<span class="avatar avatar-${avatarColour(name!)}" aria-hidden="true">${text}</span>`;
 }
 
-/** A person's avatar and name (or "Anonymous"), as a line of an item's page. */
-export function person(name: string | null | undefined): SafeHtml {
-  return html`<span class="person">${avatar(name)}<span class="person-name">${name ? isolated(name) : ANONYMOUS}</span></span>`;
+/** A person's avatar and name (or the catalogue's "Anonymous"), as a line of an item's page. */
+export function person(name: string | null | undefined, i18n: I18n = ENGLISH): SafeHtml {
+  return html`<span class="person">${avatar(name)}<span class="person-name">${name ? isolated(name) : i18n.t('person.anonymous')}</span></span>`;
 }

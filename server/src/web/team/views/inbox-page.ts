@@ -43,9 +43,9 @@ export function inboxPage(view: InboxView): SafeHtml {
   const i18n = view.i18n ?? ENGLISH;
   const { t } = i18n;
   const body = html`<h1>${t('team.inbox.title')}</h1>
-${errorSummary(view.problems)}
+${errorSummary(view.problems, i18n)}
 ${view.notice && banner(view.notice, view.here, view.undo, i18n)}
-${filterForm(teamPaths.inbox, filters)}
+${filterForm(teamPaths.inbox, filters, i18n)}
 ${view.counts && statusTabs(view.counts, filters.status, view.statusLink, i18n)}
 ${list && html`<p id="list-summary" aria-live="polite">${summary(list.total, filters, i18n)}</p>
 ${list.items.length === 0
@@ -55,21 +55,21 @@ ${list.items.length === 0
 ${bulkBar(i18n)}
 <ol class="items" aria-labelledby="list-summary">${list.items.map((item) => row(item, i18n))}</ol>
 </form>`}
-${pagination(list, view.pageLink)}`}`;
+${pagination(list, view.pageLink, i18n)}`}`;
   return teamPage({ title: i18n.text(view.problems.length > 0 ? 'team.inbox.titleWithErrors' : 'team.inbox.title'), assets: view.assets, project: view.project, inbox: true, body, i18n, here: view.here });
 }
 
 /** "12 items with status New or Under review matching “export”": one message for each of the filters given, so each language orders its own sentence. */
 function summary(total: number, filters: ListFilters, i18n: I18n): SafeHtml {
   const { t } = i18n;
-  const statuses = filters.status ? filters.status.split(',').map(label) : [];
+  const statuses = filters.status ? filters.status.split(',').map((status) => label(status, i18n)) : [];
   // "A or B or C": each "or" is the language's own.
   const status = statuses.length === 0 ? undefined : statuses.slice(1).reduce<HtmlValue>((either, other) => t('team.inbox.either', { status: html`${either}`, other }), statuses[0]);
   const search = filters.search ? isolated(filters.search) : undefined;
   if (status !== undefined && search) return t('team.inbox.summaryStatusSearch', { count: total, status: html`${status}`, search });
   if (status !== undefined) return t('team.inbox.summaryStatus', { count: total, status: html`${status}` });
   if (search) return t('team.inbox.summarySearch', { count: total, search });
-  return t('team.inbox.summary', { count: total });
+  return t('count.item', { count: total });
 }
 
 function row(item: FeedbackListItem, i18n: I18n): SafeHtml {
@@ -81,10 +81,10 @@ function row(item: FeedbackListItem, i18n: I18n): SafeHtml {
 <div class="item-body">
 <h2 class="item-title"><label for="${box}" class="visually-hidden">${t('team.inbox.select', { title: isolated(item.title) })}</label><a href="${teamPaths.item(item.id)}">${isolated(item.title)}</a></h2>
 <ul class="meta">
-<li class="tag"><span class="visually-hidden">${t('team.inbox.statusPrefix')} </span>${label(item.status)}</li>
-<li class="tag"><span class="visually-hidden">${t('team.inbox.typePrefix')} </span>${label(item.type)}</li>
+<li class="tag"><span class="visually-hidden">${t('meta.status')} </span>${label(item.status, i18n)}</li>
+<li class="tag"><span class="visually-hidden">${t('meta.type')} </span>${label(item.type, i18n)}</li>
 <li>${t('item.votes', { count: item.voteCount })}</li>
-<li>${t('team.inbox.comments', { count: item.commentCount })}</li>
+<li>${t('count.comment', { count: item.commentCount })}</li>
 <li>${when(item.createdAt, i18n)}</li>
 </ul>
 </div>

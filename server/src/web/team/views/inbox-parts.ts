@@ -18,11 +18,11 @@ import { pluralForms } from './plural-forms.js';
  */
 export function statusTabs(counts: StatusCounts, current: string | undefined, link: (status: string) => string, i18n: I18n): SafeHtml {
   const { t } = i18n;
-  const tabs: [value: string, text: HtmlValue, n: number][] = [['', t('team.tabs.all'), counts.all], ...FEEDBACK_STATUSES.map((s): [string, HtmlValue, number] => [s, label(s), counts[s]])];
+  const tabs: [value: string, text: HtmlValue, n: number][] = [['', t('team.tabs.all'), counts.all], ...FEEDBACK_STATUSES.map((s): [string, HtmlValue, number] => [s, label(s, i18n), counts[s]])];
   return html`<nav class="status-tabs" aria-label="${t('team.tabs.label')}">
 <ul>${tabs.map(
     ([value, text, n]) =>
-      html`<li><a href="${link(value)}"${value === (current ?? '') ? html` aria-current="page"` : ''}><span class="tab-label">${text}</span> <span class="tab-count" aria-hidden="true">${i18n.number(n)}</span><span class="visually-hidden">${t('team.tabs.items', { count: n })}</span></a></li>`,
+      html`<li><a href="${link(value)}"${value === (current ?? '') ? html` aria-current="page"` : ''}><span class="tab-label">${text}</span> <span class="tab-count" aria-hidden="true">${i18n.number(n)}</span><span class="visually-hidden">${t('count.item', { count: n })}</span></a></li>`,
   )}</ul>
 </nav>`;
 }
@@ -40,7 +40,7 @@ export function bulkBar(i18n: I18n): SafeHtml {
 <legend class="visually-hidden">${t('team.bulk.legend')}</legend>
 <div class="select-all"><input type="checkbox" id="select-all" name="all" value="page" data-select-all><label for="select-all">${t('team.bulk.selectAll')}</label></div>
 <output class="selected-count" for="select-all" data-selected-count${pluralForms(i18n, 'team.bulk.selected')} hidden></output>
-<div class="bulk-status"><label for="new-status">${t('team.bulk.newStatus')}</label><select id="new-status" name="status">${options(FEEDBACK_STATUSES.map((s) => ({ value: s, text: label(s) })), 'under-review')}</select>
+<div class="bulk-status"><label for="new-status">${t('team.bulk.newStatus')}</label><select id="new-status" name="status">${options(FEEDBACK_STATUSES.map((s) => ({ value: s, text: label(s, i18n) })), 'under-review')}</select>
 <button type="submit" class="button">${t('team.bulk.submit')}</button></div>
 </fieldset>`;
 }

@@ -54,20 +54,20 @@ export function teamItemPage(view: TeamItemView): SafeHtml {
   const i18n = view.i18n ?? ENGLISH;
   const { t } = i18n;
   const body = html`<p><a href="${teamPaths.inbox}">${t('team.item.back')}</a>${project.boardEnabled ? html` · <a href="${boardPaths.item(project.slug, item.id)}">${t('team.item.onBoard')}</a>` : ''}</p>
-${errorSummary(view.mergeProblem ? [...problems, { field: 'intoId', message: view.mergeProblem }] : problems)}
+${errorSummary(view.mergeProblem ? [...problems, { field: 'intoId', message: view.mergeProblem }] : problems, i18n)}
 ${view.notice && html`<p class="notice" role="status">${view.notice}</p>`}
 <div class="item-layout">
 <article class="item-head">
 <h1>${isolated(item.title)}</h1>
-${itemMeta(item)}
-<p class="submitter">${person(item.endUser?.name)} <span class="hint">${t('team.item.votesPosted', { count: item.voteCount, date: when(item.createdAt, i18n) })}</span></p>
+${itemMeta(item, { i18n })}
+<p class="submitter">${person(item.endUser?.name, i18n)} <span class="hint">${t('team.item.votesPosted', { count: item.voteCount, date: when(item.createdAt, i18n) })}</span></p>
 ${item.description ? html`<p class="description">${isolated(item.description)}</p>` : html`<p class="empty">${t('team.item.noDescription')}</p>`}
 </article>
 <aside class="item-side" aria-label="${t('team.item.side')}">
 <section aria-labelledby="status-title">
 <h2 id="status-title">${t('team.item.statusTitle')}</h2>
 <form method="post" action="${teamPaths.itemStatus(item.id)}" novalidate>
-<div class="field"><label for="status">${t('team.item.status')}</label><select id="status" name="status">${options(FEEDBACK_STATUSES.map((s) => ({ value: s, text: label(s) })), values.status ?? item.status)}</select></div>
+<div class="field"><label for="status">${t('team.item.status')}</label><select id="status" name="status">${options(FEEDBACK_STATUSES.map((s) => ({ value: s, text: label(s, i18n) })), values.status ?? item.status)}</select></div>
 ${textField('comment', t('team.item.comment'), t('team.item.commentHint'), values.comment, problems, 3, i18n)}
 <button type="submit" class="button">${t('team.item.saveStatus')}</button>
 </form>
@@ -78,8 +78,8 @@ ${deleteSection(item, i18n)}
 ${votersSection(view.people, (n) => `${teamPaths.item(item.id)}?voters=${n}`, i18n)}
 </aside>
 <div class="item-rest">
-${statusTimeline(item, item.statusHistory ?? [], dateTime, true)}
-${commentsSection(item.comments, dateTime)}
+${statusTimeline(item, item.statusHistory ?? [], (iso) => dateTime(iso, i18n), true, i18n)}
+${commentsSection(item.comments, (iso) => dateTime(iso, i18n), i18n)}
 <section aria-labelledby="reply-title">
 <h2 id="reply-title">${t('team.item.replyTitle')}</h2>
 <form method="post" action="${teamPaths.itemComment(item.id)}" novalidate>

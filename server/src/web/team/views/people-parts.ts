@@ -34,7 +34,7 @@ export function submitterSection(people: ItemPeople, i18n: I18n): SafeHtml {
   const { t } = i18n;
   return html`<section aria-labelledby="submitter-title">
 <h2 id="submitter-title">${t('team.submitter.title')}</h2>
-<p>${person(submitter?.name)}</p>
+<p>${person(submitter?.name, i18n)}</p>
 ${submitter
     ? html`<dl class="facts">
 <dt>${t('team.submitter.externalId')}</dt><dd><code>${isolated(submitter.externalId)}</code></dd>
@@ -53,15 +53,15 @@ export function votersSection(people: ItemPeople, pageLink: (page: number) => st
   const totalPages = Math.max(1, Math.ceil(people.identified / people.pageSize));
   return html`<section aria-labelledby="voters-title">
 <h2 id="voters-title">${t('team.voters.title')}</h2>
-<p>${t('team.voters.identified', { count: people.identified })}<br>${t('team.voters.anonymous', { count: people.anonymous })}</p>
+<p>${t('count.identifiedVoter', { count: people.identified })}<br>${t('count.anonymousVote', { count: people.anonymous })}</p>
 ${people.voters.length === 0
     ? html`<p class="empty">${t(people.identified === 0 ? 'team.voters.none' : 'team.voters.nonePage')}</p>`
     : html`<ol class="voters">${people.voters.map(
-        (v) => html`<li>${person(v.name)}
+        (v) => html`<li>${person(v.name, i18n)}
 <span class="hint"><span class="visually-hidden">${t('team.voters.externalId')} </span><code>${isolated(v.externalId)}</code></span>
 ${v.email && html`<span class="hint"><span class="visually-hidden">${t('team.voters.email')} </span>${isolated(v.email)}</span>`}
 <span class="hint">${t('team.voters.votedOn', { date: when(v.votedAt, i18n) })}</span></li>`,
       )}</ol>`}
-${pagination({ page: people.page, totalPages }, pageLink)}
+${pagination({ page: people.page, totalPages }, pageLink, i18n)}
 </section>`;
 }

@@ -36,7 +36,7 @@ ${search && html`<input type="hidden" name="merge" value="${search}">`}
 <legend>${search ? t('team.merge.matching', { search: isolated(search) }) : t('team.merge.similar')}</legend>
 ${problem && html`<p class="field-error" id="intoId-error"><span class="visually-hidden">${t('field.errorPrefix')} </span>${problem}</p>`}
 ${items.map(
-        (c, i) => html`<div><input type="radio" name="intoId" value="${c.id}" id="${i === 0 ? 'intoId' : `into-${c.id}`}"> <label for="${i === 0 ? 'intoId' : `into-${c.id}`}">${isolated(c.title)} <span class="hint">${t('team.merge.candidate', { status: label(c.status), count: c.voteCount, comments: c.commentCount })}</span></label></div>`,
+        (c, i) => html`<div><input type="radio" name="intoId" value="${c.id}" id="${i === 0 ? 'intoId' : `into-${c.id}`}"> <label for="${i === 0 ? 'intoId' : `into-${c.id}`}">${isolated(c.title)} <span class="hint">${t('team.merge.candidate', { status: label(c.status, i18n), count: c.voteCount, comments: c.commentCount })}</span></label></div>`,
       )}
 </fieldset>
 <button type="submit" class="button">${t('team.merge.submit')}</button>
@@ -56,7 +56,7 @@ export function deleteSection(item: Pick<FeedbackListItem, 'id'>, { t }: I18n): 
 export function deletePage(project: TeamProject, assets: TeamAssetPaths, item: FeedbackListItem, i18n: I18n = ENGLISH): SafeHtml {
   const { t } = i18n;
   const body = html`<h1>${t('team.delete.heading', { title: isolated(item.title) })}</h1>
-${itemMeta(item)}
+${itemMeta(item, { i18n })}
 <p>${t('team.delete.what', { count: item.voteCount, comments: item.commentCount })}</p>
 <form method="post" action="${teamPaths.itemDelete(item.id)}">
 <button type="submit" class="button">${t('team.delete.confirm')}</button>

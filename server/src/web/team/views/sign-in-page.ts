@@ -30,7 +30,7 @@ export function signInPage(view: SignInView): SafeHtml {
   // The command is the same in every language: it is written in the page's language only where it names you.
   const command = html`<code>FEEDBACK_URL=https://your-server FEEDBACK_API_KEY=sk_&hellip; feedback open</code>`;
   const body = html`<h1>${t('team.signIn.heading')}</h1>
-${errorSummary(problems)}
+${errorSummary(problems, i18n)}
 ${view.notice && html`<p class="notice" role="status">${view.notice}</p>`}
 <p>${t('team.signIn.quickest')}</p>
 <pre><code>${t('team.signIn.command')}</code></pre>
