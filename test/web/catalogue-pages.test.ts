@@ -8,6 +8,7 @@ import { signInPage } from '../../server/src/web/team/views/sign-in-page.js';
 import { i18nFor, type I18n } from '../../server/src/web/kit/i18n.js';
 import { expectAllInCatalogue, PSEUDO, textsForPeople } from '../helpers/pseudo-locale.js';
 import { ASSETS, HOSTILE } from './page-checks.js';
+import { TEAM_PAGES, TEAM_DATA } from './team-pages.js';
 
 const TEAM_ASSETS = { ...ASSETS, teamCss: '/team/assets/team.abc.css' };
 
@@ -18,11 +19,11 @@ const TEAM_ASSETS = { ...ASSETS, teamCss: '/team/assets/team.abc.css' };
  */
 
 const project: BoardProject = { id: 'p1', slug: 'acme', name: HOSTILE, voterSalt: 'salt', identitySecret: null, frameOrigins: [], origin: 'https://feedback.example.com' };
-const teamProject = { id: 'p1', slug: 'acme', name: HOSTILE, boardEnabled: true };
+const teamProject = { id: 'p1', slug: 'acme', name: HOSTILE, boardEnabled: true, locale: null };
 const visitor = { endUserId: 'u1', externalId: 'ext-1', name: HOSTILE };
 /** What the fixtures give the views as people's text or the server's reasons. */
 const REASON = 'A reason from the server';
-const DATA = [HOSTILE, REASON, 'A title of the fixture'];
+const DATA = [HOSTILE, REASON, 'A title of the fixture', ...TEAM_DATA];
 
 const PAGES: [name: string, render: (i18n: I18n) => SafeHtml][] = [
   ['the board frame, signed in (header, navigation, footer, switcher)', (i18n) => page({ title: 'A title of the fixture', assets: ASSETS, project, visitor, section: 'roadmap', path: '/b/acme/roadmap', body: html`<h1>${HOSTILE}</h1>`, i18n })],
@@ -34,6 +35,7 @@ const PAGES: [name: string, render: (i18n: I18n) => SafeHtml][] = [
   ['the team refusal page, signed in', (i18n) => teamErrorPage(404, REASON, TEAM_ASSETS, teamProject, i18n)],
   ['the team refusal page, signed out', (i18n) => teamErrorPage(401, REASON, TEAM_ASSETS, undefined, i18n)],
   ['the team sign-in page', (i18n) => signInPage({ assets: TEAM_ASSETS, name: HOSTILE, notice: REASON, i18n })],
+  ...TEAM_PAGES,
 ];
 
 describe('pages in the message catalogue', () => {

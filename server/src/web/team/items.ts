@@ -29,7 +29,7 @@ import { deletePage, type MergeCandidates } from './views/remove-parts.js';
 
 /** What the item page's address says after a change, once: `?done=status`, `?done=reply`, in the page's language. */
 const NOTICES: Record<string, (item: FeedbackDetail, i18n: I18n) => SafeHtml> = {
-  status: (item, i18n) => t('team.item.saved', { status: label(item.status, i18n) }),
+  status: (item, i18n) => i18n.t('team.item.saved', { status: label(item.status, i18n) }),
   reply: (_, { t }) => t('team.item.replied'),
   merged: (_, { t }) => t('team.item.merged'),
 };
