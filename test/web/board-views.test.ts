@@ -114,7 +114,7 @@ describe('board views', () => {
       comments: [{ id: 'c1', content: 'Same\u202e', createdAt: '2026-05-04T04:00:00.000Z', author: { name: 'Eve\u202e' } }],
     });
     const page = itemPage({ project: { ...project, name: 'Acme\u202e' }, assets: ASSETS, item, voted: false, visitor: { ...visitor, name: 'Ann\u202e' }, history: [] });
-    expect(page.text).to.include('<span class="person-name"><bdi>Mallory\u202e</bdi></span></span> <span class="hint">Posted on <time datetime="2026-05-04T03:02:01.000Z">May 4, 2026</time></span>');
+    expect(page.text).to.include('<span class="person-name"><bdi>Mallory\u202e</bdi></span></span> <span class="hint"><time datetime="2026-05-04T03:02:01.000Z">Posted on May 4, 2026</time></span>');
     expect(page.text).to.include('<p><strong><bdi>Eve\u202e</bdi></strong> <span class="hint"><time datetime="2026-05-04T04:00:00.000Z">May 4, 2026</time></span></p>');
     expect(page.text).to.include('<p><bdi>Same\u202e</bdi></p>');
     expect(page.text).to.include('<h1><bdi>Export\u202e</bdi></h1>');

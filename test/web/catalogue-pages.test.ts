@@ -7,7 +7,15 @@ import { teamErrorPage, teamPage } from '../../server/src/web/team/layout.js';
 import { signInPage } from '../../server/src/web/team/views/sign-in-page.js';
 import { i18nFor, type I18n } from '../../server/src/web/kit/i18n.js';
 import { expectAllInCatalogue, PSEUDO, textsForPeople } from '../helpers/pseudo-locale.js';
-import { ASSETS, HOSTILE } from './page-checks.js';
+import { ASSETS, detail, HOSTILE, listItem, OTHER_ID } from './page-checks.js';
+import { boardPage, type BoardView } from '../../server/src/web/board/views/board-page.js';
+import { itemPage } from '../../server/src/web/board/views/item-page.js';
+import { submitPage } from '../../server/src/web/board/views/submit-page.js';
+import { parseListQuery } from '../../server/src/web/kit/lists.js';
+import { problemsOf } from '../../server/src/web/kit/views/parts.js';
+import { initials } from '../../server/src/web/kit/views/people.js';
+import { toValidationDetails } from '../../server/src/http/errors.js';
+import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
 import { TEAM_PAGES, TEAM_DATA } from './team-pages.js';
 
 const TEAM_ASSETS = { ...ASSETS, teamCss: '/team/assets/team.abc.css' };
@@ -21,9 +29,22 @@ const TEAM_ASSETS = { ...ASSETS, teamCss: '/team/assets/team.abc.css' };
 const project: BoardProject = { id: 'p1', slug: 'acme', name: HOSTILE, voterSalt: 'salt', identitySecret: null, frameOrigins: [], origin: 'https://feedback.example.com' };
 const teamProject = { id: 'p1', slug: 'acme', name: HOSTILE, boardEnabled: true, locale: null };
 const visitor = { endUserId: 'u1', externalId: 'ext-1', name: HOSTILE };
-/** What the fixtures give the views as people's text or the server's reasons. */
 const REASON = 'A reason from the server';
-const DATA = [HOSTILE, REASON, 'A title of the fixture', ...TEAM_DATA];
+/** What the fixtures give the views as people's text or the server's reasons, and what is made of it (a name's initials); and the submit form's second button's value, a name for the server. */
+const DATA = [HOSTILE, REASON, 'A title of the fixture', 'Thanks', 'Acme', initials(HOSTILE), 'similar', ...TEAM_DATA];
+
+/** The board's list in a state: its filters, its list (none for a refused query), its problems. */
+function boardIn(i18n: I18n, state: Partial<BoardView>): SafeHtml {
+  return boardPage({ project, assets: ASSETS, visitor, filters: {}, problems: [], voted: new Set([OTHER_ID]), here: '/b/acme', pageLink: (n) => `/b/acme?page=${n}`, i18n, ...state });
+}
+const twoItems = { items: [listItem(), listItem({ id: OTHER_ID, voteCount: 1234, commentCount: 1, status: 'planned', type: 'bug' })], total: 41, page: 2, totalPages: 3 };
+const empty = { items: [], total: 0, page: 1, totalPages: 0 };
+/** A refused submission's problems, as the contract words them (a title missing, a type not offered, a description too long). */
+const refused = problemsOf(toValidationDetails(CreateFeedbackRequestSchema.safeParse({ title: ' ', type: 'wish', description: 'x'.repeat(100_001) }).error!), new Set(['title', 'description', 'type']));
+const history = [
+  { from: 'new', to: 'under-review', changedAt: '2026-05-05T01:00:00.000Z' },
+  { from: 'under-review', to: 'planned', changedAt: '2026-05-06T01:00:00.000Z' },
+];
 
 const PAGES: [name: string, render: (i18n: I18n) => SafeHtml][] = [
   ['the board frame, signed in (header, navigation, footer, switcher)', (i18n) => page({ title: 'A title of the fixture', assets: ASSETS, project, visitor, section: 'roadmap', path: '/b/acme/roadmap', body: html`<h1>${HOSTILE}</h1>`, i18n })],
@@ -31,6 +52,20 @@ const PAGES: [name: string, render: (i18n: I18n) => SafeHtml][] = [
   ['the board refusal page, on a board', (i18n) => errorPage(429, REASON, ASSETS, 'acme', { i18n })],
   ['the board refusal page, signed out', (i18n) => errorPage(401, REASON, ASSETS, 'acme', { i18n })],
   ['the board refusal page, on no board', (i18n) => errorPage(404, REASON, ASSETS, undefined, { i18n })],
+  ['the board list, a middle page with a search', (i18n) => boardIn(i18n, { filters: { search: HOSTILE, sortBy: 'votes' }, list: twoItems })],
+  ['the board list without a search', (i18n) => boardIn(i18n, { list: { ...twoItems, page: 1, total: 1 } })],
+  ['the board list refused (a bad query)', (i18n) => boardIn(i18n, { filters: { status: 'nope', sortBy: 'x' }, problems: parseListQuery({ status: 'nope,', type: 'wish', sortBy: 'x', page: '0', search: 'x'.repeat(201) }).problems! })],
+  ['the board list, empty', (i18n) => boardIn(i18n, { list: empty })],
+  ['the board list, a search that finds nothing', (i18n) => boardIn(i18n, { filters: { search: HOSTILE }, list: empty })],
+  ['the board list, filters that find nothing', (i18n) => boardIn(i18n, { filters: { status: 'closed' }, list: empty })],
+  ['the board list, a page past the end', (i18n) => boardIn(i18n, { list: { items: [], total: 5, page: 9, totalPages: 1 } })],
+  ['an item page with comments and a history', (i18n) => itemPage({ project, assets: ASSETS, visitor, item: detail(), voted: true, history, i18n })],
+  ['an item page, anonymous, no description, no comments, no history', (i18n) => itemPage({ project, assets: ASSETS, item: detail({ endUser: null, description: null, comments: [] }), voted: false, history: [], i18n })],
+  ['the submit form', (i18n) => submitPage({ project, assets: ASSETS, values: {}, problems: [], i18n })],
+  ['the submit form refused', (i18n) => submitPage({ project, assets: ASSETS, visitor, values: { title: HOSTILE, description: HOSTILE, type: 'wish' }, problems: refused, i18n })],
+  ['the submit form with similar items', (i18n) => submitPage({ project, assets: ASSETS, values: { title: HOSTILE }, problems: [], similar: { items: [{ ...listItem(), userHasVoted: false, similarity: 0.5 }], voted: new Set([listItem().id]) }, i18n })],
+  ['the submit form, similar asked with no title', (i18n) => submitPage({ project, assets: ASSETS, values: {}, problems: [], similar: 'no-title', i18n })],
+  ['the submit form, nothing similar', (i18n) => submitPage({ project, assets: ASSETS, values: { title: HOSTILE }, problems: [], similar: { items: [], voted: new Set() }, i18n })],
   ['the team frame, signed in (navigation, shortcuts, footer)', (i18n) => teamPage({ title: 'A title of the fixture', assets: TEAM_ASSETS, project: teamProject, inbox: true, body: html`<h1>${HOSTILE}</h1>`, i18n })],
   ['the team refusal page, signed in', (i18n) => teamErrorPage(404, REASON, TEAM_ASSETS, teamProject, i18n)],
   ['the team refusal page, signed out', (i18n) => teamErrorPage(401, REASON, TEAM_ASSETS, undefined, i18n)],

@@ -148,6 +148,8 @@ export const en = {
   'comments.none': 'No comments yet.',
   'comments.team': 'Team',
   'person.anonymous': 'Anonymous',
+  // A day alone, as the language writes a medium date (in UTC: kit/views/list-parts.ts, date).
+  'date.day': '{when, date, medium}',
   'date.dateTime': '{date}, {time} UTC',
 
   // An item's status history (web/kit/views/timeline.ts): whole sentences, never an arrow.
@@ -183,13 +185,13 @@ export const en = {
   'board.list.heading': 'Feedback',
   'board.list.summary': '{count, plural, one {# item} other {# items}}',
   'board.list.summarySearch': '{count, plural, one {# item matching “{search}”} other {# items matching “{search}”}}',
-  'board.empty.pastEnd': 'This page is past the end of the list.',
+  'board.empty.pastEnd': 'This page is past the end of the list. {link}.',
   'board.empty.firstPage': 'Go to the first page',
-  'board.empty.search': 'No feedback matches “{search}”.',
+  'board.empty.search': 'No feedback matches “{search}”. {link}.',
   'board.empty.clearSearch': 'Clear the search and filters',
-  'board.empty.filters': 'No feedback matches these filters.',
+  'board.empty.filters': 'No feedback matches these filters. {link}.',
   'board.empty.clearFilters': 'Clear the filters',
-  'board.empty.nothing': 'Nothing here yet.',
+  'board.empty.nothing': 'Nothing here yet. {link}.',
 
   // An item's page on the board (web/board/views/item-page.ts).
   'board.item.back': 'Back to all feedback',

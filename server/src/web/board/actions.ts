@@ -14,6 +14,7 @@ import { formField, formInput, returnPathUnder, seeOther, type FormData, type Fo
 import type { FormRefusal } from '../kit/pages.js';
 import { boardPaths } from '../kit/paths.js';
 import { submitPage } from './views/submit-page.js';
+import { chosenI18n } from '../kit/locale-choice.js';
 import { endSession, exchangeToken, startSession } from './visitors.js';
 
 /**
@@ -40,7 +41,9 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
   return {
     /**
      * POST /b/:slug/items/:id/vote: toggles the visitor's vote. A script that asks for JSON gets
-     * the API's answer (`{ voted, voteCount }`); a form is sent back to the page it came from.
+     * the API's answer (`{ voted, voteCount }`) and the word under the count in the page's
+     * language (`label`: a language's plural forms are the catalogue's, not the script's); a form
+     * is sent back to the page it came from.
      */
     async vote({ ctx, project, visitor, voterKey }: BoardRequest): Promise<void> {
       const id = itemId(ctx);
@@ -49,7 +52,7 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
         ? await toggleIdentifiedVote(writes.votes, sql, target, { externalId: visitor.externalId }, true)
         : await toggleAnonymousVote(writes.votes, sql, { ...target, voterKey }, true);
       if (ctx.accepts('html', 'json') === 'json') {
-        ctx.body = body;
+        ctx.body = { ...body, label: chosenI18n(ctx, project.locale).text('vote.label', { count: body.voteCount }) };
         return;
       }
       seeOther(ctx, safeReturn(formField(ctx, 'return'), project.slug) ?? boardPaths.item(project.slug, id));
@@ -58,7 +61,7 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
     /** POST /b/:slug/new, checked (submitForm): the new item, then its page; or the items like the title. */
     async submit({ ctx, project, visitor, voterKey }: BoardRequest, input: FormData<typeof submitForm>, values: FormValues): Promise<SafeHtml | undefined> {
       // "Look for similar feedback first": the form again, with the items like the title, and nothing posted.
-      if (input.intent === 'similar') return submitPage({ project, assets, visitor, values, problems: [], similar: await similarTo(sql, project, voterKey, input.title) });
+      if (input.intent === 'similar') return submitPage({ project, assets, visitor, values, problems: [], similar: await similarTo(sql, project, voterKey, input.title), i18n: chosenI18n(ctx, project.locale) });
       const { title, description, type } = input;
       const item = { project: project.id, title, description: description ?? null, type, metadata: null };
       // An identified visitor's item is their end user's, as the API's submission with only an externalId (no profile change).
@@ -70,8 +73,8 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
     },
 
     /** A refused submission: the form again (400) with the contract's messages beside its fields. */
-    submitAgain({ project, visitor }: BoardRequest, { values, problems }: FormRefusal): SafeHtml {
-      return submitPage({ project, assets, visitor, values, problems });
+    submitAgain({ ctx, project, visitor }: BoardRequest, { values, problems }: FormRefusal): SafeHtml {
+      return submitPage({ project, assets, visitor, values, problems, i18n: chosenI18n(ctx, project.locale) });
     },
 
     /**

@@ -14,7 +14,9 @@ import { boardPage, type ListFilters } from './views/board-page.js';
 import { itemPage } from './views/item-page.js';
 import type { Problem } from '../kit/views/parts.js';
 import { ROADMAP_STATUSES, roadmapPage } from './views/roadmap-page.js';
-import { submitPage, type SimilarShown } from './views/submit-page.js';
+import { similarTexts, submitPage, type SimilarShown } from './views/submit-page.js';
+import { chosenI18n } from '../kit/locale-choice.js';
+import { label } from '../kit/views/parts.js';
 import type { SafeHtml } from '../kit/html.js';
 import type { Visitor } from './visitors.js';
 
@@ -61,7 +63,8 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
       // The team's chosen order (`feedback board brand --default-sort`) when the visitor picked none.
       const asked = ctx.query.sortBy === undefined && project.defaultSort ? { ...ctx.query, sortBy: project.defaultSort } : ctx.query;
       const filters: ListFilters = { status: text(asked.status), type: text(asked.type), search: text(asked.search), sortBy: text(asked.sortBy) };
-      const view = { project, assets, visitor, filters, here: ctx.url, voted: new Set<string>(), problems: [] as Problem[], pageLink: (n: number) => pageLink(ctx, n) };
+      const i18n = chosenI18n(ctx, project.locale);
+      const view = { project, assets, visitor, filters, here: ctx.url, voted: new Set<string>(), problems: [] as Problem[], pageLink: (n: number) => pageLink(ctx, n), i18n };
       const { query, problems } = parseListQuery(asked);
       if (!query) {
         ctx.status = 400;
@@ -83,7 +86,8 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
         sql.query<{ voted: boolean }>(CHECK_ANONYMOUS.name, CHECK_ANONYMOUS.text, [id, project.id, voterKey]),
         sql.query<{ history: string }>(STATUS_HISTORY.name, STATUS_HISTORY.text, [id, project.id]),
       ]);
-      return itemPage({ project, assets, visitor, item: JSON.parse(row.body) as FeedbackDetail, voted: vote?.voted ?? false, history: JSON.parse(history?.history ?? '[]') as StatusStep[] });
+      const i18n = chosenI18n(ctx, project.locale);
+      return itemPage({ project, assets, visitor, item: JSON.parse(row.body) as FeedbackDetail, voted: vote?.voted ?? false, history: JSON.parse(history?.history ?? '[]') as StatusStep[], i18n });
     },
 
     /**
@@ -92,8 +96,9 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
      */
     async newItem({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
       const title = text(ctx.query.title);
-      if (title === undefined) return submitPage({ project, assets, visitor, values: {}, problems: [] });
-      return submitPage({ project, assets, visitor, values: { title }, problems: [], similar: await similarTo(sql, project, voterKey, title) });
+      const i18n = chosenI18n(ctx, project.locale);
+      if (title === undefined) return submitPage({ project, assets, visitor, values: {}, problems: [], i18n });
+      return submitPage({ project, assets, visitor, values: { title }, problems: [], similar: await similarTo(sql, project, voterKey, title), i18n });
     },
 
     /**
@@ -103,17 +108,22 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
     async similar({ ctx, project, voterKey }: BoardRequest): Promise<undefined> {
       const found = await similarTo(sql, project, voterKey, ctx.query.title);
       const { items, voted } = found === 'no-title' ? { items: [], voted: new Set<string>() } : found;
+      // The texts in the page's language, as the form without script shows them (views/submit-page.ts).
+      const i18n = chosenI18n(ctx, project.locale);
       ctx.set('Cache-Control', 'private, no-cache');
       ctx.body = {
         items: items.map((item) => ({
           id: item.id,
           title: item.title,
           status: item.status,
+          statusText: label(item.status, i18n),
           voteCount: item.voteCount,
+          voteLabel: i18n.text('vote.label', { count: item.voteCount }),
           voted: voted.has(item.id),
           url: boardPaths.item(project.slug, item.id),
           voteUrl: boardPaths.vote(project.slug, item.id),
         })),
+        texts: similarTexts(i18n),
       };
       return undefined;
     },

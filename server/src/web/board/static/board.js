@@ -4,6 +4,13 @@
 // summary takes the focus.
 'use strict';
 
+/**
+ * The page's language, for numbers grouped as the server writes them (its digits too: Arabic's
+ * own). The words come from the server, in the catalogue's plural forms: the vote's answer
+ * carries its `label`, the similar items' answer their texts.
+ */
+const LANG = document.documentElement.lang || 'en';
+
 /** A vote form sends its POST with fetch, asks for JSON, and shows the new count and state in place. */
 document.addEventListener('submit', async (event) => {
   const form = event.target;
@@ -26,9 +33,9 @@ document.addEventListener('submit', async (event) => {
     const result = await response.json();
     button.setAttribute('aria-pressed', String(result.voted));
     const count = button.querySelector('[data-count]');
-    if (count) count.textContent = result.voteCount.toLocaleString('en-US'); // grouped as the server writes it (parts.ts, grouped)
+    if (count) count.textContent = result.voteCount.toLocaleString(LANG); // grouped as the server writes it (parts.ts, voteButton)
     const noun = button.querySelector('[data-count-label]');
-    if (noun) noun.textContent = result.voteCount === 1 ? 'vote' : 'votes';
+    if (noun && typeof result.label === 'string') noun.textContent = result.label;
   } catch {
     form.submit();
   } finally {
@@ -78,8 +85,8 @@ const similar = document.querySelector('[data-similar]');
 const similarForms = document.querySelector('[data-similar-forms]');
 const title = document.getElementById('title');
 
-/** A vote button as the server's voteButton writes it, tied to its form by id. */
-function voteButton(item, formId) {
+/** A vote button as the server's voteButton writes it, tied to its form by id; `texts` are the answer's (views/submit-page.ts, similarTexts). */
+function voteButton(item, formId, texts) {
   const button = document.createElement('button');
   button.type = 'submit';
   button.className = 'vote-button';
@@ -91,19 +98,22 @@ function voteButton(item, formId) {
   const count = document.createElement('span');
   count.className = 'vote-count';
   count.setAttribute('data-count', '');
-  count.textContent = item.voteCount.toLocaleString('en-US');
+  count.textContent = item.voteCount.toLocaleString(LANG);
   const number = document.createElement('span');
   number.className = 'vote-number';
   number.append(arrow, count);
   const noun = document.createElement('span');
   noun.className = 'vote-label';
   noun.setAttribute('data-count-label', '');
-  noun.textContent = item.voteCount === 1 ? 'vote' : 'votes';
+  noun.textContent = item.voteLabel;
   const name = document.createElement('span');
   name.className = 'visually-hidden';
   const isolate = document.createElement('bdi');
   isolate.textContent = item.title;
-  name.append(' \u2013 vote for \u201C', isolate, '\u201D');
+  // The message's words around the title, wherever the language puts it.
+  const at = texts.voteFor.indexOf('{title}');
+  const [before, after] = at < 0 ? [texts.voteFor, ''] : [texts.voteFor.slice(0, at), texts.voteFor.slice(at + '{title}'.length)];
+  name.append(` ${before}`, isolate, after);
   button.append(number, noun, name);
   return button;
 }
@@ -124,13 +134,13 @@ function voteForm(item, formId, back) {
   return form;
 }
 
-function showSimilar(items, text) {
+function showSimilar(items, text, texts) {
   if (items.length === 0) {
     similarForms.replaceChildren();
     return similar.replaceChildren();
   }
   const heading = document.createElement('h2');
-  heading.textContent = 'Already asked? Vote for it instead';
+  heading.textContent = texts.heading;
   const list = document.createElement('ul');
   list.className = 'similar-items';
   const forms = [];
@@ -153,11 +163,11 @@ function showSimilar(items, text) {
     status.className = 'tag';
     const hidden = document.createElement('span');
     hidden.className = 'visually-hidden';
-    hidden.textContent = 'Status: ';
-    status.append(hidden, `${item.status.charAt(0).toUpperCase()}${item.status.slice(1).replace(/-/g, ' ')}`);
+    hidden.textContent = `${texts.status} `;
+    status.append(hidden, item.statusText);
     meta.append(status);
     body.append(link, ' ', meta);
-    entry.append(voteButton(item, formId), body);
+    entry.append(voteButton(item, formId, texts), body);
     list.append(entry);
   }
   similarForms.replaceChildren(...forms);
@@ -176,9 +186,9 @@ if (similar && similarForms && title) {
       try {
         const response = await fetch(`${similar.dataset.similar}?title=${encodeURIComponent(text)}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
         if (!response.ok || ask !== asked) return;
-        const { items } = await response.json();
+        const { items, texts } = await response.json();
         if (ask !== asked) return;
-        showSimilar(items, text);
+        showSimilar(items, text, texts);
       } catch {
         // No hint this time: the form still posts.
       }

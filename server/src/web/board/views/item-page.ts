@@ -2,6 +2,7 @@ import type { FeedbackDetail } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../../kit/assets.js';
 import type { Visitor } from '../visitors.js';
 import { html, isolated, type SafeHtml } from '../../kit/html.js';
+import { ENGLISH, type I18n } from '../../kit/i18n.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
 import { commentsSection, date } from '../../kit/views/list-parts.js';
 import { itemMeta, voteForm } from '../../kit/views/parts.js';
@@ -18,6 +19,8 @@ export interface ItemView {
   voted: boolean;
   /** The item's status changes, oldest first (board.sql.ts, STATUS_HISTORY): what and when, not who. */
   history: readonly StatusStep[];
+  /** The page's language (kit/locale-choice.ts, chosenI18n); English when not given. */
+  i18n?: I18n | undefined;
 }
 
 /**
@@ -26,18 +29,21 @@ export interface ItemView {
  */
 export function itemPage(view: ItemView): SafeHtml {
   const { project, item } = view;
+  const i18n = view.i18n ?? ENGLISH;
+  const { t } = i18n;
   const here = boardPaths.item(project.slug, item.id);
-  const body = html`<p><a href="${boardPaths.board(project.slug)}">Back to all feedback</a></p>
+  const when = (iso: string) => date(iso, i18n);
+  const body = html`<p><a href="${boardPaths.board(project.slug)}">${t('board.item.back')}</a></p>
 <article class="detail">
-${voteForm(project.slug, item, view.voted, here)}
+${voteForm(project.slug, item, view.voted, here, i18n)}
 <div class="item-body">
 <h1>${isolated(item.title)}</h1>
-${itemMeta(item)}
-<p class="submitter">${person(item.endUser?.name)} <span class="hint">Posted on ${date(item.createdAt)}</span></p>
-${item.description ? html`<p class="description">${isolated(item.description)}</p>` : html`<p class="empty">No description.</p>`}
+${itemMeta(item, { i18n })}
+<p class="submitter">${person(item.endUser?.name, i18n)} <span class="hint"><time datetime="${item.createdAt}">${t('item.postedOn', { when: new Date(item.createdAt) })}</time></span></p>
+${item.description ? html`<p class="description">${isolated(item.description)}</p>` : html`<p class="empty">${t('board.item.noDescription')}</p>`}
 </div>
 </article>
-${statusTimeline(item, view.history, date)}
-${commentsSection(item.comments)}`;
-  return page({ title: item.title, assets: view.assets, project, visitor: view.visitor, path: boardPaths.item(project.slug, item.id), body });
+${statusTimeline(item, view.history, when, false, i18n)}
+${commentsSection(item.comments, when, i18n)}`;
+  return page({ title: item.title, assets: view.assets, project, visitor: view.visitor, path: boardPaths.item(project.slug, item.id), body, i18n });
 }

@@ -2,6 +2,7 @@ import { FEEDBACK_TYPES, TITLE_MAX_LENGTH, type SimilarFeedbackItem } from '@fee
 import type { AssetPaths } from '../../kit/assets.js';
 import type { Visitor } from '../visitors.js';
 import { html, isolated, type SafeHtml } from '../../kit/html.js';
+import { ENGLISH, type I18n } from '../../kit/i18n.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
 import { field } from '../../kit/views/fields.js';
 import { detachedVoteForm, errorSummary, label, options, voteButton, type Problem } from '../../kit/views/parts.js';
@@ -29,44 +30,60 @@ export interface SubmitView {
   problems: Problem[];
   /** Items like the title, when the visitor asked for them (without script; the script fills the same list as the title is typed). */
   similar?: SimilarShown | undefined;
+  /** The page's language (kit/locale-choice.ts, chosenI18n); English when not given. */
+  i18n?: I18n | undefined;
 }
 
 /** GET and a refused POST /b/:slug/new: the form, with the contract's messages next to the fields. */
 export function submitPage(view: SubmitView): SafeHtml {
   const { project, values, problems } = view;
-  const body = html`<h1>Give feedback</h1>
-${errorSummary(problems)}
+  const i18n = view.i18n ?? ENGLISH;
+  const { t } = i18n;
+  const body = html`<h1>${t('board.submit.title')}</h1>
+${errorSummary(problems, i18n)}
 <form method="post" action="${boardPaths.submit(project.slug)}" novalidate>
-${field('title', 'Title', problems, (describedBy) => html`<input type="text" id="title" name="title" value="${values.title ?? ''}" maxlength="${TITLE_MAX_LENGTH}" required autocomplete="off"${describedBy}>`, 'A short summary, up to 200 characters.')}
-${similarList(project.slug, view.similar)}
-${field('description', 'Description (optional)', problems, (describedBy) => html`<textarea id="description" name="description" rows="6"${describedBy}>${values.description ?? ''}</textarea>`)}
-${field('type', 'Type', problems, (describedBy) => html`<select id="type" name="type"${describedBy}>${options(FEEDBACK_TYPES.map((t) => ({ value: t, text: label(t) })), values.type ?? 'idea')}</select>`)}
-<button type="submit" class="button">Send feedback</button>
-<button type="submit" name="intent" value="similar" class="button secondary">Look for similar feedback first</button>
+${field('title', t('board.submit.titleField'), problems, (describedBy) => html`<input type="text" id="title" name="title" value="${values.title ?? ''}" maxlength="${TITLE_MAX_LENGTH}" required autocomplete="off"${describedBy}>`, t('board.submit.titleHint', { max: TITLE_MAX_LENGTH }), i18n)}
+${similarList(project.slug, view.similar, i18n)}
+${field('description', t('board.submit.description'), problems, (describedBy) => html`<textarea id="description" name="description" rows="6"${describedBy}>${values.description ?? ''}</textarea>`, undefined, i18n)}
+${field('type', t('board.submit.type'), problems, (describedBy) => html`<select id="type" name="type"${describedBy}>${options(FEEDBACK_TYPES.map((type) => ({ value: type, text: label(type, i18n) })), values.type ?? 'idea')}</select>`, undefined, i18n)}
+<button type="submit" class="button">${t('board.submit.send')}</button>
+<button type="submit" name="intent" value="similar" class="button secondary">${t('board.submit.lookFirst')}</button>
 </form>
 ${similarVoteForms(project.slug, values.title, view.similar)}`;
-  return page({ title: problems.length > 0 ? 'Error: Give feedback' : 'Give feedback', assets: view.assets, project, visitor: view.visitor, section: 'new', path: boardPaths.submit(project.slug), body });
+  const title = i18n.text(problems.length > 0 ? 'board.submit.titleWithErrors' : 'board.submit.title');
+  return page({ title, assets: view.assets, project, visitor: view.visitor, section: 'new', path: boardPaths.submit(project.slug), body, i18n });
 }
 
 /**
  * The items like the title: a visitor who finds theirs votes for it instead of posting it again.
  * Always there (empty until asked), as a live region that the script fills while the title is
- * typed, from the same list the server renders here (GET /b/:slug/similar). Each item shows its
- * status, its votes and a vote button; the button belongs to a vote form after the submit form
- * (forms cannot nest), which without script comes back to this form with the title typed in.
+ * typed, from the same list the server renders here (GET /b/:slug/similar, whose answer carries
+ * the same texts: similarTexts). Each item shows its status, its votes and a vote button; the
+ * button belongs to a vote form after the submit form (forms cannot nest), which without script
+ * comes back to this form with the title typed in.
  */
-function similarList(slug: string, shown: SimilarShown | undefined): SafeHtml {
+function similarList(slug: string, shown: SimilarShown | undefined, i18n: I18n): SafeHtml {
+  const { t } = i18n;
   const found = shown === undefined || shown === 'no-title' ? [] : shown.items;
   const voted = shown === undefined || shown === 'no-title' ? new Set<string>() : shown.voted;
   return html`<section class="similar" aria-live="polite" data-similar="${boardPaths.similar(slug)}" data-return="${boardPaths.submit(slug)}">
-${shown === 'no-title' && html`<p>Type a title first: similar feedback is looked for by its title.</p>`}
-${shown !== undefined && shown !== 'no-title' && found.length === 0 && html`<p>Nothing like it yet: go ahead and send it.</p>`}
-${found.length > 0 && html`<h2>Already asked? Vote for it instead</h2>
+${shown === 'no-title' && html`<p>${t('board.similar.noTitle')}</p>`}
+${shown !== undefined && shown !== 'no-title' && found.length === 0 && html`<p>${t('board.similar.none')}</p>`}
+${found.length > 0 && html`<h2>${t('board.similar.heading')}</h2>
 <ul class="similar-items">${found.map(
-    (item) => html`<li>${voteButton(item, voted.has(item.id), voteFormId(item.id))}<span class="similar-body"><a href="${boardPaths.item(slug, item.id)}">${isolated(item.title)}</a>
-<span class="similar-meta"><span class="tag"><span class="visually-hidden">Status: </span>${label(item.status)}</span></span></span></li>`,
+    (item) => html`<li>${voteButton(item, voted.has(item.id), voteFormId(item.id), i18n)}<span class="similar-body"><a href="${boardPaths.item(slug, item.id)}">${isolated(item.title)}</a>
+<span class="similar-meta"><span class="tag"><span class="visually-hidden">${t('meta.status')} </span>${label(item.status, i18n)}</span></span></span></li>`,
   )}</ul>`}
 </section>`;
+}
+
+/**
+ * The texts board.js needs to list similar items as similarList does, sent with them by
+ * GET /b/:slug/similar: the heading, the status's hidden prefix, and the button's hidden words
+ * around the title (`{title}` marks where the script puts it, isolated).
+ */
+export function similarTexts(i18n: I18n): { heading: string; status: string; voteFor: string } {
+  return { heading: i18n.text('board.similar.heading'), status: i18n.text('meta.status'), voteFor: i18n.text('vote.for', { title: '{title}' }) };
 }
 
 /** The similar items' vote forms, after the submit form; a vote comes back to this form, the title kept. */

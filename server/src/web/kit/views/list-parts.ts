@@ -105,7 +105,7 @@ ${comments.length === 0
 
 /** A timestamp of the API (ISO 8601, UTC) as a <time> that reads as a date, as the page's language writes one (its day in UTC). */
 export function date(iso: string, i18n: I18n = ENGLISH): SafeHtml {
-  return html`<time datetime="${iso}">${i18n.date(iso)}</time>`;
+  return html`<time datetime="${iso}">${i18n.t('date.day', { when: new Date(iso) })}</time>`;
 }
 
 /**
@@ -113,5 +113,5 @@ export function date(iso: string, i18n: I18n = ENGLISH): SafeHtml {
  * time zone is unknown without script). The time is the 24-hour clock that every language reads.
  */
 export function dateTime(iso: string, i18n: I18n = ENGLISH): SafeHtml {
-  return html`<time datetime="${iso}">${i18n.t('date.dateTime', { date: i18n.messages.date(iso), time: iso.slice(11, 16) })}</time>`;
+  return html`<time datetime="${iso}">${i18n.t('date.dateTime', { date: i18n.t('date.day', { when: new Date(iso) }), time: iso.slice(11, 16) })}</time>`;
 }
