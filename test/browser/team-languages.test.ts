@@ -137,7 +137,9 @@ for (const backend of backends()) {
       const page = await signedIn('sv-SE');
       expect(await direction(page)).to.deep.equal({ lang: 'de', dir: 'ltr', laidOut: 'ltr' });
       expect(await page.locator('h1').innerText()).to.equal('Posteingang');
-      await page.goto(`${server.url}/team?status=&search=${marker}`);
+      const inbox = await page.goto(`${server.url}/team?status=&search=${marker}`);
+      // The page's language depends on these two headers: any cache is told so.
+      expect(inbox?.headers().vary?.toLowerCase()).to.include('accept-language').and.include('cookie');
       expect(await page.locator('#list-summary').innerText()).to.equal(`1 Eintrag zu „${marker}“`);
       for (const size of [DESKTOP, PHONE]) {
         await page.setViewportSize(size);
