@@ -69,7 +69,12 @@ describe('message catalogue', () => {
   it('when an English message has a typographic character, then the page gets it as an entity and stays ASCII; other languages keep UTF-8', () => {
     const title = ENGLISH.t('board.pageTitle', { title: 'A', project: 'B' });
     expect(title.text).to.equal('A &ndash; B');
-    for (const key of KEYS) expect(ENGLISH.t(key, { title: 'x', project: 'y', name: 'z', key: 'k', count: 1234, when: new Date(0), command: html`<code>c</code>`, page: 2, min: 1, max: 200, status: 's', from: 'a', to: 'b', actor: 'c', search: 'q', field: 'f', choices: 'g', date: 'd', time: 't', link: html`<a>l</a>` }).text, key).to.match(/^[\x20-\x7e]*$/);
+    // Each message with a value for each of its arguments, by kind: a count (plural, number), a date, or text.
+    const sample = (argument: string) => {
+      const [name, kind] = argument.split(':') as [string, string];
+      return [name, kind === '2' || kind === '6' ? 1234 : kind === '3' ? new Date(0) : name === 'command' ? html`<code>c</code>` : 'x'];
+    };
+    for (const key of KEYS) expect(ENGLISH.t(key, Object.fromEntries(argumentsOf(SOURCE_CATALOGUE[key], 'en').map(sample))).text, key).to.match(/^[\x20-\x7e]*$/);
     expect(i18nFor('fr').t('refusal.404').text).to.equal('Page introuvable');
     // Markup given as a value is kept; text around it and text given as a value are escaped.
     expect(ENGLISH.t('board.signedInAs', { name: html`<strong>A</strong>` }).text).to.equal('Signed in as <strong>A</strong>');

@@ -290,7 +290,7 @@ for (const backend of backends()) {
       const cookie = await signIn();
       const confirm = await browse(server, `/team/items/${id}/delete`, { cookie });
       expect(confirm.status).to.equal(200);
-      expect(confirm.text).to.include('<h1>Delete “<bdi>Deleted from the team view</bdi>”?</h1>').and.include('This cannot be undone');
+      expect(confirm.text).to.include('<h1>Delete &ldquo;<bdi>Deleted from the team view</bdi>&rdquo;?</h1>').and.include('This cannot be undone');
       expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).status, 'asking is not deleting').to.equal(200);
       const deleted = await browse(server, `/team/items/${id}/delete`, { method: 'POST', cookie });
       expect(deleted.status).to.equal(303);

@@ -16,6 +16,7 @@ import { problemsOf } from '../../server/src/web/kit/views/parts.js';
 import { initials } from '../../server/src/web/kit/views/people.js';
 import { toValidationDetails } from '../../server/src/http/errors.js';
 import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
+import { TEAM_PAGES, TEAM_DATA } from './team-pages.js';
 
 const TEAM_ASSETS = { ...ASSETS, teamCss: '/team/assets/team.abc.css' };
 
@@ -26,11 +27,11 @@ const TEAM_ASSETS = { ...ASSETS, teamCss: '/team/assets/team.abc.css' };
  */
 
 const project: BoardProject = { id: 'p1', slug: 'acme', name: HOSTILE, voterSalt: 'salt', identitySecret: null, frameOrigins: [], origin: 'https://feedback.example.com' };
-const teamProject = { id: 'p1', slug: 'acme', name: HOSTILE, boardEnabled: true };
+const teamProject = { id: 'p1', slug: 'acme', name: HOSTILE, boardEnabled: true, locale: null };
 const visitor = { endUserId: 'u1', externalId: 'ext-1', name: HOSTILE };
 const REASON = 'A reason from the server';
 /** What the fixtures give the views as people's text or the server's reasons, and what is made of it (a name's initials); and the submit form's second button's value, a name for the server. */
-const DATA = [HOSTILE, REASON, 'A title of the fixture', 'Thanks', 'Acme', initials(HOSTILE), 'similar'];
+const DATA = [HOSTILE, REASON, 'A title of the fixture', 'Thanks', 'Acme', initials(HOSTILE), 'similar', ...TEAM_DATA];
 
 /** The board's list in a state: its filters, its list (none for a refused query), its problems. */
 function boardIn(i18n: I18n, state: Partial<BoardView>): SafeHtml {
@@ -69,6 +70,7 @@ const PAGES: [name: string, render: (i18n: I18n) => SafeHtml][] = [
   ['the team refusal page, signed in', (i18n) => teamErrorPage(404, REASON, TEAM_ASSETS, teamProject, i18n)],
   ['the team refusal page, signed out', (i18n) => teamErrorPage(401, REASON, TEAM_ASSETS, undefined, i18n)],
   ['the team sign-in page', (i18n) => signInPage({ assets: TEAM_ASSETS, name: HOSTILE, notice: REASON, i18n })],
+  ...TEAM_PAGES,
 ];
 
 describe('pages in the message catalogue', () => {

@@ -1,53 +1,13 @@
 import { expect } from 'chai';
-import type { TeamProject } from '../../server/src/web/team/session.js';
 import { teamErrorPage } from '../../server/src/web/team/layout.js';
-import { inboxPage, type InboxView } from '../../server/src/web/team/views/inbox-page.js';
-import { teamItemPage, type TeamItemView } from '../../server/src/web/team/views/item-page.js';
+import { inboxPage } from '../../server/src/web/team/views/inbox-page.js';
+import { teamItemPage } from '../../server/src/web/team/views/item-page.js';
 import { deletePage } from '../../server/src/web/team/views/remove-parts.js';
 import { signInPage } from '../../server/src/web/team/views/sign-in-page.js';
-import { ASSETS as BOARD_ASSETS, HOSTILE, HOSTILE_ESCAPED, ITEM_ID, OTHER_ID, detail, expectEscaped, expectIsolated, expectLabelledControls, expectLandmarks, expectNoSummary, expectSummary, listItem, occurrences, titleOf } from './page-checks.js';
+import { HOSTILE, HOSTILE_ESCAPED, ITEM_ID, OTHER_ID, expectEscaped, expectIsolated, expectLabelledControls, expectLandmarks, expectNoSummary, expectSummary, listItem, occurrences, titleOf } from './page-checks.js';
+import { ASSETS, COUNTS, inboxView, itemView, project } from './team-fixtures.js';
 
 /** The team's pages rendered from fixtures: no server, no database, no browser. */
-
-/** The board's stylesheet, and the team's script and stylesheet. */
-const ASSETS = { ...BOARD_ASSETS, teamCss: '/team/assets/team.abc.css' };
-const COUNTS = { all: 21, new: 12, 'under-review': 3, planned: 0, 'in-progress': 1, completed: 5, closed: 0 };
-
-const project: TeamProject = { id: 'p1', slug: 'acme', name: HOSTILE, boardEnabled: true };
-
-function inboxView(overrides: Partial<InboxView> = {}): InboxView {
-  return {
-    project,
-    assets: ASSETS,
-    filters: { status: 'new,under-review', search: HOSTILE },
-    problems: [],
-    list: { items: [listItem(), listItem({ id: OTHER_ID })], total: 2, page: 1, totalPages: 1 },
-    here: '/team?status=new',
-    pageLink: (n) => `/team?page=${n}`,
-    statusLink: (status) => `/team?search=x&status=${status}`,
-    ...overrides,
-  };
-}
-
-function itemView(overrides: Partial<TeamItemView> = {}): TeamItemView {
-  return {
-    project,
-    assets: ASSETS,
-    item: { ...detail(), statusHistory: [{ from: 'new', to: 'in-progress', changedAt: '2026-05-06T07:08:09.000Z', keyId: 'k1', keyPrefix: 'sk_abcdef', actor: HOSTILE }] },
-    values: {},
-    problems: [],
-    merge: { search: HOSTILE, items: [listItem({ id: OTHER_ID })] },
-    people: {
-      submitter: { externalId: HOSTILE, name: HOSTILE, email: 'ann@example.com' },
-      identified: 1,
-      anonymous: 0,
-      voters: [{ externalId: HOSTILE, name: HOSTILE, email: 'ann@example.com', votedAt: '2026-05-04T03:02:01.000Z' }],
-      page: 1,
-      pageSize: 20,
-    },
-    ...overrides,
-  };
-}
 
 describe('team views', () => {
   it('when the inbox is rendered, then its items are text, each checkbox is labelled, the bulk form comes back here, and the header signs out', () => {
@@ -173,7 +133,7 @@ describe('team views', () => {
     expectLandmarks(page, 'Team');
     expectEscaped(page);
     expectIsolated(page);
-    expect(page.text).to.include(`<h1>Delete “<bdi>${HOSTILE_ESCAPED}</bdi>”?</h1>`);
+    expect(page.text).to.include(`<h1>Delete &ldquo;<bdi>${HOSTILE_ESCAPED}</bdi>&rdquo;?</h1>`);
     expect(page.text).to.include(`<form method="post" action="/team/items/${ITEM_ID}/delete">`);
     expect(page.text).to.include(`<a href="/team/items/${ITEM_ID}">Cancel, keep it</a>`);
   });
@@ -230,7 +190,8 @@ describe('team views', () => {
     const form = page.text.slice(page.text.indexOf('<form method="post" action="/team/items/status" class="bulk">'));
     expect(form.indexOf('<fieldset class="bulk-bar">'), 'the bar comes before the list').to.be.greaterThan(0).and.lessThan(form.indexOf('<ol class="items"'));
     expect(form).to.include('<input type="checkbox" id="select-all" name="all" value="page" data-select-all><label for="select-all">Select all on this page</label>');
-    expect(form).to.include('data-one="1 item selected" data-other="{count} items selected" hidden></output>');
+    // The script's count, a form per plural category of the page's language (English has two).
+    expect(form).to.include('data-plural-one="{count} item selected" data-plural-other="{count} items selected" hidden></output>');
     expect(form).to.include('<select id="new-status" name="status">');
     expect(occurrences(page, /<input type="hidden" name="shown" value="[0-9a-f-]{36}">/)).to.equal(2);
     expect(page.text).to.include(`<input type="hidden" name="shown" value="${OTHER_ID}">`);

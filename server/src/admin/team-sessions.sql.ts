@@ -64,7 +64,7 @@ export const OPEN_WITH_KEY: Statement = {
 export const FIND_SESSION: Statement = {
   name: 'team_find_session',
   text: `with live as (
-      select s.id, s.api_key_id, s.name, s.last_seen_at, p.id as project_id, p.slug, p.name as project_name, p.board_enabled
+      select s.id, s.api_key_id, s.name, s.last_seen_at, p.id as project_id, p.slug, p.name as project_name, p.board_enabled, p.board_locale
       from team_sessions s
       join projects p on p.id = s.project_id
       left join api_keys k on k.id = s.api_key_id
@@ -76,7 +76,7 @@ export const FIND_SESSION: Statement = {
       from live where t.id = live.id and live.last_seen_at < now() - interval '1 minute'
       returning t.id
     )
-    select id::text, api_key_id::text, name as member, project_id::text, slug, project_name, board_enabled from live`,
+    select id::text, api_key_id::text, name as member, project_id::text, slug, project_name, board_enabled, board_locale from live`,
 };
 
 /** Ends the session whose token hashes to $1 (sign-out). Ending one twice is harmless. */

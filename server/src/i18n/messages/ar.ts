@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.js';
+import { teamAr } from './team/ar.js';
 
 /** Arabic (right to left). Product terms: feedback = «الملاحظات», board = «لوحة», roadmap = «خارطة الطريق», team = «الفريق», inbox = «صندوق الوارد». */
 export const ar: Catalogue = {
@@ -60,6 +61,7 @@ export const ar: Catalogue = {
   'team.signIn.name': 'اسمك (اختياري)',
   'team.signIn.nameHint': 'يظهر مع ردودك وفي سجل الحالات.',
   'team.signIn.submit': 'تسجيل الدخول',
+  ...teamAr,
 
   'refusal.400': 'هناك خطأ ما في الطلب',
   'refusal.401': 'لم يتم تسجيل الدخول',

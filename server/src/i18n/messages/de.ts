@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.js';
+import { teamDe } from './team/de.js';
 
 /** German. Product terms: feedback = „Feedback“, board = „Board“, roadmap = „Roadmap“, team = „Team“, inbox = „Posteingang“. */
 export const de: Catalogue = {
@@ -60,6 +61,7 @@ export const de: Catalogue = {
   'team.signIn.name': 'Dein Name (optional)',
   'team.signIn.nameHint': 'Wird bei deinen Antworten und im Statusverlauf angezeigt.',
   'team.signIn.submit': 'Anmelden',
+  ...teamDe,
 
   'refusal.400': 'Mit der Anfrage stimmt etwas nicht',
   'refusal.401': 'Nicht angemeldet',

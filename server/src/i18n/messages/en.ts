@@ -1,3 +1,5 @@
+import { teamEn } from './team/en.js';
+
 /**
  * The source of every text of the board and the team's pages, in ICU MessageFormat
  * (intl-messageformat): plurals and dates are the message's own (`{count, plural, ...}`,
@@ -72,6 +74,9 @@ export const en = {
   'team.signIn.name': 'Your name (optional)',
   'team.signIn.nameHint': 'Shown with your replies and in the status history.',
   'team.signIn.submit': 'Sign in',
+
+  // The team's pages (messages/team/en.ts).
+  ...teamEn,
 
   // Refusals, on the board and the team's pages (web/kit/views/refusal.ts).
   'refusal.400': 'Something in the request is not right',

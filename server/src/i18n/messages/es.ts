@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.js';
+import { teamEs } from './team/es.js';
 
 /** Spanish. Product terms: feedback = «comentarios», board = «tablero», roadmap = «hoja de ruta», team = «equipo», inbox = «bandeja de entrada». */
 export const es: Catalogue = {
@@ -60,6 +61,7 @@ export const es: Catalogue = {
   'team.signIn.name': 'Tu nombre (opcional)',
   'team.signIn.nameHint': 'Se muestra junto a tus respuestas y en el historial de estados.',
   'team.signIn.submit': 'Iniciar sesión',
+  ...teamEs,
 
   'refusal.400': 'Algo en la solicitud no es correcto',
   'refusal.401': 'No has iniciado sesión',

@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.js';
+import { teamFr } from './team/fr.js';
 
 /** French. Product terms: feedback = « avis », board = « tableau », roadmap = « feuille de route », team = « équipe », triage = « tri ». */
 export const fr: Catalogue = {
@@ -60,6 +61,7 @@ export const fr: Catalogue = {
   'team.signIn.name': 'Votre nom (facultatif)',
   'team.signIn.nameHint': 'Affiché avec vos réponses et dans l’historique des statuts.',
   'team.signIn.submit': 'Se connecter',
+  ...teamFr,
 
   'refusal.400': 'Quelque chose ne va pas dans la requête',
   'refusal.401': 'Non connecté',

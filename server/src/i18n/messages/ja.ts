@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.js';
+import { teamJa } from './team/ja.js';
 
 /** Japanese. Product terms: feedback = 「フィードバック」, board = 「ボード」, roadmap = 「ロードマップ」, team = 「チーム」, inbox = 「受信箱」. */
 export const ja: Catalogue = {
@@ -60,6 +61,7 @@ export const ja: Catalogue = {
   'team.signIn.name': 'あなたの名前(任意)',
   'team.signIn.nameHint': 'あなたの返信とステータス履歴に表示されます。',
   'team.signIn.submit': 'サインイン',
+  ...teamJa,
 
   'refusal.400': 'リクエストに問題があります',
   'refusal.401': 'サインインしていません',

@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.js';
+import { teamPtBR } from './team/pt-BR.js';
 
 /** Brazilian Portuguese. Product terms: feedback = "feedback", board = "quadro", roadmap = "roteiro", team = "equipe", inbox = "caixa de entrada". */
 export const ptBR: Catalogue = {
@@ -60,6 +61,7 @@ export const ptBR: Catalogue = {
   'team.signIn.name': 'Seu nome (opcional)',
   'team.signIn.nameHint': 'Mostrado com suas respostas e no histórico de status.',
   'team.signIn.submit': 'Entrar',
+  ...teamPtBR,
 
   'refusal.400': 'Algo na solicitação não está certo',
   'refusal.401': 'Não conectado',

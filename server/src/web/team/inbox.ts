@@ -16,6 +16,8 @@ import { teamPaths } from './layout.js';
 import { SESSION_COOKIE, type TeamSession } from './session.js';
 import { NOTICE_PARAMS, noticeOf } from './inbox-notices.js';
 import { readStatusCounts } from './status-counts.js';
+import { chosenI18n } from '../kit/locale-choice.js';
+import { problemsIn, teamProblem } from './team-problems.js';
 import { readUndoToken, UNDO_SECONDS, undoToken, type Undo } from './undo-token.js';
 import { inboxPage } from './views/inbox-page.js';
 
@@ -25,8 +27,9 @@ export const INBOX_DEFAULT_STATUS = 'new';
 /** Where the bulk form sends the browser back: the inbox it came from (a team path), or the inbox. */
 const backTo = (value: unknown): string => safeTeamReturn(value) ?? teamPaths.inbox;
 
-const SELECT_ITEMS = 'Select at least one item, then choose Change status';
-const UNDO_GONE = 'That change can no longer be undone here (it is more than 10 minutes old, or was made in another session). Change the items back with the form.';
+// The forms' messages in English (the checks are made before a request has a language); the page says them in its own (team-problems.ts).
+const SELECT_ITEMS = teamProblem('team.problem.selectItems');
+const UNDO_GONE = teamProblem('team.problem.undoGone');
 
 /** The session's cookie token: the key of its undo tokens (undo-token.ts). */
 const sessionKey = ({ ctx }: TeamRequest): string | undefined => ctx.cookies.get(SESSION_COOKIE);
@@ -48,12 +51,12 @@ export const bulkStatusForm = formInput(
       return: z.unknown().transform(backTo),
       id: z.preprocess(
         idsOf,
-        z.array(z.string(), { error: SELECT_ITEMS }).min(1, { error: SELECT_ITEMS }).max(PAGE_SIZE_MAX, { error: `Change at most ${PAGE_SIZE_MAX} items at once` }),
+        z.array(z.string(), { error: SELECT_ITEMS }).min(1, { error: SELECT_ITEMS }).max(PAGE_SIZE_MAX, { error: teamProblem('team.problem.tooMany', { count: PAGE_SIZE_MAX }) }),
       ),
       status: FeedbackStatusSchema,
     }),
   ),
-  { fields: ['return', 'id', 'shown', 'all', 'status'], controls: { id: 'new-status', status: 'new-status' }, say: { status: 'Choose one of the statuses' } },
+  { fields: ['return', 'id', 'shown', 'all', 'status'], controls: { id: 'new-status', status: 'new-status' }, say: { status: teamProblem('team.problem.status') } },
 );
 
 /** The undo of a bulk change (the banner's form): the inbox to go back to, and the signed token (undo-token.ts). */
@@ -76,9 +79,12 @@ export function sessionActor(session: Pick<TeamSession, 'id' | 'name'>): string 
  */
 export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: TeamAssetPaths) {
   /** The inbox for a query (the request's, or the one a refused bulk change came from), with its problems. */
-  const render = async (request: TeamRequest, params: URLSearchParams, problems: Problem[] = []): Promise<SafeHtml> => {
+  const render = async (request: TeamRequest, params: URLSearchParams, given: Problem[] = []): Promise<SafeHtml> => {
     const { ctx, session } = request;
-    const notice = noticeOf(params);
+    // The member's language, else the board's default (`feedback board brand --locale`).
+    const i18n = chosenI18n(ctx, session.project.locale);
+    const problems = problemsIn(i18n, given);
+    const notice = noticeOf(params, i18n);
     // The undo is offered only for a token this session signed, still fresh.
     const undo = params.get('undo') ?? undefined;
     const undoable = undo !== undefined && readUndoToken(undo, sessionKey(request), session.project.id) !== undefined;
@@ -98,11 +104,12 @@ export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: TeamAs
       problems,
       pageLink: (n: number) => linkWith(params, { page: String(n) }),
       statusLink: (status: string) => linkWith(params, { status, page: undefined }),
+      i18n,
     };
     const parsed = parseListQuery(query);
     if (!parsed.query) {
       ctx.status = 400;
-      return inboxPage({ ...view, problems: [...problems, ...parsed.problems] });
+      return inboxPage({ ...view, problems: [...problems, ...problemsIn(i18n, parsed.problems)] });
     }
     const list = await readList(sql, session.project.id, parsed.query);
     const counts = await readStatusCounts(sql, session.project.id, parsed.query);

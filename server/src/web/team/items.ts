@@ -12,6 +12,9 @@ import { similarItems } from '../../api/similar.js';
 import type { TeamAssetPaths } from './team-assets.js';
 import { itemId, itemNotFound } from '../kit/items.js';
 import type { SafeHtml } from '../kit/html.js';
+import type { I18n } from '../kit/i18n.js';
+import { chosenI18n } from '../kit/locale-choice.js';
+import { problemsIn, teamProblem } from './team-problems.js';
 import { readList } from '../kit/lists.js';
 import { label, type Problem } from '../kit/views/parts.js';
 import { sessionActor } from './inbox.js';
@@ -24,11 +27,11 @@ import { teamItemPage, type ItemFormValues } from './views/item-page.js';
 import type { ItemPeople, Voter } from './views/people-parts.js';
 import { deletePage, type MergeCandidates } from './views/remove-parts.js';
 
-/** What the item page's address says after a change, once: `?done=status`, `?done=reply`. */
-const NOTICES: Record<string, (item: FeedbackDetail) => string> = {
-  status: (item) => `Saved: the status is ${label(item.status)}.`,
-  reply: () => 'Your reply is posted.',
-  merged: () => 'Merged: the duplicate\'s votes and comments are now on this item, and the duplicate is deleted.',
+/** What the item page's address says after a change, once: `?done=status`, `?done=reply`, in the page's language. */
+const NOTICES: Record<string, (item: FeedbackDetail, i18n: I18n) => SafeHtml> = {
+  status: (item, i18n) => i18n.t('team.item.saved', { status: label(item.status, i18n) }),
+  reply: (_, { t }) => t('team.item.replied'),
+  merged: (_, { t }) => t('team.item.merged'),
 };
 
 /** A form field as text; a repeated field (a list) is none, as is a comment that is only spaces, where it may be left out. */
@@ -40,7 +43,7 @@ const CommentSchema = AddCommentRequestSchema.shape.content;
 /** The item's status form: a status, and a comment as the team posted with it if one is written. */
 export const statusForm = formInput(z.object({ status: FeedbackStatusSchema, comment: z.preprocess(givenText, CommentSchema.optional()) }), {
   fields: ['status', 'comment'],
-  say: { status: 'Choose one of the statuses' },
+  say: { status: teamProblem('team.problem.status') },
 });
 
 /** The reply form: a comment as the team, which the form needs. */
@@ -49,7 +52,7 @@ export const replyForm = formInput(z.object({ reply: z.preprocess(text, CommentS
 /** The merge form: the item to merge into, chosen among the candidates (an id, as the API's merge takes it). */
 export const mergeForm = formInput(z.object({ intoId: z.preprocess((value) => value ?? '', MergeFeedbackRequestSchema.shape.intoId) }), {
   fields: ['intoId'],
-  say: { intoId: 'Choose the item to merge this one into' },
+  say: { intoId: teamProblem('team.problem.mergeInto') },
 });
 
 /** Items offered as merge targets: those like the title, or those a search finds. */
@@ -100,14 +103,18 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: Te
     const submitter = row.submitter === null ? null : (JSON.parse(row.submitter) as ItemPeople['submitter']);
     return { submitter, identified: row.identified, anonymous: row.anonymous, voters: JSON.parse(row.voters) as Voter[], page, pageSize: VOTERS_PAGE_SIZE };
   };
-  const render = async ({ ctx, session }: TeamRequest, id: string, values: ItemFormValues = {}, problems: Problem[] = [], mergeProblem?: string): Promise<SafeHtml> => {
+  const render = async ({ ctx, session }: TeamRequest, id: string, values: ItemFormValues = {}, given: Problem[] = [], mergeGiven?: string): Promise<SafeHtml> => {
+    // The member's language, else the board's default (`feedback board brand --locale`).
+    const i18n = chosenI18n(ctx, session.project.locale);
+    const problems = problemsIn(i18n, given);
+    const mergeProblem = mergeGiven === undefined ? undefined : problemsIn(i18n, [{ message: mergeGiven }])[0]!.message;
     const item = await detail(session.project, id);
     const who = await people(session.project, id, ctx.method === 'GET' ? votersPage(ctx.query.voters) : 1);
     if (problems.length > 0 || mergeProblem) ctx.status = 400;
-    const done = typeof ctx.query.done === 'string' && problems.length === 0 ? NOTICES[ctx.query.done]?.(item) : undefined;
+    const done = typeof ctx.query.done === 'string' && problems.length === 0 ? NOTICES[ctx.query.done]?.(item, i18n) : undefined;
     const search = searchText(ctx.method === 'GET' ? ctx.query.merge : formField(ctx, 'merge'));
     const merge = await mergeCandidates(session.project, item, search);
-    return teamItemPage({ project: session.project, assets, item, values, problems, notice: done, merge, mergeProblem, people: who });
+    return teamItemPage({ project: session.project, assets, item, values, problems, notice: done, merge, mergeProblem, people: who, i18n });
   };
   return {
     /** GET /team/items/:id */
@@ -141,7 +148,7 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: Te
     async merge(request: TeamRequest, { intoId }: FormData<typeof mergeForm>): Promise<SafeHtml | undefined> {
       const { ctx, session } = request;
       const id = itemId(ctx);
-      if (intoId === id) return render(request, id, {}, [], 'Choose another item than this one');
+      if (intoId === id) return render(request, id, {}, [], teamProblem('team.problem.mergeOther'));
       const merged = await mergeItems((await orm()).em.fork(), session.project.id, id, intoId);
       if (!merged) throw itemNotFound();
       seeOther(ctx, `${teamPaths.item(intoId)}?done=merged`);
@@ -153,7 +160,7 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: Te
 
     /** GET /team/items/:id/delete: the confirmation, with what goes with the item. */
     async confirmDelete({ ctx, session }: TeamRequest): Promise<SafeHtml> {
-      return deletePage(session.project, assets, await detail(session.project, itemId(ctx)));
+      return deletePage(session.project, assets, await detail(session.project, itemId(ctx)), chosenI18n(ctx, session.project.locale));
     },
 
     /** POST /team/items/:id/delete: the API's delete (deleteItem), then the inbox, which says so. */

@@ -20,6 +20,8 @@ export interface TeamProject {
   slug: string;
   name: string;
   boardEnabled: boolean;
+  /** The board's default language (`feedback board brand --locale`): the team's pages fall back to it too (kit/locale-choice.ts). Null when none. */
+  locale: string | null;
 }
 
 /**
@@ -62,13 +64,13 @@ export function teamSessions(sql: SqlPool) {
     async current(ctx: AppContext): Promise<TeamSession | undefined> {
       const token = cookieToken(ctx);
       if (!token) return undefined;
-      const [row] = await sql.query<{ id: string; member: string | null; api_key_id: string | null; project_id: string; slug: string; project_name: string; board_enabled: boolean }>(
+      const [row] = await sql.query<{ id: string; member: string | null; api_key_id: string | null; project_id: string; slug: string; project_name: string; board_enabled: boolean; board_locale: string | null }>(
         FIND_SESSION.name,
         FIND_SESSION.text,
         [hashToken(token)],
       );
       if (!row) return undefined;
-      return { id: row.id, name: row.member, keyId: row.api_key_id, project: { id: row.project_id, slug: row.slug, name: row.project_name, boardEnabled: row.board_enabled } };
+      return { id: row.id, name: row.member, keyId: row.api_key_id, project: { id: row.project_id, slug: row.slug, name: row.project_name, boardEnabled: row.board_enabled, locale: row.board_locale } };
     },
 
     /** Uses a one-time link's token and, when it works, opens a session and sets its cookie. */

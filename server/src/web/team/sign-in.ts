@@ -10,6 +10,7 @@ import type { FormRefusal } from '../kit/pages.js';
 import { chosenI18n } from '../kit/locale-choice.js';
 import type { TeamSessions } from './session.js';
 import { signInPage } from './views/sign-in-page.js';
+import { problemsIn, teamProblem } from './team-problems.js';
 
 /**
  * The sign-in form: a secret key (a public one is refused by name), then an optional name, which
@@ -22,8 +23,8 @@ export const signInForm = formInput(
         (value) => (typeof value === 'string' ? value.trim() : ''),
         z
           .string()
-          .min(1, { error: 'Enter a secret key' })
-          .refine((key) => !key.startsWith('pk_'), { error: 'That is a public key (pk_): the team pages need a secret key (sk_)' }),
+          .min(1, { error: teamProblem('team.problem.enterKey') })
+          .refine((key) => !key.startsWith('pk_'), { error: teamProblem('team.problem.publicKey') }),
       ),
     })
     .pipe(
@@ -53,11 +54,12 @@ export function signIn(sessions: TeamSessions, assets: TeamAssetPaths) {
     async page(ctx: AppContext): Promise<SafeHtml | undefined> {
       const token = ctx.query.token;
       if (token === undefined) {
+        const i18n = chosenI18n(ctx);
         const notice =
-          ctx.query['signed-out'] !== undefined ? 'You have signed out.'
-          : ctx.query.ended !== undefined ? 'Your session has ended (signed out elsewhere, idle for too long, or its key was revoked). Sign in again.'
+          ctx.query['signed-out'] !== undefined ? i18n.t('team.signIn.signedOut')
+          : ctx.query.ended !== undefined ? i18n.t('team.signIn.ended')
           : undefined;
-        return signInPage({ assets, notice, i18n: chosenI18n(ctx) });
+        return signInPage({ assets, notice, i18n });
       }
       // A HEAD (a link checker, a preview) only looks: it must not use up the link it was given.
       if (ctx.method === 'HEAD') return signInPage({ assets, i18n: chosenI18n(ctx) });
@@ -81,7 +83,8 @@ export function signIn(sessions: TeamSessions, assets: TeamAssetPaths) {
     async withKey(ctx: AppContext, { key, name }: FormData<typeof signInForm>, values: FormValues): Promise<SafeHtml | undefined> {
       if (!looksLikeApiKey(key) || !(await sessions.openWithKey(ctx, hashApiKey(key), name ?? null))) {
         ctx.status = 401;
-        return signInPage({ assets, problems: [{ field: 'key', message: 'That key is not a secret key of this server, or it has been revoked' }], name: values.name, i18n: chosenI18n(ctx) });
+        const i18n = chosenI18n(ctx);
+        return signInPage({ assets, problems: [{ field: 'key', message: i18n.text('team.problem.wrongKey') }], name: values.name, i18n });
       }
       seeOther(ctx, teamPaths.inbox);
       return undefined;
@@ -89,7 +92,8 @@ export function signIn(sessions: TeamSessions, assets: TeamAssetPaths) {
 
     /** A refused sign-in form (400): the form again, with the name as typed and never the key. */
     refused(ctx: AppContext, { problems, values }: FormRefusal): SafeHtml {
-      return signInPage({ assets, problems, name: values.name, i18n: chosenI18n(ctx) });
+      const i18n = chosenI18n(ctx);
+      return signInPage({ assets, problems: problemsIn(i18n, problems), name: values.name, i18n });
     },
 
     /** POST /team/sign-out: ends the session on the server (its cookie works no more, wherever it was copied), then the sign-in page. */

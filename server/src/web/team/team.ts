@@ -105,7 +105,7 @@ export function team(options: TeamOptions): Middleware<AppState> {
     logger,
     (ctx, status, reason) =>
       // The guard's words send people back to the board; these pages are the team's.
-      teamErrorPage(status, reason === CROSS_SITE_REFUSAL ? "The form was sent from another site. Open the team's pages and send it from there." : reason, assets, signedIn.get(ctx)?.project, chosenI18n(ctx)),
+      teamErrorPage(status, reason === CROSS_SITE_REFUSAL ? "The form was sent from another site. Open the team's pages and send it from there." : reason, assets, signedIn.get(ctx)?.project, chosenI18n(ctx, signedIn.get(ctx)?.project.locale)),
     publicOrigin,
   );
 

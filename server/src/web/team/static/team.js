@@ -70,6 +70,22 @@ const selectAll = document.querySelector('[data-select-all]');
 const selectedCount = document.querySelector('[data-selected-count]');
 const rowBoxes = () => [...document.querySelectorAll('[data-item] input[type="checkbox"][name="id"]')];
 
+// The page's language, as the server wrote it: its plural rules and its digits.
+const lang = document.documentElement.lang || 'en';
+const pluralRules = new Intl.PluralRules(lang);
+const numbers = new Intl.NumberFormat(lang);
+
+/**
+ * A count in the page's language: the element carries the catalogue's message once per plural
+ * category of that language (`data-plural-one`, `data-plural-few`, …, views/plural-forms.ts);
+ * Intl.PluralRules picks the category as the server's messages do, and `{count}` takes the number.
+ */
+function counted(element, n) {
+  const category = pluralRules.select(n);
+  const form = element.dataset[`plural${category.charAt(0).toUpperCase()}${category.slice(1)}`] ?? element.dataset.pluralOther ?? '';
+  return form.replace('{count}', numbers.format(n));
+}
+
 /** Says how many rows are ticked, and keeps "Select all" in step (ticked, unticked, or mixed). */
 function showSelected() {
   if (!selectAll || !selectedCount) return;
@@ -77,7 +93,7 @@ function showSelected() {
   const ticked = boxes.filter((box) => box.checked).length;
   selectAll.checked = boxes.length > 0 && ticked === boxes.length;
   selectAll.indeterminate = ticked > 0 && ticked < boxes.length;
-  selectedCount.textContent = ticked === 1 ? selectedCount.dataset.one : selectedCount.dataset.other.replace('{count}', String(ticked));
+  selectedCount.textContent = counted(selectedCount, ticked);
   selectedCount.hidden = false;
 }
 

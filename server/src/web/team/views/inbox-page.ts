@@ -1,11 +1,13 @@
 import type { FeedbackListItem } from '@feedbackd/sdk/contract';
 import type { TeamAssetPaths } from '../team-assets.js';
-import { html, isolated, type SafeHtml } from '../../kit/html.js';
+import { html, isolated, type HtmlValue, type SafeHtml } from '../../kit/html.js';
+import { ENGLISH, type I18n } from '../../kit/i18n.js';
 import { filterForm, pagination, type ListFilters } from '../../kit/views/list-parts.js';
-import { count, errorSummary, label, type Problem } from '../../kit/views/parts.js';
+import { errorSummary, label, type Problem } from '../../kit/views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
 import type { StatusCounts } from '../status-counts.js';
 import { banner, bulkBar, statusTabs } from './inbox-parts.js';
+import { when } from './when.js';
 import type { TeamProject } from '../session.js';
 
 export interface InboxView {
@@ -22,10 +24,12 @@ export interface InboxView {
   pageLink: (page: number) => string;
   /** This list at another status (empty: every status), the other filters kept. */
   statusLink: (status: string) => string;
-  /** What the last change did, said once above the list in a banner. */
-  notice?: string | undefined;
+  /** What the last change did, said once above the list in a banner (inbox-notices.ts). */
+  notice?: HtmlValue;
   /** The signed undo of that change (undo-token.ts), when it may still be undone. */
   undo?: string | undefined;
+  /** The page's language (kit/locale-choice.ts, chosenI18n); English when not given. */
+  i18n?: I18n | undefined;
 }
 
 /**
@@ -36,38 +40,53 @@ export interface InboxView {
  */
 export function inboxPage(view: InboxView): SafeHtml {
   const { filters, list } = view;
-  const body = html`<h1>Inbox</h1>
-${errorSummary(view.problems)}
-${view.notice && banner(view.notice, view.here, view.undo)}
-${filterForm(teamPaths.inbox, filters)}
-${view.counts && statusTabs(view.counts, filters.status, view.statusLink)}
-${list && html`<p id="list-summary" aria-live="polite">${count(list.total, 'item')}${filters.status ? html` with status ${filters.status.split(',').map((status) => label(status)).join(' or ')}` : ''}${filters.search ? html` matching &ldquo;${isolated(filters.search)}&rdquo;` : ''}</p>
+  const i18n = view.i18n ?? ENGLISH;
+  const { t } = i18n;
+  const body = html`<h1>${t('team.inbox.title')}</h1>
+${errorSummary(view.problems, i18n)}
+${view.notice && banner(view.notice, view.here, view.undo, i18n)}
+${filterForm(teamPaths.inbox, filters, i18n)}
+${view.counts && statusTabs(view.counts, filters.status, view.statusLink, i18n)}
+${list && html`<p id="list-summary" aria-live="polite">${summary(list.total, filters, i18n)}</p>
 ${list.items.length === 0
-      ? html`<p class="empty">Nothing to triage here.</p>`
+      ? html`<p class="empty">${t('team.inbox.empty')}</p>`
       : html`<form method="post" action="${teamPaths.bulkStatus}" class="bulk">
 <input type="hidden" name="return" value="${view.here}">
-${bulkBar()}
-<ol class="items" aria-labelledby="list-summary">${list.items.map(row)}</ol>
+${bulkBar(i18n)}
+<ol class="items" aria-labelledby="list-summary">${list.items.map((item) => row(item, i18n))}</ol>
 </form>`}
-${pagination(list, view.pageLink)}`}`;
-  return teamPage({ title: view.problems.length > 0 ? 'Error: Inbox' : 'Inbox', assets: view.assets, project: view.project, inbox: true, body });
+${pagination(list, view.pageLink, i18n)}`}`;
+  return teamPage({ title: i18n.text(view.problems.length > 0 ? 'team.inbox.titleWithErrors' : 'team.inbox.title'), assets: view.assets, project: view.project, inbox: true, body, i18n, here: view.here });
 }
 
-function row(item: FeedbackListItem): SafeHtml {
+/** "12 items with status New or Under review matching “export”": one message for each of the filters given, so each language orders its own sentence. */
+function summary(total: number, filters: ListFilters, i18n: I18n): SafeHtml {
+  const { t } = i18n;
+  const statuses = filters.status ? filters.status.split(',').map((status) => label(status, i18n)) : [];
+  // "A or B or C": each "or" is the language's own.
+  const status = statuses.length === 0 ? undefined : statuses.slice(1).reduce<HtmlValue>((either, other) => t('team.inbox.either', { status: html`${either}`, other }), statuses[0]);
+  const search = filters.search ? isolated(filters.search) : undefined;
+  if (status !== undefined && search) return t('team.inbox.summaryStatusSearch', { count: total, status: html`${status}`, search });
+  if (status !== undefined) return t('team.inbox.summaryStatus', { count: total, status: html`${status}` });
+  if (search) return t('team.inbox.summarySearch', { count: total, search });
+  return t('count.item', { count: total });
+}
+
+function row(item: FeedbackListItem, i18n: I18n): SafeHtml {
+  const { t } = i18n;
   const box = `select-${item.id}`;
   return html`<li class="item" data-item="${item.id}">
 <input type="checkbox" name="id" value="${item.id}" id="${box}">
 <input type="hidden" name="shown" value="${item.id}">
 <div class="item-body">
-<h2 class="item-title"><label for="${box}" class="visually-hidden">Select &ldquo;${isolated(item.title)}&rdquo;</label><a href="${teamPaths.item(item.id)}">${isolated(item.title)}</a></h2>
+<h2 class="item-title"><label for="${box}" class="visually-hidden">${t('team.inbox.select', { title: isolated(item.title) })}</label><a href="${teamPaths.item(item.id)}">${isolated(item.title)}</a></h2>
 <ul class="meta">
-<li class="tag"><span class="visually-hidden">Status: </span>${label(item.status)}</li>
-<li class="tag"><span class="visually-hidden">Type: </span>${label(item.type)}</li>
-<li>${count(item.voteCount, 'vote')}</li>
-<li>${count(item.commentCount, 'comment')}</li>
-<li><time datetime="${item.createdAt}">${item.createdAt.slice(0, 10)}</time></li>
+<li class="tag"><span class="visually-hidden">${t('meta.status')} </span>${label(item.status, i18n)}</li>
+<li class="tag"><span class="visually-hidden">${t('meta.type')} </span>${label(item.type, i18n)}</li>
+<li>${t('item.votes', { count: item.voteCount })}</li>
+<li>${t('count.comment', { count: item.commentCount })}</li>
+<li>${when(item.createdAt, i18n)}</li>
 </ul>
 </div>
 </li>`;
 }
-

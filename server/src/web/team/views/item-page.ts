@@ -1,13 +1,15 @@
 import { COMMENT_MAX_LENGTH, FEEDBACK_STATUSES, type FeedbackDetail, type StatusChange } from '@feedbackd/sdk/contract';
 import type { TeamAssetPaths } from '../team-assets.js';
-import { html, isolated, isolatedPlain, type SafeHtml } from '../../kit/html.js';
+import { html, isolated, isolatedPlain, type HtmlValue, type SafeHtml } from '../../kit/html.js';
+import { ENGLISH, type I18n } from '../../kit/i18n.js';
 import { boardPaths } from '../../kit/paths.js';
-import { commentsSection, date, dateTime } from '../../kit/views/list-parts.js';
+import { commentsSection, dateTime } from '../../kit/views/list-parts.js';
 import { person } from '../../kit/views/people.js';
 import { statusTimeline } from '../../kit/views/timeline.js';
 import { field } from '../../kit/views/fields.js';
-import { count, errorSummary, itemMeta, label, options, type Problem } from '../../kit/views/parts.js';
+import { errorSummary, itemMeta, label, options, type Problem } from '../../kit/views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
+import { when } from './when.js';
 import type { TeamProject } from '../session.js';
 import { deleteSection, mergeSection, type MergeCandidates } from './remove-parts.js';
 import { submitterSection, votersSection, type ItemPeople } from './people-parts.js';
@@ -27,12 +29,14 @@ export interface TeamItemView {
   values: ItemFormValues;
   /** The contract's messages, each about a control (`comment`, `reply`) or the page. */
   problems: Problem[];
-  notice?: string | undefined;
+  notice?: HtmlValue;
   /** The items it may be merged into, and why a merge was refused (shown at the choice). */
   merge: MergeCandidates;
   mergeProblem?: string | undefined;
   /** The submitter and a page of the voters (admin/item-people.sql.ts). */
   people: ItemPeople;
+  /** The page's language (kit/locale-choice.ts, chosenI18n); English when not given. */
+  i18n?: I18n | undefined;
 }
 
 /**
@@ -47,46 +51,49 @@ export interface TeamItemView {
  */
 export function teamItemPage(view: TeamItemView): SafeHtml {
   const { project, item, values, problems } = view;
-  const body = html`<p><a href="${teamPaths.inbox}">Back to the inbox</a>${project.boardEnabled ? html` · <a href="${boardPaths.item(project.slug, item.id)}">See it on the public board</a>` : ''}</p>
-${errorSummary(view.mergeProblem ? [...problems, { field: 'intoId', message: view.mergeProblem }] : problems)}
+  const i18n = view.i18n ?? ENGLISH;
+  const { t } = i18n;
+  const body = html`<p><a href="${teamPaths.inbox}">${t('team.item.back')}</a>${project.boardEnabled ? html` · <a href="${boardPaths.item(project.slug, item.id)}">${t('team.item.onBoard')}</a>` : ''}</p>
+${errorSummary(view.mergeProblem ? [...problems, { field: 'intoId', message: view.mergeProblem }] : problems, i18n)}
 ${view.notice && html`<p class="notice" role="status">${view.notice}</p>`}
 <div class="item-layout">
 <article class="item-head">
 <h1>${isolated(item.title)}</h1>
-${itemMeta(item)}
-<p class="submitter">${person(item.endUser?.name)} <span class="hint">${count(item.voteCount, 'vote')} &middot; posted on ${date(item.createdAt)}</span></p>
-${item.description ? html`<p class="description">${isolated(item.description)}</p>` : html`<p class="empty">No description.</p>`}
+${itemMeta(item, { i18n })}
+<p class="submitter">${person(item.endUser?.name, i18n)} <span class="hint">${t('team.item.votesPosted', { count: item.voteCount, date: when(item.createdAt, i18n) })}</span></p>
+${item.description ? html`<p class="description">${isolated(item.description)}</p>` : html`<p class="empty">${t('team.item.noDescription')}</p>`}
 </article>
-<aside class="item-side" aria-label="Triage">
+<aside class="item-side" aria-label="${t('team.item.side')}">
 <section aria-labelledby="status-title">
-<h2 id="status-title">Change the status</h2>
+<h2 id="status-title">${t('team.item.statusTitle')}</h2>
 <form method="post" action="${teamPaths.itemStatus(item.id)}" novalidate>
-<div class="field"><label for="status">Status</label><select id="status" name="status">${options(FEEDBACK_STATUSES.map((s) => ({ value: s, text: label(s) })), values.status ?? item.status)}</select></div>
-${textField('comment', 'Comment as the team (optional)', 'Posted with the change, in the same step, and shown on the public board.', values.comment, problems, 3)}
-<button type="submit" class="button">Save status</button>
+<div class="field"><label for="status">${t('team.item.status')}</label><select id="status" name="status">${options(FEEDBACK_STATUSES.map((s) => ({ value: s, text: label(s, i18n) })), values.status ?? item.status)}</select></div>
+${textField('comment', t('team.item.comment'), t('team.item.commentHint'), values.comment, problems, 3, i18n)}
+<button type="submit" class="button">${t('team.item.saveStatus')}</button>
 </form>
 </section>
-${mergeSection(item, view.merge, view.mergeProblem)}
-${submitterSection(view.people)}
-${deleteSection(item)}
-${votersSection(view.people, (n) => `${teamPaths.item(item.id)}?voters=${n}`)}
+${mergeSection(item, view.merge, view.mergeProblem, i18n)}
+${submitterSection(view.people, i18n)}
+${deleteSection(item, i18n)}
+${votersSection(view.people, (n) => `${teamPaths.item(item.id)}?voters=${n}`, i18n)}
 </aside>
 <div class="item-rest">
-${statusTimeline(item, item.statusHistory ?? [], dateTime, true)}
-${commentsSection(item.comments, dateTime)}
+${statusTimeline(item, item.statusHistory ?? [], (iso) => dateTime(iso, i18n), true, i18n)}
+${commentsSection(item.comments, (iso) => dateTime(iso, i18n), i18n)}
 <section aria-labelledby="reply-title">
-<h2 id="reply-title">Reply as the team</h2>
+<h2 id="reply-title">${t('team.item.replyTitle')}</h2>
 <form method="post" action="${teamPaths.itemComment(item.id)}" novalidate>
-${textField('reply', 'Reply', undefined, values.reply, problems, 4)}
-<button type="submit" class="button">Post reply</button>
+${textField('reply', t('team.item.reply'), undefined, values.reply, problems, 4, i18n)}
+<button type="submit" class="button">${t('team.item.postReply')}</button>
 </form>
 </section>
 </div>
 </div>`;
-  return teamPage({ title: html`${problems.length > 0 || view.mergeProblem ? 'Error: ' : ''}${isolatedPlain(item.title)}`, assets: view.assets, project, body });
+  const title = isolatedPlain(item.title);
+  return teamPage({ title: problems.length > 0 || view.mergeProblem ? t('team.item.titleWithErrors', { title }) : title, assets: view.assets, project, body, i18n, here: teamPaths.item(item.id) });
 }
 
 /** A labelled textarea for a comment (kit/views/fields.ts), filled with what was typed. */
-function textField(name: string, text: string, hint: string | undefined, value: string | undefined, problems: readonly Problem[], rows: number): SafeHtml {
-  return field(name, text, problems, (describedBy) => html`<textarea id="${name}" name="${name}" rows="${rows}" maxlength="${COMMENT_MAX_LENGTH}"${describedBy}>${value ?? ''}</textarea>`, hint);
+function textField(name: string, text: HtmlValue, hint: HtmlValue, value: string | undefined, problems: readonly Problem[], rows: number, i18n: I18n): SafeHtml {
+  return field(name, text, problems, (describedBy) => html`<textarea id="${name}" name="${name}" rows="${rows}" maxlength="${COMMENT_MAX_LENGTH}"${describedBy}>${value ?? ''}</textarea>`, hint, i18n);
 }

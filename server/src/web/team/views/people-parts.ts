@@ -1,7 +1,7 @@
 import { html, isolated, type SafeHtml } from '../../kit/html.js';
-import { date } from '../../kit/views/list-parts.js';
+import type { I18n } from '../../kit/i18n.js';
 import { pagination } from '../../kit/views/list-parts.js';
-import { count } from '../../kit/views/parts.js';
+import { when } from './when.js';
 import { person } from '../../kit/views/people.js';
 
 /** An identified voter, as the team sees them (admin/item-people.sql.ts). */
@@ -29,17 +29,18 @@ export interface ItemPeople {
  * The side column's submitter: their name and initials as on the board, and what only the team
  * sees, the host app's id for them and their email, to reach them or look them up.
  */
-export function submitterSection(people: ItemPeople): SafeHtml {
+export function submitterSection(people: ItemPeople, i18n: I18n): SafeHtml {
   const { submitter } = people;
+  const { t } = i18n;
   return html`<section aria-labelledby="submitter-title">
-<h2 id="submitter-title">Submitter</h2>
-<p>${person(submitter?.name)}</p>
+<h2 id="submitter-title">${t('team.submitter.title')}</h2>
+<p>${person(submitter?.name, i18n)}</p>
 ${submitter
     ? html`<dl class="facts">
-<dt>External ID</dt><dd><code>${isolated(submitter.externalId)}</code></dd>
-<dt>Email</dt><dd>${submitter.email ? html`<a href="mailto:${submitter.email}">${isolated(submitter.email)}</a>` : 'Not given'}</dd>
+<dt>${t('team.submitter.externalId')}</dt><dd><code>${isolated(submitter.externalId)}</code></dd>
+<dt>${t('team.submitter.email')}</dt><dd>${submitter.email ? html`<a href="mailto:${submitter.email}">${isolated(submitter.email)}</a>` : t('team.submitter.noEmail')}</dd>
 </dl>`
-    : html`<p class="hint">Posted without an end user: there is nobody to contact.</p>`}
+    : html`<p class="hint">${t('team.submitter.none')}</p>`}
 </section>`;
 }
 
@@ -47,19 +48,20 @@ ${submitter
  * The side column's voters: how many are identified and how many anonymous, then the identified
  * ones a page at a time (`?voters=2`), each with their name, external ID and email.
  */
-export function votersSection(people: ItemPeople, pageLink: (page: number) => string): SafeHtml {
+export function votersSection(people: ItemPeople, pageLink: (page: number) => string, i18n: I18n): SafeHtml {
+  const { t } = i18n;
   const totalPages = Math.max(1, Math.ceil(people.identified / people.pageSize));
   return html`<section aria-labelledby="voters-title">
-<h2 id="voters-title">Voters</h2>
-<p>${count(people.identified, 'identified voter')}<br>${count(people.anonymous, 'anonymous vote')}</p>
+<h2 id="voters-title">${t('team.voters.title')}</h2>
+<p>${t('count.identifiedVoter', { count: people.identified })}<br>${t('count.anonymousVote', { count: people.anonymous })}</p>
 ${people.voters.length === 0
-    ? html`<p class="empty">${people.identified === 0 ? 'No identified person has voted.' : 'There are no voters on this page.'}</p>`
+    ? html`<p class="empty">${t(people.identified === 0 ? 'team.voters.none' : 'team.voters.nonePage')}</p>`
     : html`<ol class="voters">${people.voters.map(
-        (v) => html`<li>${person(v.name)}
-<span class="hint"><span class="visually-hidden">External ID: </span><code>${isolated(v.externalId)}</code></span>
-${v.email && html`<span class="hint"><span class="visually-hidden">Email: </span>${isolated(v.email)}</span>`}
-<span class="hint">Voted on ${date(v.votedAt)}</span></li>`,
+        (v) => html`<li>${person(v.name, i18n)}
+<span class="hint"><span class="visually-hidden">${t('team.voters.externalId')} </span><code>${isolated(v.externalId)}</code></span>
+${v.email && html`<span class="hint"><span class="visually-hidden">${t('team.voters.email')} </span>${isolated(v.email)}</span>`}
+<span class="hint">${t('team.voters.votedOn', { date: when(v.votedAt, i18n) })}</span></li>`,
       )}</ol>`}
-${pagination({ page: people.page, totalPages }, pageLink)}
+${pagination({ page: people.page, totalPages }, pageLink, i18n)}
 </section>`;
 }

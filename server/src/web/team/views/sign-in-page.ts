@@ -1,6 +1,6 @@
 import { DISPLAY_NAME_MAX_LENGTH } from '@feedbackd/sdk/contract';
 import type { TeamAssetPaths } from '../team-assets.js';
-import { html, type SafeHtml } from '../../kit/html.js';
+import { html, type HtmlValue, type SafeHtml } from '../../kit/html.js';
 import { ENGLISH, type I18n } from '../../kit/i18n.js';
 import { field } from '../../kit/views/fields.js';
 import { errorSummary, type Problem } from '../../kit/views/parts.js';
@@ -12,7 +12,7 @@ export interface SignInView {
   problems?: Problem[] | undefined;
   /** The name as typed, to fill in again (a name is no secret; the key never is filled in). */
   name?: string | undefined;
-  notice?: string | undefined;
+  notice?: HtmlValue;
   /** The page's language (kit/locale-choice.ts); English when not given. */
   i18n?: I18n | undefined;
 }
@@ -30,7 +30,7 @@ export function signInPage(view: SignInView): SafeHtml {
   // The command is the same in every language: it is written in the page's language only where it names you.
   const command = html`<code>FEEDBACK_URL=https://your-server FEEDBACK_API_KEY=sk_&hellip; feedback open</code>`;
   const body = html`<h1>${t('team.signIn.heading')}</h1>
-${errorSummary(problems)}
+${errorSummary(problems, i18n)}
 ${view.notice && html`<p class="notice" role="status">${view.notice}</p>`}
 <p>${t('team.signIn.quickest')}</p>
 <pre><code>${t('team.signIn.command')}</code></pre>

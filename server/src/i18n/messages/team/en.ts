@@ -1,0 +1,106 @@
+/**
+ * The team's pages (web/team/): the inbox, an item as the team sees it, merge and delete, their
+ * notices and the team's own form messages. Kept beside the catalogue's other messages (each
+ * locale's file spreads its team part in), in a file of their own so that the team's words are
+ * read and translated together. English is the source: the other locales' team parts are typed
+ * against these keys.
+ */
+export const teamEn = {
+  // The inbox (web/team/views/inbox-page.ts).
+  'team.inbox.title': 'Inbox',
+  'team.inbox.titleWithErrors': 'Error: Inbox',
+  'team.inbox.summaryStatus': '{count, plural, one {# item} other {# items}} with status {status}',
+  'team.inbox.summarySearch': '{count, plural, one {# item} other {# items}} matching “{search}”',
+  'team.inbox.summaryStatusSearch': '{count, plural, one {# item} other {# items}} with status {status} matching “{search}”',
+  'team.inbox.either': '{status} or {other}',
+  'team.inbox.empty': 'Nothing to triage here.',
+  'team.inbox.select': 'Select “{title}”',
+
+  // The inbox's tabs, bulk bar and banner (web/team/views/inbox-parts.ts).
+  'team.tabs.label': 'Statuses',
+  'team.tabs.all': 'All',
+  'team.bulk.legend': 'Change the selected items',
+  'team.bulk.selectAll': 'Select all on this page',
+  'team.bulk.selected': '{count, plural, one {# item selected} other {# items selected}}',
+  'team.bulk.newStatus': 'New status',
+  'team.bulk.submit': 'Change status',
+  'team.banner.undo': 'Undo',
+  'team.banner.dismiss': 'Dismiss',
+
+  // What a change did, said once above the inbox (web/team/inbox-notices.ts).
+  'team.notice.deleted': 'The item was deleted.',
+  'team.notice.moved': '{count, plural, one {# item moved to {status}.} other {# items moved to {status}.}}',
+  'team.notice.missing': '{count, plural, one {# item could not be found (deleted or merged meanwhile).} other {# items could not be found (deleted or merged meanwhile).}}',
+  'team.notice.restored': '{count, plural, one {# item is back at the status it had before.} other {# items are back at the status they had before.}}',
+  'team.notice.kept': '{count, plural, one {# item was changed since, and was left as it is.} other {# items were changed since, and were left as they are.}}',
+
+  // The team's own form messages (web/team/team-problems.ts).
+  'team.problem.selectItems': 'Select at least one item, then choose Change status',
+  'team.problem.tooMany': 'Change at most {count, plural, one {# item} other {# items}} at once',
+  'team.problem.status': 'Choose one of the statuses',
+  'team.problem.undoGone': 'That change can no longer be undone here (it is more than 10 minutes old, or was made in another session). Change the items back with the form.',
+  'team.problem.mergeInto': 'Choose the item to merge this one into',
+  'team.problem.mergeOther': 'Choose another item than this one',
+  'team.problem.enterKey': 'Enter a secret key',
+  'team.problem.publicKey': 'That is a public key (pk_): the team pages need a secret key (sk_)',
+  'team.problem.wrongKey': 'That key is not a secret key of this server, or it has been revoked',
+
+  // An item as the team sees it (web/team/views/item-page.ts).
+  'team.item.titleWithErrors': 'Error: {title}',
+  'team.item.back': 'Back to the inbox',
+  'team.item.onBoard': 'See it on the public board',
+  'team.item.votesPosted': '{count, plural, one {# vote} other {# votes}} · posted on {date}',
+  'team.item.noDescription': 'No description.',
+  'team.item.side': 'Triage',
+  'team.item.statusTitle': 'Change the status',
+  'team.item.status': 'Status',
+  'team.item.comment': 'Comment as the team (optional)',
+  'team.item.commentHint': 'Posted with the change, in the same step, and shown on the public board.',
+  'team.item.saveStatus': 'Save status',
+  'team.item.replyTitle': 'Reply as the team',
+  'team.item.reply': 'Reply',
+  'team.item.postReply': 'Post reply',
+  'team.item.saved': 'Saved: the status is {status}.',
+  'team.item.replied': 'Your reply is posted.',
+  'team.item.merged': 'Merged: the duplicate’s votes and comments are now on this item, and the duplicate is deleted.',
+
+  // The side column's people (web/team/views/people-parts.ts).
+  'team.submitter.title': 'Submitter',
+  'team.submitter.externalId': 'External ID',
+  'team.submitter.email': 'Email',
+  'team.submitter.noEmail': 'Not given',
+  'team.submitter.none': 'Posted without an end user: there is nobody to contact.',
+  'team.voters.title': 'Voters',
+  'team.voters.none': 'No identified person has voted.',
+  'team.voters.nonePage': 'There are no voters on this page.',
+  'team.voters.externalId': 'External ID:',
+  'team.voters.email': 'Email:',
+  'team.voters.votedOn': 'Voted on {date}',
+
+  // Merge and delete (web/team/views/remove-parts.ts).
+  'team.merge.title': 'Merge into another item',
+  'team.merge.hint': 'For a duplicate: its votes and comments move to the item you choose (a voter of both counts once), and this item is deleted.',
+  'team.merge.find': 'Find the item to merge into',
+  'team.merge.findButton': 'Find',
+  'team.merge.noMatch': 'No other item matches “{search}”.',
+  'team.merge.noSimilar': 'No item has a title like this one. Search for the one to merge into.',
+  'team.merge.matching': 'Items matching “{search}”',
+  'team.merge.similar': 'Items with a title like this one',
+  'team.merge.candidate': '({status}, {count, plural, one {# vote} other {# votes}}, {comments, plural, one {# comment} other {# comments}})',
+  'team.merge.submit': 'Merge this item into the chosen one',
+  'team.delete.title': 'Delete',
+  'team.delete.link': 'Delete this item…',
+  'team.delete.heading': 'Delete “{title}”?',
+  'team.delete.pageTitle': 'Delete {title}?',
+  'team.delete.what': 'Its {count, plural, one {# vote} other {# votes}}, {comments, plural, one {# comment} other {# comments}} and status history are deleted with it. This cannot be undone. To keep its votes, merge it into another item instead.',
+  'team.delete.confirm': 'Delete for good',
+  'team.delete.cancel': 'Cancel, keep it',
+
+  // The sign-in page's notices (web/team/sign-in.ts). A refusal's reason stays the server's own
+  // English (kit/views/refusal.ts marks it so).
+  'team.signIn.signedOut': 'You have signed out.',
+  'team.signIn.ended': 'Your session has ended (signed out elsewhere, idle for too long, or its key was revoked). Sign in again.',
+} as const;
+
+/** A locale's team messages: every key of English's, and no other. */
+export type TeamCatalogue = { readonly [K in keyof typeof teamEn]: string };
