@@ -12,13 +12,12 @@ import { boardPaths, type BoardProject } from './layout.js';
 import { parseListQuery, readList } from '../kit/lists.js';
 import { boardPage, type ListFilters } from './views/board-page.js';
 import { itemPage } from './views/item-page.js';
-import type { Problem } from '../kit/views/parts.js';
+import { label, type Problem } from '../kit/views/parts.js';
 import { ROADMAP_COLUMN_SIZE, ROADMAP_STATUSES, roadmapPage, roadmapStatus } from './views/roadmap-page.js';
 import { roadmapColumnPage } from './views/roadmap-column-page.js';
 import { AppError } from '../../http/errors.js';
 import { similarTexts, submitPage, type SimilarShown } from './views/submit-page.js';
 import { chosenI18n } from '../kit/locale-choice.js';
-import { label } from '../kit/views/parts.js';
 import type { SafeHtml } from '../kit/html.js';
 import type { Visitor } from './visitors.js';
 
