@@ -338,7 +338,8 @@ describe('board views', () => {
   it('when a roadmap column page is past its last page or its query is refused, then it says so and links back instead of listing', () => {
     const base = { project, assets: ASSETS, status: 'planned' as const, voted: new Set<string>(), here: '/b/acme/roadmap/planned?page=9', pageLink: (n: number) => `/b/acme/roadmap/planned?page=${n}` };
     const past = roadmapColumnPage({ ...base, problems: [], list: { items: [], total: 30, page: 9, totalPages: 2 } });
-    expect(past.text).to.include('<p class="empty">There is nothing on this page. <a href="/b/acme/roadmap/planned?page=1">Go to the first page</a>.</p>');
+    // The board's own words for a page past the end (board.empty.pastEnd).
+    expect(past.text).to.include('<p class="empty">This page is past the end of the list. <a href="/b/acme/roadmap/planned?page=1">Go to the first page</a>.</p>');
     expect(past.text).to.include('<a href="/b/acme/roadmap/planned?page=2" rel="prev">Previous</a>');
     const refused = roadmapColumnPage({ ...base, problems: [{ message: 'page must be a whole number' }] });
     expectSummary(refused, [{ message: 'page must be a whole number' }]);

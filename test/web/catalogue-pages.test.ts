@@ -10,6 +10,8 @@ import { expectAllInCatalogue, PSEUDO, textsForPeople } from '../helpers/pseudo-
 import { ASSETS, detail, HOSTILE, listItem, OTHER_ID } from './page-checks.js';
 import { boardPage, type BoardView } from '../../server/src/web/board/views/board-page.js';
 import { itemPage } from '../../server/src/web/board/views/item-page.js';
+import { roadmapPage } from '../../server/src/web/board/views/roadmap-page.js';
+import { roadmapColumnPage } from '../../server/src/web/board/views/roadmap-column-page.js';
 import { submitPage } from '../../server/src/web/board/views/submit-page.js';
 import { parseListQuery } from '../../server/src/web/kit/lists.js';
 import { problemsOf } from '../../server/src/web/kit/views/parts.js';
@@ -66,6 +68,14 @@ const PAGES: [name: string, render: (i18n: I18n) => SafeHtml][] = [
   ['the submit form with similar items', (i18n) => submitPage({ project, assets: ASSETS, values: { title: HOSTILE }, problems: [], similar: { items: [{ ...listItem(), userHasVoted: false, similarity: 0.5 }], voted: new Set([listItem().id]) }, i18n })],
   ['the submit form, similar asked with no title', (i18n) => submitPage({ project, assets: ASSETS, values: {}, problems: [], similar: 'no-title', i18n })],
   ['the submit form, nothing similar', (i18n) => submitPage({ project, assets: ASSETS, values: { title: HOSTILE }, problems: [], similar: { items: [], voted: new Set() }, i18n })],
+  ['the roadmap, a full column, a short one and an empty one', (i18n) => roadmapPage({ project, assets: ASSETS, visitor, voted: new Set([OTHER_ID]), i18n, columns: [
+    { status: 'planned', items: Array.from({ length: 10 }, (_, n) => listItem({ id: `00000000-0000-4000-8000-0000000000${10 + n}`, status: 'planned' })), total: 23 },
+    { status: 'in-progress', items: [listItem({ id: OTHER_ID, status: 'in-progress', voteCount: 1 })], total: 1 },
+    { status: 'completed', items: [], total: 0 },
+  ] })],
+  ['a roadmap column, a middle page', (i18n) => roadmapColumnPage({ project, assets: ASSETS, visitor, status: 'planned', list: { ...twoItems, total: 41 }, problems: [], voted: new Set(), here: '/b/acme/roadmap/planned?page=2', pageLink: (n) => `/b/acme/roadmap/planned?page=${n}`, i18n })],
+  ['a roadmap column refused (a bad page)', (i18n) => roadmapColumnPage({ project, assets: ASSETS, status: 'completed', problems: parseListQuery({ page: '0' }).problems!, voted: new Set(), here: '/b/acme/roadmap/completed?page=0', pageLink: (n) => `/b/acme/roadmap/completed?page=${n}`, i18n })],
+  ['a roadmap column, empty, and a page past its end', (i18n) => html`${roadmapColumnPage({ project, assets: ASSETS, status: 'in-progress', list: empty, problems: [], voted: new Set(), here: '/b/acme/roadmap/in-progress', pageLink: (n) => `/b/acme/roadmap/in-progress?page=${n}`, i18n })}${roadmapColumnPage({ project, assets: ASSETS, status: 'in-progress', list: { items: [], total: 3, page: 4, totalPages: 1 }, problems: [], voted: new Set(), here: '/b/acme/roadmap/in-progress?page=4', pageLink: (n) => `/b/acme/roadmap/in-progress?page=${n}`, i18n })}`],
   ['the team frame, signed in (navigation, shortcuts, footer)', (i18n) => teamPage({ title: 'A title of the fixture', assets: TEAM_ASSETS, project: teamProject, inbox: true, body: html`<h1>${HOSTILE}</h1>`, i18n })],
   ['the team refusal page, signed in', (i18n) => teamErrorPage(404, REASON, TEAM_ASSETS, teamProject, i18n)],
   ['the team refusal page, signed out', (i18n) => teamErrorPage(401, REASON, TEAM_ASSETS, undefined, i18n)],

@@ -178,4 +178,10 @@ export const ar: Catalogue = {
   'board.similar.noTitle': 'اكتب عنوانًا أولًا: يُبحث عن الملاحظات المشابهة حسب عنوانها.',
   'board.similar.none': 'لا شيء مشابه بعد: تفضّل بإرسالها.',
   'board.similar.heading': 'هل طُلبت من قبل؟ صوّت لها بدلًا من ذلك',
+  'roadmap.heading': 'خارطة الطريق',
+  'roadmap.empty': 'لا شيء بعد.',
+  'roadmap.showAll': 'عرض كل العناصر في هذا العمود ({count, number})',
+  'roadmap.back': 'العودة إلى خارطة الطريق',
+  'roadmap.columnSummary': '{count, plural, zero {لا عناصر} one {عنصر واحد، الأكثر تصويتًا أولًا} two {عنصران، الأكثر تصويتًا أولًا} few {# عناصر، الأكثر تصويتًا أولًا} many {# عنصرًا، الأكثر تصويتًا أولًا} other {# عنصر، الأكثر تصويتًا أولًا}}',
+  'roadmap.columnTitle': 'خارطة الطريق: {status}',
 };

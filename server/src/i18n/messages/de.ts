@@ -178,4 +178,10 @@ export const de: Catalogue = {
   'board.similar.noTitle': 'Geben Sie zuerst einen Titel ein: Ähnliches Feedback wird anhand des Titels gesucht.',
   'board.similar.none': 'Noch nichts Ähnliches: Senden Sie es ruhig ab.',
   'board.similar.heading': 'Schon gefragt? Stimmen Sie stattdessen dafür',
+  'roadmap.heading': 'Roadmap',
+  'roadmap.empty': 'Noch nichts.',
+  'roadmap.showAll': 'Alle {count, number} dieser Spalte anzeigen',
+  'roadmap.back': 'Zurück zur Roadmap',
+  'roadmap.columnSummary': '{count, plural, one {# Eintrag, meiste Stimmen zuerst} other {# Einträge, meiste Stimmen zuerst}}',
+  'roadmap.columnTitle': 'Roadmap: {status}',
 };

@@ -209,6 +209,12 @@ export const en = {
   'board.similar.noTitle': 'Type a title first: similar feedback is looked for by its title.',
   'board.similar.none': 'Nothing like it yet: go ahead and send it.',
   'board.similar.heading': 'Already asked? Vote for it instead',
+  'roadmap.heading': 'Roadmap',
+  'roadmap.empty': 'Nothing yet.',
+  'roadmap.showAll': 'Show all {count, number} in this column',
+  'roadmap.back': 'Back to the roadmap',
+  'roadmap.columnSummary': '{count, plural, one {# item, most votes first} other {# items, most votes first}}',
+  'roadmap.columnTitle': 'Roadmap: {status}',
 } as const;
 
 /** A message's name. */

@@ -178,4 +178,10 @@ export const es: Catalogue = {
   'board.similar.noTitle': 'Escribe primero un título: los comentarios similares se buscan por su título.',
   'board.similar.none': 'Todavía no hay nada parecido: adelante, envíalo.',
   'board.similar.heading': '¿Ya lo pidió alguien? Vota por ello en su lugar',
+  'roadmap.heading': 'Hoja de ruta',
+  'roadmap.empty': 'Todavía nada.',
+  'roadmap.showAll': 'Ver los {count, number} de esta columna',
+  'roadmap.back': 'Volver a la hoja de ruta',
+  'roadmap.columnSummary': '{count, plural, one {# elemento, los más votados primero} other {# elementos, los más votados primero}}',
+  'roadmap.columnTitle': 'Hoja de ruta: {status}',
 };

@@ -178,4 +178,10 @@ export const fr: Catalogue = {
   'board.similar.noTitle': 'Saisissez d’abord un titre : les avis semblables sont cherchés d’après le titre.',
   'board.similar.none': 'Rien de semblable pour l’instant : vous pouvez l’envoyer.',
   'board.similar.heading': 'Déjà demandé ? Votez plutôt pour celui-ci',
+  'roadmap.heading': 'Feuille de route',
+  'roadmap.empty': 'Rien pour l’instant.',
+  'roadmap.showAll': 'Voir les {count, number} de cette colonne',
+  'roadmap.back': 'Retour à la feuille de route',
+  'roadmap.columnSummary': '{count, plural, one {# élément, les plus votés d’abord} other {# éléments, les plus votés d’abord}}',
+  'roadmap.columnTitle': 'Feuille de route : {status}',
 };

@@ -178,4 +178,10 @@ export const ja: Catalogue = {
   'board.similar.noTitle': '先にタイトルを入力してください。似たフィードバックはタイトルで探します。',
   'board.similar.none': '似たものはまだありません。そのまま送信してください。',
   'board.similar.heading': 'すでに投稿されていますか? 代わりに投票してください',
+  'roadmap.heading': 'ロードマップ',
+  'roadmap.empty': 'まだありません。',
+  'roadmap.showAll': 'この列の {count, number} 件をすべて表示',
+  'roadmap.back': 'ロードマップに戻る',
+  'roadmap.columnSummary': '{count, plural, other {# 件、投票の多い順}}',
+  'roadmap.columnTitle': 'ロードマップ: {status}',
 };

@@ -178,4 +178,10 @@ export const ptBR: Catalogue = {
   'board.similar.noTitle': 'Digite um título primeiro: o feedback parecido é procurado pelo título.',
   'board.similar.none': 'Nada parecido ainda: pode enviar.',
   'board.similar.heading': 'Já pediram? Vote nele em vez disso',
+  'roadmap.heading': 'Roteiro',
+  'roadmap.empty': 'Nada ainda.',
+  'roadmap.showAll': 'Ver todos os {count, number} desta coluna',
+  'roadmap.back': 'Voltar ao roteiro',
+  'roadmap.columnSummary': '{count, plural, one {# item, mais votados primeiro} other {# itens, mais votados primeiro}}',
+  'roadmap.columnTitle': 'Roteiro: {status}',
 };

@@ -130,7 +130,7 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
     },
 
     /** GET /b/:slug/roadmap: the API's list by votes, once per column's status. */
-    async roadmap({ project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
+    async roadmap({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
       const columns = await Promise.all(
         ROADMAP_STATUSES.map(async (status) => ({
           status,
@@ -138,7 +138,7 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
         })),
       );
       const voted = new Set(columns.flatMap((column) => column.voted));
-      return roadmapPage({ project, assets, visitor, columns, voted });
+      return roadmapPage({ project, assets, visitor, columns, voted, i18n: chosenI18n(ctx, project.locale) });
     },
 
     /**
@@ -151,7 +151,7 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
       if (!status) throw new AppError(404, 'There is no such column on this roadmap.');
       const asked: Record<string, unknown> = { status, sortBy: 'votes', limit: String(ROADMAP_PAGE_SIZE) };
       if (ctx.query.page !== undefined) asked.page = ctx.query.page;
-      const view = { project, assets, visitor, status, here: ctx.url, voted: new Set<string>(), problems: [] as Problem[], pageLink: (n: number) => pageLink(ctx, n) };
+      const view = { project, assets, visitor, status, i18n: chosenI18n(ctx, project.locale), here: ctx.url, voted: new Set<string>(), problems: [] as Problem[], pageLink: (n: number) => pageLink(ctx, n) };
       const { query, problems } = parseListQuery(asked);
       if (!query) {
         ctx.status = 400;

@@ -2,6 +2,7 @@ import type { FeedbackListItem } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../../kit/assets.js';
 import type { Visitor } from '../visitors.js';
 import { html, type SafeHtml } from '../../kit/html.js';
+import { ENGLISH, type I18n } from '../../kit/i18n.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
 import { itemRow, label } from '../../kit/views/parts.js';
 
@@ -29,6 +30,8 @@ export interface RoadmapView {
   /** Each column's most-voted items (the first ROADMAP_COLUMN_SIZE are shown), and how many it has in all. */
   columns: { status: RoadmapStatus; items: FeedbackListItem[]; total: number }[];
   voted: ReadonlySet<string>;
+  /** The page's language (kit/locale-choice.ts, chosenI18n); English when not given. */
+  i18n?: I18n | undefined;
 }
 
 /**
@@ -37,18 +40,19 @@ export interface RoadmapView {
  */
 export function roadmapPage(view: RoadmapView): SafeHtml {
   const { project } = view;
+  const i18n = view.i18n ?? ENGLISH;
   const here = boardPaths.roadmap(project.slug);
-  const body = html`<h1>Roadmap</h1>
+  const body = html`<h1>${i18n.t('roadmap.heading')}</h1>
 <div class="roadmap">
 ${view.columns.map(
     (column) => html`<section class="column" aria-labelledby="column-${column.status}">
-<h2 id="column-${column.status}">${label(column.status)} <span class="hint">(${column.total})</span></h2>
+<h2 id="column-${column.status}">${label(column.status, i18n)} <span class="hint">(${i18n.number(column.total)})</span></h2>
 ${column.items.length === 0
-        ? html`<p class="empty">Nothing yet.</p>`
-        : html`<ol class="items">${column.items.slice(0, ROADMAP_COLUMN_SIZE).map((item) => itemRow(project.slug, item, view.voted.has(item.id), here, { heading: 'h3', showStatus: false }))}</ol>`}
-${column.total > ROADMAP_COLUMN_SIZE && html`<p class="column-more"><a href="${boardPaths.roadmapColumn(project.slug, column.status)}">Show all ${column.total} in this column</a></p>`}
+        ? html`<p class="empty">${i18n.t('roadmap.empty')}</p>`
+        : html`<ol class="items">${column.items.slice(0, ROADMAP_COLUMN_SIZE).map((item) => itemRow(project.slug, item, view.voted.has(item.id), here, { heading: 'h3', showStatus: false, i18n }))}</ol>`}
+${column.total > ROADMAP_COLUMN_SIZE && html`<p class="column-more"><a href="${boardPaths.roadmapColumn(project.slug, column.status)}">${i18n.t('roadmap.showAll', { count: column.total })}</a></p>`}
 </section>`,
   )}
 </div>`;
-  return page({ title: 'Roadmap', assets: view.assets, project, visitor: view.visitor, section: 'roadmap', path: here, body });
+  return page({ title: i18n.text('roadmap.heading'), assets: view.assets, project, visitor: view.visitor, section: 'roadmap', path: here, body, i18n });
 }
