@@ -87,11 +87,12 @@ describe(`board list in a browser (${backend.name})`, function () {
     const tops = (await page.evaluate(`[...document.querySelectorAll('.item')].map((row) => row.getBoundingClientRect().top)`)) as number[];
     const above = tops.filter((top) => top < LAPTOP.height).length;
     expect(above, `row tops: ${tops.map(Math.round).join(', ')}`).to.be.at.least(8);
-    // One line, cut: the paragraph is as tall as one line of its text, and its text is wider than it.
+    // One line, cut: the paragraph is as tall as one line of its text, and its text is wider than
+    // the box that cuts it (the <bdi> inside, a block so that it is cut in its own direction).
     const excerpt = (await page.evaluate(`(() => {
       const p = document.querySelector('.excerpt');
-      const style = getComputedStyle(p);
-      return { lines: Math.round(p.clientHeight / parseFloat(style.lineHeight)), cut: p.scrollWidth > p.clientWidth, overflow: style.textOverflow };
+      const box = p.querySelector('bdi');
+      return { lines: Math.round(p.clientHeight / parseFloat(getComputedStyle(p).lineHeight)), cut: box.scrollWidth > box.clientWidth, overflow: getComputedStyle(box).textOverflow };
     })()`)) as { lines: number; cut: boolean; overflow: string };
     expect(excerpt).to.deep.equal({ lines: 1, cut: true, overflow: 'ellipsis' });
     // Each status has its own colours, text and tint alike.

@@ -113,7 +113,8 @@ for (const backend of backends()) {
       await page.goto(`${server.url}/b/default/items/${id}`);
       const date = page.locator('.comment time').first();
       const text = (await date.textContent())!;
-      expect(text).to.match(/^\d{4}-\d{2}-\d{2}$/);
+      // The date as English writes it ("Nov 27, 2026"), whole and after the name.
+      expect(text).to.match(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
       const lefts = await characterLefts(page, '.comment time');
       expect(lefts, `each character of ${text} right of the one before`).to.deep.equal([...lefts].sort((a, b) => a - b));
       expect(new Set(lefts).size, 'no two characters in one place').to.equal(text.length);
