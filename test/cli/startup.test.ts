@@ -65,6 +65,16 @@ describe('what the CLI loads', () => {
     expect(modules.filter((url) => /\/zod\/|\/server\/dist\//.test(url))).to.deep.equal([]);
   });
 
+  it('when feedback --help runs, then it defines every command without loading an SDK schema (zod) or undici', async () => {
+    // The commands' help shows the contract's values (statuses, sort orders, languages): they come
+    // from @feedbackd/sdk/constants, which builds no schema. `board` once took two of them from the
+    // contract, and --help loaded zod's 95 modules for them.
+    const { code, modules } = await modulesOf(['--help']);
+    expect(code).to.equal(0);
+    expect(commandModules(modules)).to.include.members(ALL.map((name) => `${name}.js`));
+    expect(modules.filter((url) => /\/node_modules\/(zod|undici)\/|\/sdk\/dist\/contract\/(?!constants\.js)/.test(url))).to.deep.equal([]);
+  });
+
   it('when an API command runs, then it loads its own module and not the server package', async () => {
     // No key: the command stops before any request, after everything it needs to get there is loaded.
     const { code, modules } = await modulesOf(['list', '--json']);
