@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Pool, errors as undiciErrors } from 'undici';
+import { Pool, errors as undiciErrors } from './undici-parts.js';
 import type { z } from 'zod';
 import { routes, type OperationName, type RouteDefinition } from './contract/routes.js';
 import {
@@ -108,7 +108,7 @@ const METHOD_NAMES: Record<OperationName, string> = {
  */
 export class Transport {
   readonly #config: TransportConfig;
-  readonly #pool: Pool;
+  readonly #pool: InstanceType<typeof Pool>;
   readonly #pathPrefix: string;
   /** Aborted by close(): wakes any call waiting to retry. */
   readonly #closing = new AbortController();

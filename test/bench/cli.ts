@@ -4,7 +4,8 @@
  *
  * Each command runs RUNS times (default 15, at least 10) in turn with the others, so that a burst
  * of load elsewhere touches every command alike; the table shows medians. `list --json` talks to a
- * `feedback serve` started here on a throwaway embedded database.
+ * `feedback serve` started here on a throwaway embedded database holding a few items, so that the
+ * timed run reads, checks and prints real rows.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../cli/bin/feedback.js', import.meta.url));
 const RUNS = Math.max(10, Number(process.env.RUNS ?? 15));
+/** Items on the server before `list --json` is timed. */
+const ITEMS = 5;
 
 interface Case {
   name: string;
@@ -29,6 +32,7 @@ async function main(): Promise<void> {
   const server = await startServer(dataDir);
   try {
     const env = { ...process.env, FEEDBACK_URL: server.url, FEEDBACK_API_KEY: server.key, XDG_CONFIG_HOME: config };
+    await submitItems(server, ITEMS);
     const cases: Case[] = [
       { name: 'node -e 0', args: ['-e', '0'] },
       { name: 'feedback --version', args: [BIN, '--version'], target: 3 },
@@ -54,6 +58,18 @@ async function main(): Promise<void> {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(config, { recursive: true, force: true });
+  }
+}
+
+/** `count` items submitted through the API, as a customer's backend would. */
+async function submitItems(server: { url: string; key: string }, count: number): Promise<void> {
+  for (let i = 1; i <= count; i += 1) {
+    const response = await fetch(`${server.url}/api/v1/feedback`, {
+      method: 'POST',
+      headers: { 'x-api-key': server.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: `Benchmark item ${i}`, description: 'A few words, as most items have.' }),
+    });
+    if (response.status !== 201) throw new Error(`submitting an item answered ${response.status}: ${await response.text()}`);
   }
 }
 

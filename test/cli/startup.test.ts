@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandsFor } from '../../cli/src/index.js';
+import { embeddedBackend } from '../helpers/backends.js';
 import { BIN, spawnRun } from '../helpers/cli-process.js';
+import { withServer } from '../helpers/test-server.js';
 
 /**
  * What the CLI loads before it answers: the module of the command run and no other, so that its
@@ -32,10 +34,10 @@ describe('what the CLI loads', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   /** The modules a run of `feedback ...args` loaded, as paths under the repository (or node: builtins). */
-  async function modulesOf(args: string[]): Promise<{ code: number | null; modules: string[] }> {
+  async function modulesOf(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; modules: string[] }> {
     const file = join(dir, `modules-${args.join('-')}`);
-    const run = await spawnRun(process.execPath, ['--import', recorder, BIN, ...args], { MODULES_FILE: file });
-    return { code: run.code, modules: readFileSync(file, 'utf8').split('\n') };
+    const run = await spawnRun(process.execPath, ['--import', recorder, BIN, ...args], { ...env, MODULES_FILE: file });
+    return { code: run.code, stdout: run.stdout, modules: readFileSync(file, 'utf8').split('\n') };
   }
 
   const commandModules = (modules: string[]) => modules.filter((url) => /\/cli\/dist\/commands\//.test(url)).map((url) => url.replace(/.*\/commands\//, ''));
@@ -63,11 +65,58 @@ describe('what the CLI loads', () => {
     expect(modules.filter((url) => /\/zod\/|\/server\/dist\//.test(url))).to.deep.equal([]);
   });
 
+  it('when feedback --help runs, then it defines every command without loading an SDK schema (zod) or undici', async () => {
+    // The commands' help shows the contract's values (statuses, sort orders, languages): they come
+    // from @feedbackd/sdk/constants, which builds no schema. `board` once took two of them from the
+    // contract, and --help loaded zod's 95 modules for them.
+    const { code, modules } = await modulesOf(['--help']);
+    expect(code).to.equal(0);
+    expect(commandModules(modules)).to.include.members(ALL.map((name) => `${name}.js`));
+    expect(modules.filter((url) => /\/node_modules\/(zod|undici)\/|\/sdk\/dist\/contract\/(?!constants\.js)/.test(url))).to.deep.equal([]);
+  });
+
   it('when an API command runs, then it loads its own module and not the server package', async () => {
     // No key: the command stops before any request, after everything it needs to get there is loaded.
     const { code, modules } = await modulesOf(['list', '--json']);
     expect(code, 'no API key: a usage error').to.equal(2);
     expect(commandModules(modules)).to.deep.equal(['list.js']);
     expect(modules.filter((url) => /\/server\/dist\//.test(url))).to.deep.equal([]);
+  });
+
+  describe('against a running server', () => {
+    const server = withServer(embeddedBackend);
+
+    // What a client command has no use for: the server package and the database and web stack
+    // under it, and the parts of undici the SDK's Pool does not use (fetch, WebSocket, EventSource,
+    // the mock agents, the caches, the proxy agents): about 160 of the 380 modules `list` once loaded.
+    const SERVER_SIDE = /\/server\/(dist|src)\/|\/node_modules\/(@mikro-orm|pg|pg-[^/]+|@electric-sql|koa|@koa|koa-[^/]+)\//;
+    const UNUSED_UNDICI = /\/node_modules\/undici\/(index\.js|lib\/(web|mock|cache|interceptor)\/|lib\/dispatcher\/(agent|proxy-agent|socks5-proxy-agent|env-http-proxy-agent|retry-agent|balanced-pool|round-robin-pool)\.js)/;
+
+    it('when feedback list runs against a server with items, then it prints them without loading the server side or the unused parts of undici', async () => {
+      const titles = ['Dark mode', 'Export to CSV', 'Faster search'];
+      for (const title of titles) {
+        const response = await fetch(`${server.url}/api/v1/feedback`, {
+          method: 'POST',
+          headers: { 'x-api-key': server.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ title }),
+        });
+        expect(response.status, await response.text()).to.equal(201);
+      }
+      const { code, stdout, modules } = await modulesOf(['list', '--json'], { FEEDBACK_URL: server.url, FEEDBACK_API_KEY: server.apiKey });
+      expect(code).to.equal(0);
+      const listed = (JSON.parse(stdout) as { items: { title: string }[] }).items.map((item) => item.title);
+      expect(listed).to.have.members(titles);
+      // The recorder saw the request go through: the SDK's transport and undici's pool were loaded.
+      expect(modules.some((url) => url.endsWith('/undici/lib/dispatcher/pool.js'))).to.equal(true);
+      expect(modules.filter((url) => SERVER_SIDE.test(url))).to.deep.equal([]);
+      expect(modules.filter((url) => UNUSED_UNDICI.test(url))).to.deep.equal([]);
+    });
+
+    it('when feedback --version runs, then it loads nothing of the server side and no undici at all', async () => {
+      const { code, stdout, modules } = await modulesOf(['--version'], { FEEDBACK_URL: server.url, FEEDBACK_API_KEY: server.apiKey });
+      expect(code).to.equal(0);
+      expect(stdout.trim()).to.match(/^\d+\.\d+\.\d+/);
+      expect(modules.filter((url) => SERVER_SIDE.test(url) || /\/node_modules\/undici\//.test(url))).to.deep.equal([]);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
-import { BOARD_LOCALES, SORT_ORDERS, type SortBy } from '@feedbackd/sdk/contract';
+import { BOARD_LOCALES, SORT_ORDERS } from '@feedbackd/sdk/constants';
+import type { SortBy } from '@feedbackd/sdk/contract';
 import type { BoardSetting } from '@feedbackd/server';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
