@@ -195,5 +195,23 @@ for (const backend of backends()) {
       expect(page1.items[0].id).to.not.equal(page2.items[0].id);
       expect((await request(server, 'GET', '/api/v1/changelog?limit=0')).status).to.equal(400);
     });
+
+    it('when an entry is published, then the board\'s changelog page shows it with its rendered body and items, its Atom feed has it, and its item\'s page says "Shipped in"', async () => {
+      const item = await submit('Board shipping');
+      const draft = await client.changelog.create({ title: 'Unseen draft', body: 'x', links: [item] });
+      const entry = await client.changelog.create({ title: 'Shipped <now>', body: 'It is **here** <script>alert(1)</script>', links: [item], publish: true });
+      const page = await fetch(`${server.url}/b/default/changelog`);
+      expect(page.status).to.equal(200);
+      const text = await page.text();
+      expect(text).to.include(`id="entry-${entry.id}"`).and.include('Shipped &lt;now&gt;').and.include('<strong>here</strong>').and.include('&lt;script&gt;');
+      expect(text).to.not.include('<script>alert(1)').and.not.include('Unseen draft');
+      expect(text).to.include(`href="/b/default/items/${item}"`);
+      const feed = await fetch(`${server.url}/b/default/changelog.atom`);
+      expect(feed.headers.get('content-type')).to.equal('application/atom+xml; charset=utf-8');
+      expect(await feed.text()).to.include(`<id>urn:uuid:${entry.id}</id>`);
+      const itemPage = await (await fetch(`${server.url}/b/default/items/${item}`)).text();
+      expect(itemPage).to.include(`href="/b/default/changelog#entry-${entry.id}"`).and.not.include(draft.id);
+      expect((await fetch(`${server.url}/b/default/changelog?page=0`)).status).to.equal(400);
+    });
   });
 }
