@@ -51,10 +51,12 @@ CREATE TABLE public.changelog_entries (
 );
 
 CREATE TABLE public.changelog_entry_items (
+  id uuid NOT NULL DEFAULT time_ordered_uuid(),
   entry_id uuid NOT NULL,
   feedback_id uuid NOT NULL,
   "position" integer NOT NULL,
-  CONSTRAINT changelog_entry_items_pkey PRIMARY KEY (entry_id, feedback_id),
+  CONSTRAINT changelog_entry_items_pkey PRIMARY KEY (id),
+  CONSTRAINT changelog_entry_items_entry_id_feedback_id_unique UNIQUE (entry_id, feedback_id),
   CONSTRAINT changelog_entry_items_entry_id_foreign FOREIGN KEY (entry_id) REFERENCES changelog_entries(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT changelog_entry_items_feedback_id_foreign FOREIGN KEY (feedback_id) REFERENCES feedback(id) ON UPDATE CASCADE ON DELETE CASCADE
 );

@@ -36,9 +36,12 @@ export const ChangelogLink = defineEntity({
   name: 'ChangelogLink',
   tableName: 'changelog_entry_items',
   indexes: [{ name: 'changelog_entry_items_feedback_id_index', properties: ['feedback'] }],
+  uniques: [{ name: 'changelog_entry_items_entry_id_feedback_id_unique', properties: ['entry', 'feedback'] }],
   properties: {
-    entry: p.manyToOne(ChangelogEntry).primary().deleteRule('cascade').updateRule('cascade'),
-    feedback: p.manyToOne(Feedback).primary().deleteRule('cascade').updateRule('cascade'),
+    // An id of its own, as every row the transfer carries (admin/transfer/tables.ts).
+    id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
+    entry: p.manyToOne(ChangelogEntry).deleteRule('cascade').updateRule('cascade'),
+    feedback: p.manyToOne(Feedback).deleteRule('cascade').updateRule('cascade'),
     // The order the writer linked them in.
     position: p.integer(),
   },
