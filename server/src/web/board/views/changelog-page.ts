@@ -25,7 +25,8 @@ export interface ChangelogView {
 /**
  * GET /b/:slug/changelog: the published entries, newest first, a page at a time; each its title,
  * its date, its body (Markdown rendered with raw HTML off: kit/markdown.ts) and links to the items
- * it shipped. The Atom feed of the same entries is linked from the head and the page.
+ * it shipped. The Atom feed of the same entries is linked from the head and the page. The body
+ * is what people wrote, in their language: dir="auto" sets its direction by its own first words.
  */
 export function changelogPage(view: ChangelogView): SafeHtml {
   const { project } = view;
@@ -47,7 +48,7 @@ function entryBlock(slug: string, entry: ChangelogEntry, i18n: I18n): SafeHtml {
   return html`<li><article class="changelog-entry" id="entry-${entry.id}" aria-labelledby="${heading}">
 <h2 id="${heading}">${isolated(entry.title)}</h2>
 <p class="hint">${date(entry.publishedAt!, i18n)}</p>
-<div class="entry-body">${markdownHtml(entry.body)}</div>
+<div class="entry-body" dir="auto">${markdownHtml(entry.body)}</div>
 ${entry.items.length > 0 &&
   html`<section class="entry-items" aria-label="${i18n.t('changelog.items')}"><h3>${i18n.t('changelog.items')}</h3><ul>${entry.items.map(
     (item) => html`<li><a href="${boardPaths.item(slug, item.id)}">${isolated(item.title)}</a> <span class="status">${label(item.status, i18n)}</span></li>`,
