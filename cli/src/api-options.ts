@@ -27,6 +27,7 @@ export const API_COMMANDS = {
   login: 'public',
   whoami: 'public',
   webhooks: 'secret',
+  changelog: 'secret',
   open: 'secret',
 } as const satisfies Record<string, 'public' | 'secret'>;
 

@@ -92,6 +92,8 @@ const NAMES: Record<keyof DumpCounts, [one: string, many: string]> = {
   vote: ['vote', 'votes'],
   comment: ['comment', 'comments'],
   statusChange: ['status change', 'status changes'],
+  changelogEntry: ['changelog entry', 'changelog entries'],
+  changelogLink: ['changelog link', 'changelog links'],
 };
 
 /** "1 project, 2500 users, …, 3 status changes". */

@@ -1,6 +1,7 @@
 import { DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_TIMEOUT_MS } from './contract/constants.js';
 import { FeedbackError } from './errors.js';
 import { AdminResource } from './resources/admin.js';
+import { ChangelogResource } from './resources/changelog.js';
 import { FeedbackResource } from './resources/feedback.js';
 import { UsersResource } from './resources/users.js';
 import { VotesResource } from './resources/votes.js';
@@ -57,6 +58,8 @@ export class FeedbackClient {
   readonly admin: AdminResource;
   /** The project's webhook endpoints (secret key). */
   readonly webhooks: WebhooksResource;
+  /** The changelog: `list` (any key; a public key sees published entries), `create`, `update`, `publish`, `delete` (secret key). */
+  readonly changelog: ChangelogResource;
   readonly #transport: Transport;
 
   /**
@@ -82,6 +85,7 @@ export class FeedbackClient {
     this.votes = new VotesResource(this.#transport);
     this.admin = new AdminResource(this.#transport);
     this.webhooks = new WebhooksResource(this.#transport);
+    this.changelog = new ChangelogResource(this.#transport);
   }
 
   /**

@@ -98,6 +98,11 @@ const METHOD_NAMES: Record<OperationName, string> = {
   createSignInLink: 'admin.signInLink',
   getBoard: 'admin.board',
   updateBoard: 'admin.updateBoard',
+  listChangelog: 'changelog.list',
+  createChangelog: 'changelog.create',
+  updateChangelog: 'changelog.update',
+  publishChangelog: 'changelog.publish',
+  deleteChangelog: 'changelog.delete',
 };
 
 /**

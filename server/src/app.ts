@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
 import { mountAdminRoutes } from './admin/routes.js';
+import { mountChangelogRoutes } from './admin/changelog/routes.js';
 import type { SqlPool } from './db/pool.js';
 import { requestTransactions } from './db/request-transaction.js';
 import type { AppState } from './http/context.js';
@@ -93,6 +94,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   const writes = hotWrites(deps.sql);
   mountApiRoutes(router, mountOptions, writes);
   mountAdminRoutes(router, { orm }, mountOptions);
+  mountChangelogRoutes(router, { orm }, mountOptions);
   mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger, stopping: deps.webhooks?.stopping });
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
   // One limiter for the keys' budgets and the board's posts per address (one store, one bank).

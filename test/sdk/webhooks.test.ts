@@ -180,6 +180,7 @@ describe('webhooks: Standard Webhooks signing and verifying', () => {
           }
           case 'comment.created': return `${event.data.comment.author.isTeam ? 'team' : 'user'}: ${event.data.comment.content}`;
           case 'user.erased': return `forget ${event.data.endUser.externalId}`;
+          case 'changelog.published': return `shipped ${event.data.entry.title} (${event.data.entry.items.length} items)`;
           case 'webhook.test': return event.data.message;
           default: return event satisfies never;
         }

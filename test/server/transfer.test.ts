@@ -82,6 +82,12 @@ for (const backend of backends()) {
       expect((await request(ops, 'PATCH', `/api/v1/feedback/${changedItem}`, { body: { status: 'planned', actor: 'Ada' } })).status).to.equal(200);
       expect((await request(ops, 'PATCH', `/api/v1/feedback/${changedItem}`, { body: { status: 'in-progress' } })).status).to.equal(200);
       expect((await request(ops, 'POST', `/api/v1/feedback/${changedItem}/comments`, { body: { content: 'On it', team: { name: 'Grace' } } })).status).to.equal(201);
+      // The changelog: a published entry linking two items, a scheduled one, a draft.
+      const [secondItem] = await source.sql<{ id: string }>(`select f.id::text as id from feedback f join projects p on p.id = f.project_id where p.slug = 'default' and f.id <> ? order by f.id limit 1`, [changedItem]);
+      const published = await request(ops, 'POST', '/api/v1/changelog', { body: { title: 'Dark mode ☾', body: '## New\n\nIt is **here**.', links: [changedItem, secondItem!.id], publish: true } });
+      expect(published.status, JSON.stringify(published.body)).to.equal(201);
+      expect((await request(ops, 'POST', '/api/v1/changelog', { body: { title: 'Later', body: 'Soon', links: [changedItem], publishAt: '2099-01-01T00:00:00.000Z' } })).status).to.equal(201);
+      expect((await request(ops, 'POST', '/api/v1/changelog', { body: { title: 'Draft', body: '' } })).status).to.equal(201);
       sourceDump = await dumpOf(orm);
 
       target = await emptyDatabase(backend);
@@ -119,6 +125,17 @@ for (const backend of backends()) {
       ]);
     });
 
+    it('when a changelog is exported and imported, then its entries, their times and links survive, and the target announces none again', async () => {
+      expect(headerCounts(sourceDump)).to.include({ changelogEntry: 3, changelogLink: 3 });
+      const secret = onTarget(targetKeys.default);
+      const entries = (await request(secret, 'GET', '/api/v1/changelog?limit=100')).body.items;
+      expect(entries.map((e: { title: string; state: string }) => [e.title, e.state])).to.deep.equal([['Draft', 'draft'], ['Later', 'scheduled'], ['Dark mode ☾', 'published']]);
+      const sourceEntries = (await request(ops, 'GET', '/api/v1/changelog?limit=100')).body.items;
+      expect(entries).to.deep.equal(sourceEntries);
+      const [{ n }] = (await secret.sql<{ n: number }>(`select count(*)::int as n from changelog_entries where announced_at is null and publish_at <= now()`)) as [{ n: number }];
+      expect(n, 'an entry published before the export is not announced again').to.equal(0);
+    });
+
     it('when imported, then every counter equals its rows, every list total equals count(*), and the item reads as it did', async () => {
       await expectCountersExact(onTarget(targetKeys.default));
       await expectListTotalsExact(onTarget(targetKeys.default), targetKeys.default);
@@ -143,7 +160,7 @@ for (const backend of backends()) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       const again = await importDump(targetServer.orm, lines);
       expect(await tableDigests(targetServer.orm)).to.deep.equal(before);
-      expect(Object.values(again.inserted)).to.deep.equal([0, 0, 0, 0, 0, 0]);
+      expect(Object.values(again.inserted)).to.deep.equal([0, 0, 0, 0, 0, 0, 0, 0]);
       expect(again.records).to.deep.equal(headerCounts(sourceDump));
       expect(again.projects.map((p) => [p.created, p.voterSalt])).to.deep.equal([
         [false, 'same'],

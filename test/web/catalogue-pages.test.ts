@@ -19,6 +19,7 @@ import { initials } from '../../server/src/web/kit/views/people.js';
 import { toValidationDetails } from '../../server/src/http/errors.js';
 import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
 import { TEAM_PAGES, TEAM_DATA } from './team-pages.js';
+import { changelogPage } from '../../server/src/web/board/views/changelog-page.js';
 
 const TEAM_ASSETS = { ...ASSETS, teamCss: '/team/assets/team.abc.css' };
 
@@ -63,6 +64,12 @@ const PAGES: [name: string, render: (i18n: I18n) => SafeHtml][] = [
   ['the board list, a page past the end', (i18n) => boardIn(i18n, { list: { items: [], total: 5, page: 9, totalPages: 1 } })],
   ['an item page with comments and a history', (i18n) => itemPage({ project, assets: ASSETS, visitor, item: detail(), voted: true, history, i18n })],
   ['an item page, anonymous, no description, no comments, no history', (i18n) => itemPage({ project, assets: ASSETS, item: detail({ endUser: null, description: null, comments: [] }), voted: false, history: [], i18n })],
+  ['an item page shipped in two changelog entries', (i18n) => itemPage({ project, assets: ASSETS, item: detail(), voted: false, history: [], shippedIn: [{ id: OTHER_ID, title: HOSTILE }, { id: 'e2', title: 'A title of the fixture' }], i18n })],
+  ['the changelog, a middle page with an entry and its items', (i18n) => changelogPage({ project, assets: ASSETS, visitor, page: 2, totalPages: 3, pageLink: (n) => `/b/acme/changelog?page=${n}`, i18n, entries: [
+    { id: OTHER_ID, title: HOSTILE, body: '## Thanks\n\n**Thanks**', state: 'published', publishedAt: '2026-05-06T01:00:00.000Z', createdAt: '2026-05-05T01:00:00.000Z', updatedAt: '2026-05-06T01:00:00.000Z', items: [{ id: listItem().id, title: HOSTILE, status: 'completed' }] },
+    { id: 'e2', title: 'A title of the fixture', body: '', state: 'published', publishedAt: '2026-05-05T01:00:00.000Z', createdAt: '2026-05-05T01:00:00.000Z', updatedAt: '2026-05-05T01:00:00.000Z', items: [] },
+  ] })],
+  ['the changelog, empty', (i18n) => changelogPage({ project, assets: ASSETS, entries: [], page: 1, totalPages: 0, pageLink: (n) => `/b/acme/changelog?page=${n}`, i18n })],
   ['the submit form', (i18n) => submitPage({ project, assets: ASSETS, values: {}, problems: [], i18n })],
   ['the submit form refused', (i18n) => submitPage({ project, assets: ASSETS, visitor, values: { title: HOSTILE, description: HOSTILE, type: 'wish' }, problems: refused, i18n })],
   ['the submit form with similar items', (i18n) => submitPage({ project, assets: ASSETS, values: { title: HOSTILE }, problems: [], similar: { items: [{ ...listItem(), userHasVoted: false, similarity: 0.5 }], voted: new Set([listItem().id]) }, i18n })],

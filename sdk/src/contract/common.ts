@@ -67,4 +67,6 @@ export const ERROR_MESSAGES = {
   deliveryNotFound: 'Webhook delivery not found',
   /** Not in the spec: the project has no end user with that externalId (404; an export of someone never seen or erased). */
   endUserNotFound: 'End user not found',
+  /** Not in the spec: no changelog entry of the caller's project has that id (404; for a public key, also one not yet published). */
+  changelogNotFound: 'Changelog entry not found',
 } as const;

@@ -24,6 +24,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'vote.removed',
   'comment.created',
   'user.erased',
+  'changelog.published',
   'webhook.test',
 ] as const;
 

@@ -22,6 +22,16 @@ import {
   SimilarFeedbackResponseSchema,
 } from './feedback.js';
 import { BoardSettingsSchema, UpdateBoardRequestSchema } from './board.js';
+import {
+  ChangelogEntryIdParamsSchema,
+  ChangelogEntryResponseSchema,
+  ChangelogListResponseSchema,
+  CreateChangelogRequestSchema,
+  DeleteChangelogResponseSchema,
+  ListChangelogQuerySchema,
+  PublishChangelogRequestSchema,
+  UpdateChangelogRequestSchema,
+} from './changelog.js';
 import { CreateSignInLinkRequestSchema, SignInLinkResponseSchema } from './team.js';
 import { EraseUserQuerySchema, EraseUserResponseSchema, ExternalIdParamsSchema, UserExportSchema } from './user-data.js';
 import { IdentifyRequestSchema, IdentifyResponseSchema } from './users.js';
@@ -365,6 +375,50 @@ export const routes = {
     summary: "Change the board's brand: name, one-line description, logo (base64 PNG, JPEG, WebP or GIF, at most 256 KB), accent colour (4.5:1 contrast), default order, default language (one of the supported locales); null clears a field",
     body: UpdateBoardRequestSchema,
     responses: { 200: BoardSettingsSchema },
+  },
+
+  // The changelog (docs/changelog.md): a secret key writes, any key reads what is published.
+  listChangelog: {
+    method: 'GET',
+    path: '/api/v1/changelog',
+    auth: 'public',
+    summary: 'Changelog entries, newest publication first: a public key sees the published ones, a secret key also drafts (first) and scheduled ones',
+    query: ListChangelogQuerySchema,
+    responses: { 200: ChangelogListResponseSchema },
+  },
+  createChangelog: {
+    method: 'POST',
+    path: '/api/v1/changelog',
+    auth: 'secret',
+    summary: 'Write a changelog entry (Markdown body, linked items): a draft, published now (`publish`) or at `publishAt`; `complete` moves its items to completed on publishing',
+    body: CreateChangelogRequestSchema,
+    responses: { 201: ChangelogEntryResponseSchema },
+  },
+  updateChangelog: {
+    method: 'PATCH',
+    path: '/api/v1/changelog/:entryId',
+    auth: 'secret',
+    summary: "Change an entry's title, body or linked items (`links` replaces the list)",
+    params: ChangelogEntryIdParamsSchema,
+    body: UpdateChangelogRequestSchema,
+    responses: { 200: ChangelogEntryResponseSchema },
+  },
+  publishChangelog: {
+    method: 'POST',
+    path: '/api/v1/changelog/:entryId/publish',
+    auth: 'secret',
+    summary: 'Publish an entry now or at `publishAt` (`changelog.published` follows when it appears, once); an entry already published is left as it is',
+    params: ChangelogEntryIdParamsSchema,
+    body: PublishChangelogRequestSchema,
+    responses: { 200: ChangelogEntryResponseSchema },
+  },
+  deleteChangelog: {
+    method: 'DELETE',
+    path: '/api/v1/changelog/:entryId',
+    auth: 'secret',
+    summary: 'Delete an entry (its items stay)',
+    params: ChangelogEntryIdParamsSchema,
+    responses: { 200: DeleteChangelogResponseSchema },
   },
 } as const satisfies Record<string, RouteDefinition>;
 

@@ -83,6 +83,20 @@ export const CommentCreatedDataSchema = z.object({
   }),
 });
 
+/**
+ * `data` of `changelog.published`: the entry as it appeared (at its publication time, which a
+ * scheduled entry reaches later than it was written), with its linked items. Sent once per entry.
+ */
+export const ChangelogPublishedDataSchema = z.object({
+  entry: z.object({
+    id: IdSchema,
+    title: z.string(),
+    body: z.string(),
+    publishedAt: TimestampSchema,
+    items: z.array(z.object({ id: IdSchema, title: z.string(), status: FeedbackStatusSchema })),
+  }),
+});
+
 /** `data` of `webhook.test`, sent when an operator tests an endpoint. */
 export const WebhookTestDataSchema = z.object({
   webhook: z.object({ id: IdSchema }),
@@ -99,6 +113,7 @@ const DATA_SCHEMAS = {
   'vote.removed': VoteChangedDataSchema,
   'comment.created': CommentCreatedDataSchema,
   'user.erased': UserErasedDataSchema,
+  'changelog.published': ChangelogPublishedDataSchema,
   'webhook.test': WebhookTestDataSchema,
 } satisfies Record<WebhookEventType, z.ZodType>;
 
@@ -117,6 +132,7 @@ export const WebhookEventSchema = z.discriminatedUnion('type', [
   eventSchema('vote.removed'),
   eventSchema('comment.created'),
   eventSchema('user.erased'),
+  eventSchema('changelog.published'),
   eventSchema('webhook.test'),
 ]);
 

@@ -37,6 +37,30 @@ CREATE TABLE public.board_spent_tokens (
   CONSTRAINT board_spent_tokens_pkey PRIMARY KEY (token_hash)
 );
 
+CREATE TABLE public.changelog_entries (
+  id uuid NOT NULL DEFAULT time_ordered_uuid(),
+  project_id uuid NOT NULL,
+  title text NOT NULL,
+  body text NOT NULL,
+  publish_at timestamp(3) with time zone,
+  announced_at timestamp(3) with time zone,
+  created_at timestamp(3) with time zone NOT NULL DEFAULT now(),
+  updated_at timestamp(3) with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT changelog_entries_pkey PRIMARY KEY (id),
+  CONSTRAINT changelog_entries_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE public.changelog_entry_items (
+  id uuid NOT NULL DEFAULT time_ordered_uuid(),
+  entry_id uuid NOT NULL,
+  feedback_id uuid NOT NULL,
+  "position" integer NOT NULL,
+  CONSTRAINT changelog_entry_items_pkey PRIMARY KEY (id),
+  CONSTRAINT changelog_entry_items_entry_id_feedback_id_unique UNIQUE (entry_id, feedback_id),
+  CONSTRAINT changelog_entry_items_entry_id_foreign FOREIGN KEY (entry_id) REFERENCES changelog_entries(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT changelog_entry_items_feedback_id_foreign FOREIGN KEY (feedback_id) REFERENCES feedback(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE public.comments (
   id uuid NOT NULL DEFAULT time_ordered_uuid(),
   feedback_id uuid NOT NULL,
@@ -277,6 +301,9 @@ CREATE SEQUENCE public.webhook_attempts_id_seq AS bigint START 1 INCREMENT 1 MIN
 
 -- Indexes
 
+CREATE INDEX changelog_entries_project_id_publish_at_index ON public.changelog_entries USING btree (project_id, publish_at);
+CREATE INDEX changelog_entries_unannounced_index ON public.changelog_entries USING btree (publish_at) WHERE ((announced_at IS NULL) AND (publish_at IS NOT NULL));
+CREATE INDEX changelog_entry_items_feedback_id_index ON public.changelog_entry_items USING btree (feedback_id);
 CREATE INDEX comments_feedback_id_created_at_index ON public.comments USING btree (feedback_id, created_at);
 CREATE INDEX feedback_project_id_created_at_id_index ON public.feedback USING btree (project_id, created_at DESC, id DESC) INCLUDE (status, type);
 CREATE INDEX feedback_search_text_trgm_index ON public.feedback USING gin (search_text gin_trgm_ops);

@@ -24,6 +24,11 @@ export function deliveryNotFound(): AppError {
   return new AppError(404, ERROR_MESSAGES.deliveryNotFound);
 }
 
+/** 404 "Changelog entry not found": no entry of the caller's project has that id (or, for a public key, none published). */
+export function changelogNotFound(): AppError {
+  return new AppError(404, ERROR_MESSAGES.changelogNotFound);
+}
+
 /** 404 "End user not found": the caller's project holds no end user with that externalId. */
 export function endUserNotFound(): AppError {
   return new AppError(404, ERROR_MESSAGES.endUserNotFound);

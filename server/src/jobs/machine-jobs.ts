@@ -6,6 +6,7 @@ import { PRUNE_LISTENERS } from '../webhooks/listeners.sql.js';
 import { SWEEP_SPENT_TOKENS } from '../web/board/board.sql.js';
 import { PRUNE_LINKS, PRUNE_SESSIONS } from '../admin/team-sessions.sql.js';
 import { webhookSender } from '../webhooks/sender.js';
+import { ANNOUNCE_DUE } from '../admin/changelog/changelog.sql.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
 
 /** How often expired idempotency keys are deleted: they expire after 24 hours, so this is plenty. */
@@ -19,6 +20,12 @@ export const WEBHOOK_PRUNE_EVERY_MS = 60 * 60_000;
  * the board's spent visitor tokens past their expiry (web/board/board.sql.ts), are deleted.
  */
 export const SIGN_IN_SWEEP_EVERY_MS = 60 * 60_000;
+/**
+ * How often scheduled changelog entries whose time has come are announced (`changelog.published`):
+ * readers already show them from their time on, so this bounds only the event's lag. One indexed
+ * look at the few unannounced entries (the partial index of Migration20261201001000_changelog).
+ */
+export const CHANGELOG_SWEEP_EVERY_MS = 1_000;
 
 export interface MachineJobOptions {
   /** Webhook targets may be on loopback and private networks. */
@@ -47,6 +54,12 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
         everyMs: WEBHOOK_POLL_EVERY_MS,
         quiet: true,
         run: async (stopping) => ({ attempts: await webhooks.sendDue(stopping) }),
+      },
+      {
+        name: 'changelog announcements',
+        everyMs: CHANGELOG_SWEEP_EVERY_MS,
+        quiet: true,
+        run: async () => ({ announced: (await sql.query('', ANNOUNCE_DUE, [null])).length }),
       },
       {
         name: 'webhook log pruning',

@@ -37,6 +37,8 @@ export function chatLine(event: WebhookEvent, text: PlainText = (value) => value
     case 'user.erased':
       // Never the externalId: a chat channel keeps its messages, and the person asked to be forgotten.
       return `An end user was erased: ${event.data.counts.votes} votes, ${event.data.counts.submissionsDeleted + event.data.counts.submissionsAnonymised} submissions and ${event.data.counts.commentsDeleted + event.data.counts.commentsAnonymised} comments`;
+    case 'changelog.published':
+      return `Changelog: ${quoted(event.data.entry.title)} was published${event.data.entry.items.length > 0 ? ` (${event.data.entry.items.length} linked items)` : ''}`;
     case 'webhook.test':
       return text(event.data.message);
   }

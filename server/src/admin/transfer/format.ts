@@ -16,7 +16,7 @@ export const DUMP_FORMAT = 'feedback-dump';
 export const DUMP_VERSION = 1;
 
 /** The record types in the order a dump holds them: parents before children. */
-export const RECORD_TYPES = ['project', 'user', 'item', 'vote', 'comment', 'statusChange'] as const;
+export const RECORD_TYPES = ['project', 'user', 'item', 'vote', 'comment', 'statusChange', 'changelogEntry', 'changelogLink'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 /** How many records of each type a dump holds, as its header announces them. */
@@ -43,7 +43,8 @@ export const HeaderSchema = z.strictObject({
   exportedAt: timestamp,
   /** The slug `--project` named, or null for a dump of every project. */
   project: z.string().nullable(),
-  counts: z.strictObject(Object.fromEntries(RECORD_TYPES.map((type) => [type, count])) as Record<RecordType, typeof count>),
+  // A dump made before the changelog has no count of its records: none, then (still version 1, which a reader of this version reads whole).
+  counts: z.strictObject(Object.fromEntries(RECORD_TYPES.map((type) => [type, type.startsWith('changelog') ? count.default(0) : count])) as Record<RecordType, typeof count>),
 });
 export type DumpHeader = z.infer<typeof HeaderSchema>;
 
@@ -84,6 +85,9 @@ export const RECORD_SCHEMAS = {
   }),
   // The key that made a change is not carried (keys are not exported): `actor` is.
   statusChange: z.strictObject({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER), itemId: id, from: status, to: status, actor: nullableText, changedAt: timestamp }),
+  // A changelog entry with its publication (null: a draft) and whether it was announced, so an import announces nothing again.
+  changelogEntry: z.strictObject({ id, projectId: id, title: text, body: text, publishAt: timestamp.nullable(), announcedAt: timestamp.nullable(), createdAt: timestamp, updatedAt: timestamp }),
+  changelogLink: z.strictObject({ id, entryId: id, itemId: id, position: z.number().int().nonnegative().max(2_147_483_647) }),
 } as const satisfies Record<RecordType, z.ZodType>;
 
 export type RecordData<T extends RecordType> = z.infer<(typeof RECORD_SCHEMAS)[T]>;

@@ -11,7 +11,7 @@ export interface SqlClient {
   query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: Row[]; rowCount: number | null }>;
 }
 
-export type PgType = 'uuid' | 'text' | 'jsonb' | 'timestamptz' | 'boolean' | 'bigint';
+export type PgType = 'uuid' | 'text' | 'jsonb' | 'timestamptz' | 'boolean' | 'bigint' | 'int';
 
 export interface Column {
   field: string;
@@ -147,6 +147,38 @@ export const TABLES: Record<RecordType, TableSpec> = {
     inProjects: ITEM_OF_DUMP,
     uniques: [],
     references: [ITEM_IN_PROJECTS],
+  },
+  changelogEntry: {
+    type: 'changelogEntry',
+    table: 'changelog_entries',
+    columns: [
+      c('id', 'id', 'uuid'),
+      c('projectId', 'project_id', 'uuid'),
+      c('title', 'title', 'text'),
+      c('body', 'body', 'text'),
+      c('publishAt', 'publish_at', 'timestamptz'),
+      c('announcedAt', 'announced_at', 'timestamptz'),
+      c('createdAt', 'created_at', 'timestamptz'),
+      c('updatedAt', 'updated_at', 'timestamptz'),
+    ],
+    inProjects: 't.project_id = any($1::uuid[])',
+    uniques: [],
+    references: [],
+  },
+  changelogLink: {
+    type: 'changelogLink',
+    table: 'changelog_entry_items',
+    columns: [c('id', 'id', 'uuid'), c('entryId', 'entry_id', 'uuid'), c('itemId', 'feedback_id', 'uuid'), c('position', 'position', 'int')],
+    inProjects: 't.entry_id in (select e.id from changelog_entries e where e.project_id = any($1::uuid[]))',
+    uniques: [['entry_id', 'feedback_id']],
+    references: [
+      {
+        column: 'feedback_id',
+        field: 'itemId',
+        what: "an item of the entry's project",
+        exists: 'select 1 from changelog_entries e join feedback f on f.id = b.feedback_id where e.id = b.entry_id and f.project_id = e.project_id and e.project_id = any($projects::uuid[])',
+      },
+    ],
   },
 };
 

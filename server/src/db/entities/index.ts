@@ -11,6 +11,7 @@ import { BoardSpentToken } from './board-spent-token.entity.js';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEvent } from './webhook.entity.js';
 import { TeamSession, TeamSignInLink } from './team-session.entity.js';
 import { VoterSecret } from './voter-secret.entity.js';
+import { ChangelogEntry, ChangelogLink } from './changelog.entity.js';
 
 /**
  * Every entity of the data model; the ORM is initialised with exactly these.
@@ -20,4 +21,4 @@ import { VoterSecret } from './voter-secret.entity.js';
  * rule its schema diff would see every foreign key of a database made by 0.1.0 as changed.
  * Typed as plain schemas: the list's inferred type grew past what the compiler will write out.
  */
-export const entities: EntitySchema[] = [Project, ApiKey, EndUser, Feedback, FeedbackCounters, FeedbackStats, Comment, Vote, IdempotencyKey, StatusChange, WebhookEndpoint, WebhookEvent, WebhookDelivery, WebhookAttempt, BoardSpentToken, TeamSignInLink, TeamSession, VoterSecret];
+export const entities: EntitySchema[] = [Project, ApiKey, EndUser, Feedback, FeedbackCounters, FeedbackStats, Comment, Vote, IdempotencyKey, StatusChange, WebhookEndpoint, WebhookEvent, WebhookDelivery, WebhookAttempt, BoardSpentToken, TeamSignInLink, TeamSession, VoterSecret, ChangelogEntry, ChangelogLink];

@@ -14,6 +14,7 @@ export const ar: Catalogue = {
   'board.navLabel': 'اللوحة',
   'board.nav.feedback': 'الملاحظات',
   'board.nav.roadmap': 'خارطة الطريق',
+  'board.nav.changelog': 'سجل التغييرات',
   'board.nav.submit': 'أرسل ملاحظة',
   'board.signedInAs': 'مسجّل الدخول باسم {name}',
   'board.signOut': 'تسجيل الخروج',
@@ -184,4 +185,10 @@ export const ar: Catalogue = {
   'roadmap.back': 'العودة إلى خارطة الطريق',
   'roadmap.columnSummary': '{count, plural, zero {لا عناصر} one {عنصر واحد، الأكثر تصويتًا أولًا} two {عنصران، الأكثر تصويتًا أولًا} few {# عناصر، الأكثر تصويتًا أولًا} many {# عنصرًا، الأكثر تصويتًا أولًا} other {# عنصر، الأكثر تصويتًا أولًا}}',
   'roadmap.columnTitle': 'خارطة الطريق: {status}',
+  'changelog.heading': 'سجل التغييرات',
+  'changelog.empty': 'لم يُنشر شيء بعد.',
+  'changelog.feed': 'موجز Atom لسجل التغييرات',
+  'changelog.feedTitle': '{project}: سجل التغييرات',
+  'changelog.items': 'ما تم تسليمه',
+  'changelog.shippedIn': 'تم التسليم في {entries}',
 };

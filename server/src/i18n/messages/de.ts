@@ -14,6 +14,7 @@ export const de: Catalogue = {
   'board.navLabel': 'Board',
   'board.nav.feedback': 'Feedback',
   'board.nav.roadmap': 'Roadmap',
+  'board.nav.changelog': 'Änderungen',
   'board.nav.submit': 'Feedback geben',
   'board.signedInAs': 'Angemeldet als {name}',
   'board.signOut': 'Abmelden',
@@ -184,4 +185,10 @@ export const de: Catalogue = {
   'roadmap.back': 'Zurück zur Roadmap',
   'roadmap.columnSummary': '{count, plural, one {# Eintrag, meiste Stimmen zuerst} other {# Einträge, meiste Stimmen zuerst}}',
   'roadmap.columnTitle': 'Roadmap: {status}',
+  'changelog.heading': 'Änderungen',
+  'changelog.empty': 'Noch nichts veröffentlicht.',
+  'changelog.feed': 'Atom-Feed der Änderungen',
+  'changelog.feedTitle': '{project}: Änderungen',
+  'changelog.items': 'Was ausgeliefert wurde',
+  'changelog.shippedIn': 'Ausgeliefert in {entries}',
 };

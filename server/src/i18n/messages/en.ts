@@ -24,6 +24,7 @@ export const en = {
   'board.navLabel': 'Board',
   'board.nav.feedback': 'Feedback',
   'board.nav.roadmap': 'Roadmap',
+  'board.nav.changelog': 'Changelog',
   'board.nav.submit': 'Give feedback',
   'board.signedInAs': 'Signed in as {name}',
   'board.signOut': 'Sign out',
@@ -215,6 +216,12 @@ export const en = {
   'roadmap.back': 'Back to the roadmap',
   'roadmap.columnSummary': '{count, plural, one {# item, most votes first} other {# items, most votes first}}',
   'roadmap.columnTitle': 'Roadmap: {status}',
+  'changelog.heading': 'Changelog',
+  'changelog.empty': 'Nothing published yet.',
+  'changelog.feed': 'Atom feed of the changelog',
+  'changelog.feedTitle': '{project}: changelog',
+  'changelog.items': 'What shipped',
+  'changelog.shippedIn': 'Shipped in {entries}',
 } as const;
 
 /** A message's name. */

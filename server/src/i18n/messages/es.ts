@@ -14,6 +14,7 @@ export const es: Catalogue = {
   'board.navLabel': 'Tablero',
   'board.nav.feedback': 'Comentarios',
   'board.nav.roadmap': 'Hoja de ruta',
+  'board.nav.changelog': 'Novedades',
   'board.nav.submit': 'Enviar comentarios',
   'board.signedInAs': 'Sesión iniciada como {name}',
   'board.signOut': 'Cerrar sesión',
@@ -184,4 +185,10 @@ export const es: Catalogue = {
   'roadmap.back': 'Volver a la hoja de ruta',
   'roadmap.columnSummary': '{count, plural, one {# elemento, los más votados primero} other {# elementos, los más votados primero}}',
   'roadmap.columnTitle': 'Hoja de ruta: {status}',
+  'changelog.heading': 'Novedades',
+  'changelog.empty': 'Aún no hay nada publicado.',
+  'changelog.feed': 'Feed Atom de las novedades',
+  'changelog.feedTitle': '{project}: novedades',
+  'changelog.items': 'Lo que se entregó',
+  'changelog.shippedIn': 'Entregado en {entries}',
 };

@@ -14,6 +14,7 @@ export const fr: Catalogue = {
   'board.navLabel': 'Tableau',
   'board.nav.feedback': 'Avis',
   'board.nav.roadmap': 'Feuille de route',
+  'board.nav.changelog': 'Nouveautés',
   'board.nav.submit': 'Donner votre avis',
   'board.signedInAs': 'Connecté en tant que {name}',
   'board.signOut': 'Se déconnecter',
@@ -184,4 +185,10 @@ export const fr: Catalogue = {
   'roadmap.back': 'Retour à la feuille de route',
   'roadmap.columnSummary': '{count, plural, one {# élément, les plus votés d’abord} other {# éléments, les plus votés d’abord}}',
   'roadmap.columnTitle': 'Feuille de route : {status}',
+  'changelog.heading': 'Nouveautés',
+  'changelog.empty': 'Rien de publié pour l’instant.',
+  'changelog.feed': 'Flux Atom des nouveautés',
+  'changelog.feedTitle': '{project} : nouveautés',
+  'changelog.items': 'Ce qui est livré',
+  'changelog.shippedIn': 'Livré dans {entries}',
 };

@@ -14,6 +14,7 @@ export const ja: Catalogue = {
   'board.navLabel': 'ボード',
   'board.nav.feedback': 'フィードバック',
   'board.nav.roadmap': 'ロードマップ',
+  'board.nav.changelog': '更新履歴',
   'board.nav.submit': 'フィードバックを送る',
   'board.signedInAs': '{name} としてサインイン中',
   'board.signOut': 'サインアウト',
@@ -184,4 +185,10 @@ export const ja: Catalogue = {
   'roadmap.back': 'ロードマップに戻る',
   'roadmap.columnSummary': '{count, plural, other {# 件、投票の多い順}}',
   'roadmap.columnTitle': 'ロードマップ: {status}',
+  'changelog.heading': '更新履歴',
+  'changelog.empty': 'まだ公開されたものはありません。',
+  'changelog.feed': '更新履歴の Atom フィード',
+  'changelog.feedTitle': '{project}: 更新履歴',
+  'changelog.items': 'リリースされた内容',
+  'changelog.shippedIn': '{entries} でリリース済み',
 };

@@ -14,6 +14,7 @@ export const ptBR: Catalogue = {
   'board.navLabel': 'Quadro',
   'board.nav.feedback': 'Feedback',
   'board.nav.roadmap': 'Roteiro',
+  'board.nav.changelog': 'Novidades',
   'board.nav.submit': 'Dar feedback',
   'board.signedInAs': 'Conectado como {name}',
   'board.signOut': 'Sair',
@@ -184,4 +185,10 @@ export const ptBR: Catalogue = {
   'roadmap.back': 'Voltar ao roteiro',
   'roadmap.columnSummary': '{count, plural, one {# item, mais votados primeiro} other {# itens, mais votados primeiro}}',
   'roadmap.columnTitle': 'Roteiro: {status}',
+  'changelog.heading': 'Novidades',
+  'changelog.empty': 'Nada publicado ainda.',
+  'changelog.feed': 'Feed Atom das novidades',
+  'changelog.feedTitle': '{project}: novidades',
+  'changelog.items': 'O que foi entregue',
+  'changelog.shippedIn': 'Entregue em {entries}',
 };

@@ -55,3 +55,14 @@ export const VOTED_AMONG: Statement = {
   name: 'board_voted_among',
   text: `select coalesce(json_agg(v.feedback_id), '[]')::text as voted from votes v where v.feedback_id = any($1::uuid[]) and v.voter_key = $2`,
 };
+
+/**
+ * The published changelog entries that link item $1 of project $2, newest first: the item page's
+ * "Shipped in …" (admin/changelog/changelog.sql.ts writes them).
+ */
+export const SHIPPED_IN = {
+  name: 'board_shipped_in',
+  text: `select coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'title', e.title) order by e.publish_at desc, e.id desc), '[]'::jsonb)::text as entries
+    from changelog_entry_items l join changelog_entries e on e.id = l.entry_id
+    where l.feedback_id = $1::uuid and e.project_id = $2::uuid and e.publish_at <= now()`,
+};

@@ -73,6 +73,8 @@ export function board(options: BoardOptions): Middleware<AppState> {
   router.get('/b/:slug', read(pages.board));
   router.get('/b/:slug/items/:id', read(pages.item));
   router.get('/b/:slug/new', read(pages.newItem));
+  router.get('/b/:slug/changelog', read(pages.changelog));
+  router.get('/b/:slug/changelog.atom', read(pages.changelogFeed));
   router.get('/b/:slug/roadmap', read(pages.roadmap));
   router.get('/b/:slug/roadmap/:status', read(pages.roadmapColumn));
   router.get('/b/:slug/similar', read(pages.similar));

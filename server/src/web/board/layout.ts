@@ -9,7 +9,7 @@ import type { Visitor } from './visitors.js';
 export type { BoardProject } from './projects.js';
 
 /** Which page of the board's navigation a page is. */
-export type Section = 'board' | 'roadmap' | 'new';
+export type Section = 'board' | 'roadmap' | 'changelog' | 'new';
 
 export interface PageOptions {
   title: string;
@@ -72,7 +72,8 @@ function brandHead(project: BoardProject, options: PageOptions, i18n: I18n): Saf
   // Isolated as the <title> is: a preview shows the title beside the name, which a U+202E in the title would reverse.
   const description = descriptionOf(project, i18n);
   const name = isolatedPlain(project.name);
-  return html`<meta name="description" content="${description}">
+  return html`<link rel="alternate" type="application/atom+xml" title="${i18n.t('changelog.feedTitle', { project: name })}" href="${boardPaths.changelogFeed(project.slug)}">
+<meta name="description" content="${description}">
 <meta property="og:type" content="website">
 <meta property="og:site_name" content="${name}">
 <meta property="og:title" content="${i18n.t('board.pageTitle', { title: isolatedPlain(options.title), project: name })}">
@@ -94,6 +95,7 @@ function navigation(slug: string, section: Section | undefined, i18n: I18n): Saf
   return html`<nav class="site-nav" aria-label="${i18n.t('board.navLabel')}"><ul>
 ${link('board', boardPaths.board(slug), i18n.t('board.nav.feedback'))}
 ${link('roadmap', boardPaths.roadmap(slug), i18n.t('board.nav.roadmap'))}
+${link('changelog', boardPaths.changelog(slug), i18n.t('board.nav.changelog'))}
 ${link('new', boardPaths.submit(slug), i18n.t('board.nav.submit'))}
 </ul></nav>`;
 }

@@ -1,10 +1,13 @@
-import { TITLE_MAX_LENGTH, type FeedbackDetail, type SimilarFeedbackItem } from '@feedbackd/sdk/contract';
+import { TITLE_MAX_LENGTH, type ChangelogEntry, type FeedbackDetail, type SimilarFeedbackItem } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
 import type { AppContext } from '../../http/context.js';
 import { DETAIL } from '../../api/feedback.sql.js';
 import { similarItems } from '../../api/similar.js';
 import { CHECK_ANONYMOUS } from '../../api/votes.sql.js';
-import { STATUS_HISTORY, VOTED_AMONG } from './board.sql.js';
+import { SHIPPED_IN, STATUS_HISTORY, VOTED_AMONG } from './board.sql.js';
+import { ENTRY_PAGE } from '../../admin/changelog/changelog.sql.js';
+import { changelogPage } from './views/changelog-page.js';
+import { changelogFeed, FEED_SIZE } from './changelog-feed.js';
 import type { StatusStep } from '../kit/views/timeline.js';
 import type { AssetPaths } from '../kit/assets.js';
 import { itemId, itemNotFound } from '../kit/items.js';
@@ -53,6 +56,9 @@ export async function similarTo(sql: SqlPool, project: BoardProject, voterKey: s
   return { items, voted: new Set(JSON.parse(row!.voted) as string[]) };
 }
 
+/** Entries per page of the board's changelog. */
+const CHANGELOG_PAGE_SIZE = 10;
+
 /** Items per page of a roadmap column's own pages. */
 const ROADMAP_PAGE_SIZE = 20;
 
@@ -83,12 +89,14 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
       const id = itemId(ctx);
       const [row] = await sql.query<{ body: string }>(DETAIL.name, DETAIL.text, [id, project.id, null]);
       if (!row) throw itemNotFound();
-      const [[vote], [history]] = await Promise.all([
+      const [[vote], [history], [shipped]] = await Promise.all([
         sql.query<{ voted: boolean }>(CHECK_ANONYMOUS.name, CHECK_ANONYMOUS.text, [id, project.id, voterKey]),
         sql.query<{ history: string }>(STATUS_HISTORY.name, STATUS_HISTORY.text, [id, project.id]),
+        sql.query<{ entries: string }>(SHIPPED_IN.name, SHIPPED_IN.text, [id, project.id]),
       ]);
       const i18n = chosenI18n(ctx, project.locale);
-      return itemPage({ project, assets, visitor, item: JSON.parse(row.body) as FeedbackDetail, voted: vote?.voted ?? false, history: JSON.parse(history?.history ?? '[]') as StatusStep[], i18n });
+      const shippedIn = JSON.parse(shipped?.entries ?? '[]') as { id: string; title: string }[];
+      return itemPage({ project, assets, visitor, item: JSON.parse(row.body) as FeedbackDetail, voted: vote?.voted ?? false, history: JSON.parse(history?.history ?? '[]') as StatusStep[], shippedIn, i18n });
     },
 
     /**
@@ -126,6 +134,30 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
         })),
         texts: similarTexts(i18n),
       };
+      return undefined;
+    },
+
+    /**
+     * GET /b/:slug/changelog: the published entries, newest first, a page at a time, read by the
+     * API's own statement for a public key (admin/changelog/changelog.sql.ts). A page that is not
+     * a whole number from 1 is a 400 page.
+     */
+    async changelog({ ctx, project, visitor }: BoardRequest): Promise<SafeHtml> {
+      const asked = text(ctx.query.page) ?? '1';
+      const page = /^\d{1,7}$/.test(asked) ? Number(asked) : 0;
+      if (page < 1) throw new AppError(400, 'The page number must be a whole number from 1.');
+      const [row] = await sql.query<{ total: number; items: string }>('', ENTRY_PAGE, [project.id, true, CHANGELOG_PAGE_SIZE, (page - 1) * CHANGELOG_PAGE_SIZE]);
+      const entries = JSON.parse(row!.items) as ChangelogEntry[];
+      const totalPages = Math.ceil(row!.total / CHANGELOG_PAGE_SIZE);
+      return changelogPage({ project, assets, visitor, entries, page, totalPages, pageLink: (n) => pageLink(ctx, n), i18n: chosenI18n(ctx, project.locale) });
+    },
+
+    /** GET /b/:slug/changelog.atom: the newest published entries as an Atom feed (changelog-feed.ts). */
+    async changelogFeed({ ctx, project }: BoardRequest): Promise<undefined> {
+      const [row] = await sql.query<{ total: number; items: string }>('', ENTRY_PAGE, [project.id, true, FEED_SIZE, 0]);
+      const feed = changelogFeed({ ...project, origin: project.origin ?? `${ctx.protocol}://${ctx.host}` }, JSON.parse(row!.items) as ChangelogEntry[], chosenI18n(ctx, project.locale));
+      ctx.set('Content-Type', 'application/atom+xml; charset=utf-8');
+      ctx.body = feed;
       return undefined;
     },
 

@@ -64,6 +64,15 @@ export function isolatedPlain(text: string): SafeHtml {
   return html`&#x2068;${text}&#x2069;`;
 }
 
+/**
+ * Markup a renderer that escapes by itself produced: the one other source of SafeHtml than `html`.
+ * Only kit/markdown.ts calls it, with markdown-it's output under raw HTML off (its every text
+ * escaped, its links' addresses checked), so what a writer typed never becomes markup of its own.
+ */
+export function rendererMarkup(text: string): SafeHtml {
+  return safe(text);
+}
+
 /** The characters the views wrote as named entities before the catalogue: kept so, as they read better in the source. */
 const NAMED: Record<string, string> = { '\u2013': '&ndash;', '\u2014': '&mdash;', '\u201c': '&ldquo;', '\u201d': '&rdquo;', '\u2018': '&lsquo;', '\u2019': '&rsquo;', '\u00b7': '&middot;', '\u2026': '&hellip;', '\u00a0': '&nbsp;', '\u2190': '&larr;', '\u2192': '&rarr;' };
 const NON_ASCII = /[^\u0000-\u007f]/u;

@@ -8,6 +8,7 @@ import { commentsSection, date } from '../../kit/views/list-parts.js';
 import { itemMeta, voteForm } from '../../kit/views/parts.js';
 import { person } from '../../kit/views/people.js';
 import { statusTimeline, type StatusStep } from '../../kit/views/timeline.js';
+import { shippedIn } from './changelog-page.js';
 
 export interface ItemView {
   project: BoardProject;
@@ -19,6 +20,8 @@ export interface ItemView {
   voted: boolean;
   /** The item's status changes, oldest first (board.sql.ts, STATUS_HISTORY): what and when, not who. */
   history: readonly StatusStep[];
+  /** The published changelog entries that link the item, newest first ("Shipped in …"). */
+  shippedIn?: readonly { id: string; title: string }[] | undefined;
   /** The page's language (kit/locale-choice.ts, chosenI18n); English when not given. */
   i18n?: I18n | undefined;
 }
@@ -39,6 +42,7 @@ ${voteForm(project.slug, item, view.voted, here, i18n)}
 <div class="item-body">
 <h1>${isolated(item.title)}</h1>
 ${itemMeta(item, { i18n })}
+${shippedIn(project.slug, view.shippedIn ?? [], i18n)}
 <p class="submitter">${person(item.endUser?.name, i18n)} <span class="hint"><time datetime="${item.createdAt}">${t('item.postedOn', { when: new Date(item.createdAt) })}</time></span></p>
 ${item.description ? html`<p class="description">${isolated(item.description)}</p>` : html`<p class="empty">${t('board.item.noDescription')}</p>`}
 </div>
