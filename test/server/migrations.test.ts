@@ -20,6 +20,8 @@ const ALL = [
   'Migration20261127001400_team_sessions',
   'Migration20261128001500_voter_secret',
   'Migration20261128001600_board_brand',
+  'Migration20261129001700_board_locale',
+  'Migration20261130001800_conversation',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */
