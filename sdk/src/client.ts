@@ -1,6 +1,7 @@
 import { DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS, DEFAULT_TIMEOUT_MS } from './contract/constants.js';
 import { FeedbackError } from './errors.js';
 import { AdminResource } from './resources/admin.js';
+import { CommentsResource } from './resources/comments.js';
 import { FeedbackResource } from './resources/feedback.js';
 import { UsersResource } from './resources/users.js';
 import { VotesResource } from './resources/votes.js';
@@ -55,6 +56,8 @@ export class FeedbackClient {
   readonly votes: VotesResource;
   /** The operator's operations (a secret key only): `update`, `delete`, `addComment`, `deleteComment`, `merge`. */
   readonly admin: AdminResource;
+  /** The conversation on items: comments, replies, edits, pins and internal notes (docs/api.md, "Comments"). */
+  readonly comments: CommentsResource;
   /** The project's webhook endpoints (secret key). */
   readonly webhooks: WebhooksResource;
   readonly #transport: Transport;
@@ -81,6 +84,7 @@ export class FeedbackClient {
     this.feedback = new FeedbackResource(this.#transport);
     this.votes = new VotesResource(this.#transport);
     this.admin = new AdminResource(this.#transport);
+    this.comments = new CommentsResource(this.#transport);
     this.webhooks = new WebhooksResource(this.#transport);
   }
 

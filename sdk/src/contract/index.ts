@@ -5,6 +5,7 @@
  */
 export * from './admin.js';
 export * from './board.js';
+export * from './comments.js';
 export * from './common.js';
 export * from './enums.js';
 export * from './feedback.js';
