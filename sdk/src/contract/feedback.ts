@@ -91,7 +91,7 @@ export const SimilarFeedbackItemSchema = FeedbackListItemSchema.extend({
 /**
  * The author of a comment (spec 2.4): `avatarUrl` for end users, `isTeam: true` for the owning
  * team. `id` (an extension) is the end user's externalId, for an end user's comment whose author
- * is still known (absent for the team, null after an erasure).
+ * is still known (absent for the team and after an erasure).
  */
 export const CommentAuthorSchema = z.object({
   name: z.string().nullable(),
@@ -103,8 +103,8 @@ export const CommentAuthorSchema = z.object({
 /**
  * A comment of the detail view (spec 2.4). The extensions follow the spec's fields: `parentId`
  * (the top-level comment a reply answers, null for a top-level one), `editedAt` (the last edit,
- * null if never edited), `isPinned` (the item's official answer, listed first) and, in a secret
- * key's answers only, `internal` (a private note of the team, never shown to a public key).
+ * null if never edited), `isPinned` (the item's official answer, listed first) and `internal`,
+ * present and true on a private note of the team, which only a secret key sees.
  */
 export const CommentSchema = z.object({
   id: z.string(),
