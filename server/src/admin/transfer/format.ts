@@ -13,10 +13,16 @@ export const DUMP_FORMAT = 'feedback-dump';
  * Bumped when a reader of the previous version could misread a dump of the new one (a field
  * added, removed or changed in meaning). A reader refuses versions newer than its own.
  */
-export const DUMP_VERSION = 1;
+export const DUMP_VERSION = 2;
+
+/*
+ * Version 2 (the conversation, Migration20261130001800): comments carry parentId, isInternal,
+ * isPinned and editedAt, and commentRevision records follow the comments. A version 1 dump reads
+ * as one whose comments are top-level, visible, unpinned and never edited, with no revisions.
+ */
 
 /** The record types in the order a dump holds them: parents before children. */
-export const RECORD_TYPES = ['project', 'user', 'item', 'vote', 'comment', 'statusChange'] as const;
+export const RECORD_TYPES = ['project', 'user', 'item', 'vote', 'comment', 'commentRevision', 'statusChange'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 /** How many records of each type a dump holds, as its header announces them. */
@@ -43,7 +49,8 @@ export const HeaderSchema = z.strictObject({
   exportedAt: timestamp,
   /** The slug `--project` named, or null for a dump of every project. */
   project: z.string().nullable(),
-  counts: z.strictObject(Object.fromEntries(RECORD_TYPES.map((type) => [type, count])) as Record<RecordType, typeof count>),
+  // A version 1 header has no commentRevision count: none.
+  counts: z.strictObject(Object.fromEntries(RECORD_TYPES.map((type) => [type, type === 'commentRevision' ? count.default(0) : count])) as Record<RecordType, typeof count>),
 });
 export type DumpHeader = z.infer<typeof HeaderSchema>;
 
@@ -81,7 +88,13 @@ export const RECORD_SCHEMAS = {
     isTeam: z.boolean(),
     content: text,
     createdAt: timestamp,
+    // Version 2: absent from a version 1 dump, whose comments had none of these.
+    parentId: id.nullable().default(null),
+    isInternal: z.boolean().default(false),
+    isPinned: z.boolean().default(false),
+    editedAt: timestamp.nullable().default(null),
   }),
+  commentRevision: z.strictObject({ id, commentId: id, content: text, writtenAt: timestamp, replacedAt: timestamp }),
   // The key that made a change is not carried (keys are not exported): `actor` is.
   statusChange: z.strictObject({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER), itemId: id, from: status, to: status, actor: nullableText, changedAt: timestamp }),
 } as const satisfies Record<RecordType, z.ZodType>;
