@@ -6,8 +6,9 @@ import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../dat
 import { CliError, EXIT } from '../exit-codes.js';
 import { withDatabase, type ServerModule } from '../operator.js';
 import { printJson, type Output } from '../output.js';
+import { boardCommentsCommand } from './board-comments.js';
 
-interface BoardFlags extends DatabaseFlags {
+export interface BoardFlags extends DatabaseFlags {
   project: string;
   json?: boolean;
 }
@@ -36,6 +37,7 @@ export function boardCommand(output: Output): Command {
   }
   board.addCommand(secretCommand(output));
   board.addCommand(brandCommand(output));
+  board.addCommand(boardCommentsCommand(output, boardAction));
   board.addCommand(
     boardAction(
       new Command('embed')
@@ -124,6 +126,9 @@ async function readLogo(file: string): Promise<Buffer> {
     throw new CliError(`cannot read the logo ${file}: ${error.code ?? error.message}`, EXIT.usage);
   });
 }
+
+/** boardAction's type, for a subcommand in a file of its own (board-comments.ts). */
+export type BoardAction = typeof boardAction;
 
 /** One board setting's command: --project, the database options, --json, and a line of text otherwise. */
 function boardAction<F extends BoardFlags, S extends BoardSetting>(

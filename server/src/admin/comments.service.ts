@@ -107,12 +107,18 @@ async function lockForChange(tx: EntityManager, projectId: string, feedbackId: s
   if (actor.endUserId !== undefined) {
     if (comment.is_team || comment.external_id !== actor.endUserId) throw new AppError(403, ERROR_MESSAGES.notCommentAuthor);
     if (comment.answered) throw new AppError(403, ERROR_MESSAGES.commentAnswered);
-  } else if (!actor.secret) {
-    throw AppError.invalidInput({ formErrors: [], fieldErrors: { endUserId: ['endUserId is required: it names the author of the comment'] } });
   } else if (!anyComment && !comment.is_team) {
     throw new AppError(403, ERROR_MESSAGES.notCommentAuthor);
   }
   return comment;
+}
+
+/**
+ * A public key changes a comment only as its author, named by `endUserId`; without one it asks to
+ * act as the team: refused before anything is looked up, as every operator endpoint refuses it.
+ */
+function requireAuthorOrSecret(actor: CommentActor): void {
+  if (!actor.secret && actor.endUserId === undefined) throw new AppError(403, ERROR_MESSAGES.secretKeyRequired);
 }
 
 /**
@@ -129,6 +135,7 @@ export async function updateComment(
   actor: CommentActor,
 ): Promise<CommentView | Missing> {
   if (change.pinned !== undefined && !actor.secret) throw new AppError(403, ERROR_MESSAGES.teamCommentRequiresSecretKey);
+  requireAuthorOrSecret(actor);
   return transaction(em, async (tx) => {
     const sql = transactionSql(tx);
     // Pinning alone is the team's business and takes no author; an edit follows the author's rules.
@@ -172,6 +179,7 @@ export type DeletedComment = { commentCount: number; repliesDeleted: number } | 
  * `comment.deleted`. `actor` defaults to a secret key, which may delete any comment.
  */
 export async function deleteComment(em: EntityManager, projectId: string, feedbackId: string, commentId: string, actor: CommentActor = { secret: true }): Promise<DeletedComment> {
+  requireAuthorOrSecret(actor);
   return transaction(em, async (tx) => {
     const comment = await lockForChange(tx, projectId, feedbackId, commentId, actor, true);
     if (typeof comment === 'string') return comment;
