@@ -8,7 +8,7 @@ import { withDatabase, type ServerModule } from '../operator.js';
 import { printJson, type Output } from '../output.js';
 import { boardCommentsCommand } from './board-comments.js';
 
-export interface BoardFlags extends DatabaseFlags {
+interface BoardFlags extends DatabaseFlags {
   project: string;
   json?: boolean;
 }
@@ -126,9 +126,6 @@ async function readLogo(file: string): Promise<Buffer> {
     throw new CliError(`cannot read the logo ${file}: ${error.code ?? error.message}`, EXIT.usage);
   });
 }
-
-/** boardAction's type, for a subcommand in a file of its own (board-comments.ts). */
-export type BoardAction = typeof boardAction;
 
 /** One board setting's command: --project, the database options, --json, and a line of text otherwise. */
 function boardAction<F extends BoardFlags, S extends BoardSetting>(

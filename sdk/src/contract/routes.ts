@@ -78,6 +78,12 @@ export interface RouteDefinition {
    * (a signing secret, a sign-in token), which an idempotency record would keep and replay.
    */
   readonly idempotencyKey?: false;
+  /**
+   * `true` for a route any key may call that still refuses some callers with 403 (the
+   * conversation's: a public key's team action, an anonymous comment where they are off, a change
+   * by someone other than the author): the OpenAPI document lists its 403.
+   */
+  readonly refuses?: true;
 }
 
 /**
@@ -166,6 +172,7 @@ export const routes = {
     params: FeedbackIdParamsSchema,
     body: AddCommentRequestSchema,
     responses: { 201: AddCommentResponseSchema },
+    refuses: true,
   },
   updateComment: {
     method: 'PATCH',
@@ -175,6 +182,7 @@ export const routes = {
     params: CommentIdParamsSchema,
     body: UpdateCommentRequestSchema,
     responses: { 200: UpdateCommentResponseSchema },
+    refuses: true,
   },
   deleteComment: {
     method: 'DELETE',
@@ -184,6 +192,7 @@ export const routes = {
     params: CommentIdParamsSchema,
     query: DeleteCommentQuerySchema,
     responses: { 200: DeleteCommentResponseSchema },
+    refuses: true,
   },
   commentHistory: {
     method: 'GET',
