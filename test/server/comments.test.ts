@@ -245,6 +245,20 @@ for (const backend of backends()) {
       expect((await detail(id)).comments.map((c: { content: string }) => c.content)).to.deep.equal(['Ours']);
     });
 
+    it('when 40 end users comment and reply at once while the team deletes a thread and writes notes, then commentCount equals the visible comments left', async () => {
+      const id = await submit();
+      const top = (await comment(id, byUser('ann', 'Thread'))).body.comment;
+      const writes = Array.from({ length: 40 }, (_, i) => comment(id, byUser(`crowd-${i}`, `Voice ${i}`, i % 2 === 0 ? { parentId: top.id } : {})));
+      const notes = Array.from({ length: 5 }, (_, i) => comment(id, { content: `Note ${i}`, team: { name: 'Ops' }, internal: true }, team));
+      const removal = request(team, 'DELETE', `/api/v1/feedback/${id}/comments/${top.id}`);
+      const answers = await Promise.all([...writes, ...notes, removal]);
+      // A reply may arrive after its thread is gone: a 400 (no such parent), never a 500 or a lost count.
+      for (const answer of answers) expect([200, 201, 400], JSON.stringify(answer.body)).to.include(answer.status);
+      const [row] = await server.sql<{ visible: number }>('select count(*)::int as visible from comments where feedback_id = ? and not is_internal', [id]);
+      expect((await detail(id)).commentCount).to.equal(row!.visible);
+      expect((await detail(id)).comments).to.have.length(row!.visible);
+    });
+
     it('when a secret key comments without an author, then 400 as before; with one, the team comment keeps its spec shape', async () => {
       const id = await submit();
       const none = await comment(id, { content: 'Who?' }, team);
