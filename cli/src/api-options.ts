@@ -21,7 +21,7 @@ export const API_COMMANDS = {
   show: 'public',
   vote: 'public',
   status: 'secret',
-  comment: 'secret',
+  comment: 'public',
   merge: 'secret',
   delete: 'secret',
   login: 'public',

@@ -91,6 +91,7 @@ const NAMES: Record<keyof DumpCounts, [one: string, many: string]> = {
   item: ['item', 'items'],
   vote: ['vote', 'votes'],
   comment: ['comment', 'comments'],
+  commentRevision: ['comment revision', 'comment revisions'],
   statusChange: ['status change', 'status changes'],
   changelogEntry: ['changelog entry', 'changelog entries'],
   changelogLink: ['changelog link', 'changelog links'],

@@ -11,6 +11,7 @@ import {
   TimeoutError,
   UnexpectedResponseError,
 } from '@feedbackd/sdk';
+import { ERROR_MESSAGES } from '@feedbackd/sdk/contract';
 import { serverUrl, type ApiFlags } from './api-options.js';
 import { wholeNumber } from './flag-values.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -60,10 +61,17 @@ const row = <E extends FeedbackError>(type: ErrorRow<E>['type'], exit: number, s
  * field messages of a 400, or what went wrong on the way to the server. The first row whose class
  * the error is an instance of wins, so a subclass comes before its parent (FeedbackApiError).
  */
+/** The 403s that mean "use a secret key". */
+const SECRET_KEY_REFUSALS = new Set<string>([ERROR_MESSAGES.secretKeyRequired, ERROR_MESSAGES.teamCommentRequiresSecretKey]);
+
 const ERROR_ROWS: readonly ErrorRow<FeedbackError>[] = [
   row(BadRequestError, EXIT.usage, (error) => withDetails(error)),
   row(AuthenticationError, EXIT.auth, (error, url) => `${error.message} (the server at ${url} refused the key; check --api-key or FEEDBACK_API_KEY)`),
-  row(PermissionDeniedError, EXIT.auth, (error) => `${error.message} (this command needs a secret key: \`feedback keys create --secret\` makes one)`),
+  // Only a refusal of the key's kind gets the hint; the conversation's other 403s (not the author,
+  // answered by the team) say all there is to say.
+  row(PermissionDeniedError, EXIT.auth, (error) =>
+    SECRET_KEY_REFUSALS.has(error.message) ? `${error.message} (this command needs a secret key: \`feedback keys create --secret\` makes one)` : error.message,
+  ),
   row(NotFoundError, EXIT.notFound, (error) => error.message),
   row(RateLimitError, EXIT.rateLimited, (error) => `${error.message} (rate limited by the server${error.retryAfter !== undefined ? `; try again in ${error.retryAfter} s` : ''})`),
   row(FeedbackApiError, EXIT.error, (error) => `${error.message} (HTTP ${error.status}${requestIdNote(error)})`),

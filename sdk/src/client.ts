@@ -2,6 +2,7 @@ import { DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS, DEFA
 import { FeedbackError } from './errors.js';
 import { AdminResource } from './resources/admin.js';
 import { ChangelogResource } from './resources/changelog.js';
+import { CommentsResource } from './resources/comments.js';
 import { FeedbackResource } from './resources/feedback.js';
 import { UsersResource } from './resources/users.js';
 import { VotesResource } from './resources/votes.js';
@@ -56,6 +57,8 @@ export class FeedbackClient {
   readonly votes: VotesResource;
   /** The operator's operations (a secret key only): `update`, `delete`, `addComment`, `deleteComment`, `merge`. */
   readonly admin: AdminResource;
+  /** The conversation on items: comments, replies, edits, pins and internal notes (docs/api.md, "Comments"). */
+  readonly comments: CommentsResource;
   /** The project's webhook endpoints (secret key). */
   readonly webhooks: WebhooksResource;
   /** The changelog: `list` (any key; a public key sees published entries), `create`, `update`, `publish`, `delete` (secret key). */
@@ -84,6 +87,7 @@ export class FeedbackClient {
     this.feedback = new FeedbackResource(this.#transport);
     this.votes = new VotesResource(this.#transport);
     this.admin = new AdminResource(this.#transport);
+    this.comments = new CommentsResource(this.#transport);
     this.webhooks = new WebhooksResource(this.#transport);
     this.changelog = new ChangelogResource(this.#transport);
   }

@@ -23,6 +23,7 @@ export {
   IdentitySecretExistsError,
   InvalidOriginError,
   setBoardEnabled,
+  setAnonymousComments,
   setBoardFrameOrigins,
   type BoardSetting,
   type IdentitySecret,

@@ -122,6 +122,11 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string; ret
   },
   Unauthorized: { status: 401, description: 'The x-api-key header is missing, or the key is unknown or revoked.', example: ERROR_MESSAGES.invalidApiKey },
   Forbidden: { status: 403, description: 'The operation needs a secret key; a public key was sent.' },
+  Refused: {
+    status: 403,
+    description:
+      "Refused for this caller (docs/api.md, Comments): a public key asked for the team's part (a team comment, an internal note, a pin, or a change without endUserId), an anonymous comment where the project does not allow them, or an edit or delete by someone other than the comment's author, or after the team has replied to it.",
+  },
   NotFound: { status: 404, description: "The resource does not exist in the key's project (or its id is malformed).", example: ERROR_MESSAGES.feedbackNotFound },
   RequestTimeout: { status: 408, description: 'The request did not arrive in time (its headers within 10 s, all of it within 30 s, by default); it was not handled, and the connection is closed.' },
   PayloadTooLarge: { status: 413, description: 'The body is larger than 1 MB (a body is read on every POST and PATCH, even where the operation takes none).' },
@@ -150,6 +155,7 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string; ret
 function errorsOf(route: RouteDefinition): string[] {
   const errors = ['BadRequest', 'Unauthorized'];
   if (route.auth === 'secret') errors.push('Forbidden');
+  else if (route.refuses) errors.push('Refused');
   if (route.params) errors.push('NotFound');
   errors.push('RequestTimeout');
   // By the method, not by whether the contract has a body: body.ts reads (and refuses) one on every POST and PATCH.

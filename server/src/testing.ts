@@ -27,3 +27,5 @@ export { PULL_POLL_MS } from './webhooks/pull-waiters.js';
 export { nextDelayMs, RETRY_DELAYS_MS } from './webhooks/attempts.js';
 export { pace } from './webhooks/pace.js';
 export { loadVoterSecret, rekeyLegacyVoterKey, rekeyLegacyVoters } from './db/voter-secret.js';
+// The benchmark of the conversation (test/bench/comments.ts) times the detail statement alone.
+export { DETAIL } from './api/feedback.sql.js';

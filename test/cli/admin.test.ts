@@ -86,11 +86,15 @@ for (const backend of backends()) {
 
     it('when a public key runs an operator command, then exit 4 with the 403 text and how to get a secret key', async () => {
       const id = await submit('Public key tries');
-      for (const args of [['status', id, 'closed'], ['comment', id, 'x'], ['merge', id, UNKNOWN_ID], ['delete', id], ['delete', id, '--comment', UNKNOWN_ID]]) {
+      for (const args of [['status', id, 'closed'], ['merge', id, UNKNOWN_ID], ['delete', id], ['delete', id, '--comment', UNKNOWN_ID]]) {
         const result = await run(args, { key: server.apiKey });
         expect(result.code, args.join(' ')).to.equal(4);
         expect(result.stderr).to.equal('feedback: This operation requires a secret key (this command needs a secret key: `feedback keys create --secret` makes one)\n');
       }
+      // A public key comments as an end user (--user); the team's comment (the default) is a secret key's.
+      const teamComment = await run(['comment', id, 'x'], { key: server.apiKey });
+      expect(teamComment.code).to.equal(4);
+      expect(teamComment.stderr).to.equal('feedback: Team comments, internal notes and pins require a secret key (this command needs a secret key: `feedback keys create --secret` makes one)\n');
       // The real binary exits with the same code.
       const spawned = await runFeedback(['status', id, 'closed'], { FEEDBACK_URL: server.url, FEEDBACK_API_KEY: server.apiKey });
       expect(spawned.code).to.equal(4);

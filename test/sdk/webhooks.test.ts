@@ -179,6 +179,8 @@ describe('webhooks: Standard Webhooks signing and verifying', () => {
             return `${event.data.feedback.voteCount} votes, ${voter?.externalId ?? 'anonymous'}`;
           }
           case 'comment.created': return `${event.data.comment.author.isTeam ? 'team' : 'user'}: ${event.data.comment.content}`;
+          case 'comment.updated': return `${event.data.comment.isPinned ? 'pinned' : 'edited'}: ${event.data.comment.content}`;
+          case 'comment.deleted': return `deleted with ${event.data.repliesDeleted} replies`;
           case 'user.erased': return `forget ${event.data.endUser.externalId}`;
           case 'changelog.published': return `shipped ${event.data.entry.title} (${event.data.entry.items.length} items)`;
           case 'webhook.test': return event.data.message;
@@ -187,6 +189,7 @@ describe('webhooks: Standard Webhooks signing and verifying', () => {
       };
       expect(summary(WEBHOOK_EVENT_SAMPLES['vote.removed'])).to.equal('12 votes, anonymous');
       expect(summary(WEBHOOK_EVENT_SAMPLES['feedback.status_changed'])).to.equal('under-review -> planned by Dana');
+      expect(summary(WEBHOOK_EVENT_SAMPLES['comment.deleted'])).to.equal('deleted with 1 replies');
     });
 
     it('when a newer server adds fields, then the event still verifies and the added fields are left out', () => {

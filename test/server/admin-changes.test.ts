@@ -144,10 +144,10 @@ for (const backend of backends()) {
         expect(team.body.comment).to.include({ content: 'Planned for March.' });
         expect(team.body.comment.author).to.deep.equal({ name: 'Support team', isTeam: true });
         const known = await request(ops, 'POST', `/api/v1/feedback/${id}/comments`, { body: { content: 'Thanks!', endUser: { externalId: 'known-commenter' } } });
-        expect(known.body.comment.author, 'a known user keeps the profile identify stored').to.deep.equal({ name: 'Kim', avatarUrl: 'https://example.com/k.png' });
+        expect(known.body.comment.author, 'a known user keeps the profile identify stored').to.deep.equal({ name: 'Kim', avatarUrl: 'https://example.com/k.png', id: 'known-commenter' });
         const created = await request(ops, 'POST', `/api/v1/feedback/${id}/comments`, { body: { content: 'Me too', endUser: { externalId: 'new-commenter', name: 'Noa' } } });
         expect(created.body).to.include({ commentCount: 3 });
-        expect(created.body.comment.author).to.deep.equal({ name: 'Noa', avatarUrl: null });
+        expect(created.body.comment.author).to.deep.equal({ name: 'Noa', avatarUrl: null, id: 'new-commenter' });
         const shown = await detail(id);
         expect(shown.commentCount).to.equal(3);
         expect(shown.comments).to.deep.equal([team.body.comment, known.body.comment, created.body.comment]);
@@ -159,7 +159,7 @@ for (const backend of backends()) {
         const commentId = added.body.comment.id;
         const res = await request(ops, 'DELETE', `/api/v1/feedback/${id}/comments/${commentId}`);
         expect(res.status).to.equal(200);
-        expect(res.body).to.deep.equal({ id: commentId, deleted: true, commentCount: 0 });
+        expect(res.body).to.deep.equal({ id: commentId, deleted: true, repliesDeleted: 0, commentCount: 0 });
         expect(await detail(id)).to.include({ commentCount: 0 }).and.have.property('comments').that.deep.equals([]);
         expect((await request(ops, 'DELETE', `/api/v1/feedback/${id}/comments/${commentId}`)).body).to.deep.equal(COMMENT_NOT_FOUND);
       });

@@ -210,6 +210,8 @@ for (const backend of backends()) {
         defaultSort: null,
         logo: null,
         locale: null,
+        // Who may comment (`feedback board comments`): end users who name themselves only, by default.
+        anonymousComments: false,
       });
       await sleep(BOARD_PROJECT_CACHE_TTL_MS);
       expect((await browse(server, '/b/acme')).status).to.equal(200);

@@ -54,7 +54,7 @@ for (const backend of backends()) {
       expect(Object.keys(detail.json.feedback)).to.deep.equal([...ITEM_KEYS, 'userHasVoted', 'comments']);
       expect(detail.json.feedback.comments.map((c: { author: unknown }) => c.author)).to.deep.equal([
         { name: 'Team', isTeam: true },
-        { name: 'Comp "Act"', avatarUrl: 'https://example.com/c.png' },
+        { name: 'Comp "Act"', avatarUrl: 'https://example.com/c.png', id: 'compact-user' },
       ]);
 
       const similar = await compact('GET', '/api/v1/feedback/similar?title=compact%20bodies');

@@ -75,13 +75,14 @@ for (const backend of backends()) {
       expect(res.body.feedback.status).to.equal('in-progress');
     });
 
-    it('2.4 comments: when an item has comments, then each has exactly id, content, createdAt and author', async () => {
+    it('2.4 comments: when an item has comments, then each has exactly id, content, createdAt and author, in that order, followed only by the documented extensions (parentId, editedAt, isPinned)', async () => {
       const id = await create({ title: 'Commented' });
       const commentId = await comment(id, 'Thanks, we are on it', { kind: 'team', name: 'Support' });
       const res = await detail(id);
       expect(res.body.feedback.comments).to.have.length(1);
       const [only] = res.body.feedback.comments;
-      expect(Object.keys(only).sort()).to.deep.equal(['author', 'content', 'createdAt', 'id']);
+      expect(Object.keys(only)).to.deep.equal(['id', 'content', 'createdAt', 'author', 'parentId', 'editedAt', 'isPinned']);
+      expect(only).to.include({ parentId: null, editedAt: null, isPinned: false });
       expect(only).to.include({ id: commentId, content: 'Thanks, we are on it' });
       expect(only.createdAt).to.match(ISO_MS);
     });
@@ -123,16 +124,16 @@ for (const backend of backends()) {
       expect(author).not.to.have.property('avatarUrl');
     });
 
-    it('2.4 author: when an end user wrote a comment, then author is {name, avatarUrl} with no isTeam', async () => {
+    it('2.4 author: when an end user wrote a comment, then author is {name, avatarUrl} with no isTeam, and the extension id (their externalId)', async () => {
       const id = await create({ title: 'User answered' });
       await request(server, 'POST', '/api/v1/identify', { body: { externalId: 'commenter', name: 'Cora', avatarUrl: 'https://example.com/c.png' } });
       await comment(id, 'From a user', { kind: 'user', externalId: 'commenter' });
       await comment(id, 'From a user without profile', { kind: 'user', externalId: 'faceless' });
       const res = await detail(id);
       const [withProfile, withoutProfile] = res.body.feedback.comments.map((c: { author: unknown }) => c.author);
-      expect(withProfile).to.deep.equal({ name: 'Cora', avatarUrl: 'https://example.com/c.png' });
+      expect(withProfile).to.deep.equal({ name: 'Cora', avatarUrl: 'https://example.com/c.png', id: 'commenter' });
       expect(withProfile).not.to.have.property('isTeam');
-      expect(withoutProfile).to.deep.equal({ name: null, avatarUrl: null });
+      expect(withoutProfile).to.deep.equal({ name: null, avatarUrl: null, id: 'faceless' });
     });
 
     it('2.4 author: when an end user changes their profile, then their comments show the current name and avatar', async () => {
@@ -141,7 +142,7 @@ for (const backend of backends()) {
       await comment(id, 'hello', { kind: 'user', externalId: 'renamer' });
       await request(server, 'POST', '/api/v1/identify', { body: { externalId: 'renamer', name: 'After', avatarUrl: 'https://example.com/after.png' } });
       const res = await detail(id);
-      expect(res.body.feedback.comments[0].author).to.deep.equal({ name: 'After', avatarUrl: 'https://example.com/after.png' });
+      expect(res.body.feedback.comments[0].author).to.deep.equal({ name: 'After', avatarUrl: 'https://example.com/after.png', id: 'renamer' });
     });
 
     it('2.4 author: when the end-user author no longer exists, then author is null', async () => {

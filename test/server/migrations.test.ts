@@ -21,6 +21,7 @@ const ALL = [
   'Migration20261128001500_voter_secret',
   'Migration20261128001600_board_brand',
   'Migration20261129001700_board_locale',
+  'Migration20261130001800_conversation',
   'Migration20261201001000_changelog',
 ];
 

@@ -7,6 +7,7 @@ import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../dat
 import { CliError, EXIT } from '../exit-codes.js';
 import { withDatabase, type ServerModule } from '../operator.js';
 import { printJson, type Output } from '../output.js';
+import { boardCommentsCommand } from './board-comments.js';
 
 interface BoardFlags extends DatabaseFlags {
   project: string;
@@ -37,6 +38,7 @@ export function boardCommand(output: Output): Command {
   }
   board.addCommand(secretCommand(output));
   board.addCommand(brandCommand(output));
+  board.addCommand(boardCommentsCommand(output, boardAction));
   board.addCommand(
     boardAction(
       new Command('embed')

@@ -8,6 +8,7 @@ import { count } from './list.js';
 
 interface DeleteFlags {
   comment?: string;
+  user?: string;
 }
 
 /** `feedback delete <id>`: deletes an item, or with --comment one of its comments (secret key). */
@@ -15,18 +16,21 @@ export function deleteCommand(output: Output): Command {
   const command = new Command('delete')
     .description('Delete an item with its votes, comments and history, or with --comment only that comment (needs a secret key)')
     .argument('<id>', 'id of the feedback item')
-    .option('--comment <commentId>', 'delete only this comment of the item');
+    .option('--comment <commentId>', 'delete only this comment of the item, with its replies')
+    .option('--user <externalId>', "with --comment: delete it as its author, this end user (a public key may), until the team has replied to it");
   addApiOptions(command).action(async (id: string, flags: DeleteFlags, self: Command) => {
     const api = apiFlags(self);
     requireId(id);
     if (flags.comment !== undefined) {
       const commentId = flags.comment;
       if (commentId.trim() === '') throw new CliError('--comment must not be empty: give the id of a comment (see `feedback show <id>`)', EXIT.usage);
-      const result = await withClient(api, (client) => client.admin.deleteComment(id, commentId));
+      const result = await withClient(api, (client) => client.comments.delete(id, commentId, { endUserId: flags.user }));
       if (api.json) return printJson(output, result);
       if (!output.isTty) return printLine(output, [result.id]);
-      return output.out(`Deleted comment ${result.id} of ${id}; it now has ${count(result.commentCount, 'comment')}.`);
+      const replies = result.repliesDeleted > 0 ? ` and ${result.repliesDeleted === 1 ? '1 reply' : `${result.repliesDeleted} replies`}` : '';
+      return output.out(`Deleted comment ${result.id}${replies} of ${id}; it now has ${count(result.commentCount, 'comment')}.`);
     }
+    if (flags.user !== undefined) throw new CliError('--user goes with --comment: an end user deletes their own comment, never an item', EXIT.usage);
     const result = await withClient(api, (client) => client.admin.delete(id));
     if (api.json) return printJson(output, result);
     // Piped: the deleted id alone.

@@ -19,6 +19,7 @@ interface EndpointFlags {
   allEvents?: boolean;
   description?: string;
   format?: (typeof FORMATS)[number];
+  includeInternal?: boolean;
 }
 
 /**
@@ -35,12 +36,13 @@ export function webhooksCommand(output: Output): Command {
     .option('--events <types>', `event types separated by commas: ${WEBHOOK_EVENT_TYPES.join(', ')}`)
     .option('--description <text>', 'what the endpoint is for')
     .addOption(new Option('--format <format>', 'body format: Standard Webhooks JSON, or a chat incoming-webhook message').choices(FORMATS))
+    .option('--include-internal', "also send comment events about the team's internal notes (off by default)")
     .addHelpText('after', SERVER_ADDRESS_HELP);
   webhooks.addCommand(
     addApiOptions(create, { serverUrl: false }).action(async (flags: EndpointFlags, self: Command) => {
       const api = apiFlags(self);
       const events = enumList(flags.events, '--events', WEBHOOK_EVENT_TYPES);
-      const result = await withClient(api, (client) => client.webhooks.create({ url: flags.url!, events, description: flags.description, format: flags.format }));
+      const result = await withClient(api, (client) => client.webhooks.create({ url: flags.url!, events, description: flags.description, format: flags.format, includeInternal: flags.includeInternal }));
       if (api.json) return printJson(output, result);
       if (!output.isTty) return printLine(output, [result.webhook.id, result.secret]);
       output.out(`Created webhook ${result.webhook.id} for ${result.webhook.url} (${eventsText(result.webhook)}).`);
@@ -76,12 +78,14 @@ export function webhooksCommand(output: Output): Command {
     .option('--all-events', 'receive every event type from now on')
     .option('--description <text>', 'the new description ("" clears it)')
     .addOption(new Option('--format <format>', 'the new body format').choices(FORMATS))
+    .option('--include-internal', "also send comment events about the team's internal notes")
+    .option('--no-include-internal', 'stop sending events about internal notes')
     .addHelpText('after', SERVER_ADDRESS_HELP);
   webhooks.addCommand(
     addApiOptions(update, { serverUrl: false }).action(async (id: string, flags: EndpointFlags, self: Command) => {
       if (flags.events !== undefined && flags.allEvents) throw new CliError('give --events or --all-events, not both', EXIT.usage);
       const events = flags.allEvents ? null : enumList(flags.events, '--events', WEBHOOK_EVENT_TYPES);
-      const changes = { url: flags.url, events, description: flags.description === '' ? null : flags.description, format: flags.format };
+      const changes = { url: flags.url, events, description: flags.description === '' ? null : flags.description, format: flags.format, includeInternal: flags.includeInternal };
       await showAfter(output, self, id, (client) => client.webhooks.update(id, changes), 'Updated');
     }),
   );

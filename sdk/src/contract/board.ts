@@ -46,8 +46,11 @@ export const BoardBrandFieldsSchema = z.object({
  * most 256 KB (SVG is refused). `accent` must reach 4.5:1 in the light theme (a 400 says the ratio
  * and a darker colour that passes); the dark theme's is derived from it.
  */
-export const UpdateBoardRequestSchema = BoardBrandFieldsSchema.refine((body) => BRAND_FIELDS.some((field) => body[field] !== undefined), {
-  error: `Give at least one of ${BRAND_FIELDS.join(', ')}`,
+export const UpdateBoardRequestSchema = BoardBrandFieldsSchema.extend({
+  /** Whether end users may comment without `endUser` through a public key (docs/api.md, "Comments"); off by default. */
+  anonymousComments: z.boolean({ error: 'anonymousComments must be true or false' }).optional(),
+}).refine((body) => [...BRAND_FIELDS, 'anonymousComments' as const].some((field) => body[field] !== undefined), {
+  error: `Give at least one of ${BRAND_FIELDS.join(', ')}, anonymousComments`,
 });
 
 /** The board's logo as it is served: at `path` on the server, for a year (the path changes with the image). */
@@ -78,6 +81,8 @@ export const BoardSettingsSchema = z.object({
   logo: BoardLogoSchema.nullable(),
   /** The pages' language when the reader chose none and their browser asks for none we have; null: English. */
   locale: BoardLocaleSchema.nullable(),
+  /** Whether end users may comment anonymously (without `endUser`) through a public key. */
+  anonymousComments: z.boolean(),
 });
 
 export type BoardSettings = z.infer<typeof BoardSettingsSchema>;

@@ -69,4 +69,12 @@ export const ERROR_MESSAGES = {
   endUserNotFound: 'End user not found',
   /** Not in the spec: no changelog entry of the caller's project has that id (404; for a public key, also one not yet published). */
   changelogNotFound: 'Changelog entry not found',
+  /** Not in the spec: a public key asked for a team comment, an internal note or a pin (403). */
+  teamCommentRequiresSecretKey: 'Team comments, internal notes and pins require a secret key',
+  /** Not in the spec: an anonymous comment on a project that does not allow them (403; PATCH /api/v1/board `anonymousComments`). */
+  anonymousCommentsOff: 'Anonymous comments are off for this project: give endUser',
+  /** Not in the spec: a change to a comment by someone other than its author (403). */
+  notCommentAuthor: 'Only the author of this comment can change it',
+  /** Not in the spec: the author's comment was answered by the team, so it stays as it is (403). */
+  commentAnswered: 'The team has replied to this comment: it can no longer be edited or deleted',
 } as const;

@@ -23,6 +23,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'vote.added',
   'vote.removed',
   'comment.created',
+  'comment.updated',
+  'comment.deleted',
   'user.erased',
   'changelog.published',
   'webhook.test',

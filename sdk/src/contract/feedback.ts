@@ -88,23 +88,37 @@ export const SimilarFeedbackItemSchema = FeedbackListItemSchema.extend({
   similarity: z.number().min(0).max(1),
 });
 
-/** The author of a comment (spec 2.4): `avatarUrl` for end users, `isTeam: true` for the owning team. */
+/**
+ * The author of a comment (spec 2.4): `avatarUrl` for end users, `isTeam: true` for the owning
+ * team. `id` (an extension) is the end user's externalId, for an end user's comment whose author
+ * is still known (absent for the team and after an erasure).
+ */
 export const CommentAuthorSchema = z.object({
   name: z.string().nullable(),
   avatarUrl: z.string().nullable().optional(),
   isTeam: z.boolean().optional(),
+  id: z.string().nullable().optional(),
 });
 
-/** A comment of the detail view (spec 2.4). */
+/**
+ * A comment of the detail view (spec 2.4). The extensions follow the spec's fields: `parentId`
+ * (the top-level comment a reply answers, null for a top-level one), `editedAt` (the last edit,
+ * null if never edited), `isPinned` (the item's official answer, listed first) and `internal`,
+ * present and true on a private note of the team, which only a secret key sees.
+ */
 export const CommentSchema = z.object({
   id: z.string(),
   content: z.string(),
   createdAt: TimestampSchema,
   author: CommentAuthorSchema.nullable(),
+  parentId: z.string().nullable().optional(),
+  editedAt: TimestampSchema.nullable().optional(),
+  isPinned: z.boolean().optional(),
+  internal: z.boolean().optional(),
 });
 
 /**
- * One item with its comments, oldest first (spec 2.3). `statusHistory` is an extension: present
+ * One item with its comments, the pinned answer first and then oldest first (spec 2.3). `statusHistory` is an extension: present
  * only when the item is read with a secret key, never in a public key's answer.
  */
 export const FeedbackDetailSchema = FeedbackListItemSchema.extend({

@@ -6,6 +6,7 @@
 export * from './admin.js';
 export * from './board.js';
 export * from './changelog.js';
+export * from './comments.js';
 export * from './common.js';
 export * from './enums.js';
 export * from './feedback.js';

@@ -1,9 +1,5 @@
 import type { z } from 'zod';
 import {
-  AddCommentRequestSchema,
-  AddCommentResponseSchema,
-  CommentIdParamsSchema,
-  DeleteCommentResponseSchema,
   DeleteFeedbackResponseSchema,
   MergeFeedbackRequestSchema,
   MergeFeedbackResponseSchema,
@@ -21,6 +17,17 @@ import {
   SimilarFeedbackQuerySchema,
   SimilarFeedbackResponseSchema,
 } from './feedback.js';
+import {
+  AddCommentRequestSchema,
+  AddCommentResponseSchema,
+  CommentHistoryResponseSchema,
+  CommentIdParamsSchema,
+  DeleteCommentQuerySchema,
+  DeleteCommentResponseSchema,
+  ListCommentsResponseSchema,
+  UpdateCommentRequestSchema,
+  UpdateCommentResponseSchema,
+} from './comments.js';
 import { BoardSettingsSchema, UpdateBoardRequestSchema } from './board.js';
 import {
   ChangelogEntryIdParamsSchema,
@@ -81,6 +88,12 @@ export interface RouteDefinition {
    * (a signing secret, a sign-in token), which an idempotency record would keep and replay.
    */
   readonly idempotencyKey?: false;
+  /**
+   * `true` for a route any key may call that still refuses some callers with 403 (the
+   * conversation's: a public key's team action, an anonymous comment where they are off, a change
+   * by someone other than the author): the OpenAPI document lists its 403.
+   */
+  readonly refuses?: true;
 }
 
 /**
@@ -150,6 +163,56 @@ export const routes = {
     responses: { 200: VoteResultSchema },
   },
 
+  // The conversation (docs/api.md, "Comments"), an extension: a public key comments and replies as
+  // an end user, and edits or deletes that end user's own comments; a secret key also writes as
+  // the team, internal notes and the pinned answer, and reads a comment's edits.
+  listComments: {
+    method: 'GET',
+    path: '/api/v1/feedback/:id/comments',
+    auth: 'public',
+    summary: "An item's comments as its detail shows them: the pinned answer first, then oldest first (a secret key also sees internal notes)",
+    params: FeedbackIdParamsSchema,
+    responses: { 200: ListCommentsResponseSchema },
+  },
+  addComment: {
+    method: 'POST',
+    path: '/api/v1/feedback/:id/comments',
+    auth: 'public',
+    summary: 'Comment on an item, or reply to a comment: as an end user (or anonymously where the project allows it); with a secret key also as the team, as an internal note, or pinned',
+    params: FeedbackIdParamsSchema,
+    body: AddCommentRequestSchema,
+    responses: { 201: AddCommentResponseSchema },
+    refuses: true,
+  },
+  updateComment: {
+    method: 'PATCH',
+    path: '/api/v1/feedback/:id/comments/:commentId',
+    auth: 'public',
+    summary: "Edit a comment (its author, named by endUserId, until the team replies; or a secret key, a team comment), keeping the previous content; pin or unpin a team comment (secret key)",
+    params: CommentIdParamsSchema,
+    body: UpdateCommentRequestSchema,
+    responses: { 200: UpdateCommentResponseSchema },
+    refuses: true,
+  },
+  deleteComment: {
+    method: 'DELETE',
+    path: '/api/v1/feedback/:id/comments/:commentId',
+    auth: 'public',
+    summary: 'Delete a comment with its replies: its author (named by endUserId) until the team replies, or any comment with a secret key',
+    params: CommentIdParamsSchema,
+    query: DeleteCommentQuerySchema,
+    responses: { 200: DeleteCommentResponseSchema },
+    refuses: true,
+  },
+  commentHistory: {
+    method: 'GET',
+    path: '/api/v1/feedback/:id/comments/:commentId/history',
+    auth: 'secret',
+    summary: "A comment and its previous contents, oldest first",
+    params: CommentIdParamsSchema,
+    responses: { 200: CommentHistoryResponseSchema },
+  },
+
   // The operator's extensions beyond the spec (docs/api.md, "Extensions"): secret keys only.
   updateFeedback: {
     method: 'PATCH',
@@ -167,23 +230,6 @@ export const routes = {
     summary: 'Delete an item with its votes, comments and history',
     params: FeedbackIdParamsSchema,
     responses: { 200: DeleteFeedbackResponseSchema },
-  },
-  addComment: {
-    method: 'POST',
-    path: '/api/v1/feedback/:id/comments',
-    auth: 'secret',
-    summary: 'Comment on an item as the team or as an end user',
-    params: FeedbackIdParamsSchema,
-    body: AddCommentRequestSchema,
-    responses: { 201: AddCommentResponseSchema },
-  },
-  deleteComment: {
-    method: 'DELETE',
-    path: '/api/v1/feedback/:id/comments/:commentId',
-    auth: 'secret',
-    summary: 'Delete a comment of an item',
-    params: CommentIdParamsSchema,
-    responses: { 200: DeleteCommentResponseSchema },
   },
   mergeFeedback: {
     method: 'POST',

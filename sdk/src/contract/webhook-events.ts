@@ -72,15 +72,36 @@ export const VoteChangedDataSchema = z.object({
   endUser: WebhookEndUserSchema.nullable(),
 });
 
-/** `data` of `comment.created`. The author is the team (`isTeam`) or an end user (`externalId`). */
+/**
+ * A comment as events show it. The author is the team (`isTeam`) or an end user (`externalId`;
+ * both null for an anonymous comment). `internal` is true for the team's private notes, which only
+ * endpoints with `includeInternal` receive; `commentCount` never counts them.
+ */
+export const WebhookCommentSchema = z.object({
+  id: IdSchema,
+  content: z.string(),
+  createdAt: TimestampSchema,
+  author: z.object({ isTeam: z.boolean(), name: z.string().nullable(), externalId: z.string().nullable() }),
+  parentId: IdSchema.nullable().optional(),
+  internal: z.boolean().optional(),
+  isPinned: z.boolean().optional(),
+  editedAt: TimestampSchema.nullable().optional(),
+});
+
+/** `data` of `comment.created`. */
 export const CommentCreatedDataSchema = z.object({
   feedback: z.object({ id: IdSchema, commentCount: z.number().int() }),
-  comment: z.object({
-    id: IdSchema,
-    content: z.string(),
-    createdAt: TimestampSchema,
-    author: z.object({ isTeam: z.boolean(), name: z.string().nullable(), externalId: z.string().nullable() }),
-  }),
+  comment: WebhookCommentSchema,
+});
+
+/** `data` of `comment.updated`: the comment as it is after an edit, a pin or an unpin. */
+export const CommentUpdatedDataSchema = CommentCreatedDataSchema;
+
+/** `data` of `comment.deleted`: what the comment was, and how many replies went with it. */
+export const CommentDeletedDataSchema = z.object({
+  feedback: z.object({ id: IdSchema, commentCount: z.number().int() }),
+  comment: z.object({ id: IdSchema, parentId: IdSchema.nullable(), internal: z.boolean(), isTeam: z.boolean(), externalId: z.string().nullable() }),
+  repliesDeleted: z.number().int(),
 });
 
 /**
@@ -112,6 +133,8 @@ const DATA_SCHEMAS = {
   'vote.added': VoteChangedDataSchema,
   'vote.removed': VoteChangedDataSchema,
   'comment.created': CommentCreatedDataSchema,
+  'comment.updated': CommentUpdatedDataSchema,
+  'comment.deleted': CommentDeletedDataSchema,
   'user.erased': UserErasedDataSchema,
   'changelog.published': ChangelogPublishedDataSchema,
   'webhook.test': WebhookTestDataSchema,
@@ -131,6 +154,8 @@ export const WebhookEventSchema = z.discriminatedUnion('type', [
   eventSchema('vote.added'),
   eventSchema('vote.removed'),
   eventSchema('comment.created'),
+  eventSchema('comment.updated'),
+  eventSchema('comment.deleted'),
   eventSchema('user.erased'),
   eventSchema('changelog.published'),
   eventSchema('webhook.test'),

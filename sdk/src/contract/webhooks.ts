@@ -54,6 +54,8 @@ export const WebhookSchema = z.object({
   /** Until when the previous secret also signs after a rotation, or null. */
   previousSecretExpiresAt: TimestampSchema.nullable(),
   createdAt: TimestampSchema,
+  /** Whether the endpoint also receives `comment.*` events about the team's internal notes (off by default). */
+  includeInternal: z.boolean(),
 });
 
 /** Body of POST /api/v1/webhooks. */
@@ -62,6 +64,8 @@ export const CreateWebhookRequestSchema = z.object({
   events: EventListSchema.nullish(),
   description: DescriptionSchema,
   format: WebhookFormatSchema.optional(),
+  /** Also send `comment.*` events about internal notes (the team's private notes) to this endpoint. */
+  includeInternal: z.boolean({ error: 'includeInternal must be true or false' }).optional(),
 });
 
 /** Body of PATCH /api/v1/webhooks/:webhookId: at least one field. */
@@ -72,8 +76,9 @@ export const UpdateWebhookRequestSchema = z
     description: DescriptionSchema,
     format: WebhookFormatSchema.optional(),
     enabled: z.boolean({ error: 'enabled must be true or false' }).optional(),
+    includeInternal: z.boolean({ error: 'includeInternal must be true or false' }).optional(),
   })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), { error: 'Give at least one of url, events, description, format or enabled' });
+  .refine((body) => Object.values(body).some((value) => value !== undefined), { error: 'Give at least one of url, events, description, format, enabled or includeInternal' });
 
 /** Body of POST /api/v1/webhooks/:webhookId/rotate-secret. */
 export const RotateWebhookSecretRequestSchema = z.object({

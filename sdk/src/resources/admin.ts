@@ -1,11 +1,5 @@
-import type {
-  AddCommentRequest,
-  AddCommentResult,
-  DeleteCommentResult,
-  DeleteFeedbackResult,
-  MergeFeedbackResult,
-  UpdateFeedbackRequest,
-} from '../contract/admin.js';
+import type { DeleteFeedbackResult, MergeFeedbackResult, UpdateFeedbackRequest } from '../contract/admin.js';
+import type { AddCommentRequest, AddCommentResult, DeleteCommentResult } from '../contract/comments.js';
 import type { BoardSettings, UpdateBoardRequest } from '../contract/board.js';
 import type { FeedbackDetail } from '../contract/feedback.js';
 import type { CreateSignInLinkRequest, SignInLink } from '../contract/team.js';
@@ -57,6 +51,7 @@ export class AdminResource {
    * (`endUser`, created or updated as by `users.identify`). `POST /api/v1/feedback/:id/comments`.
    *
    * @returns The new comment, and the item's `commentCount` after it.
+   * @deprecated Use `client.comments.create`, which also replies, writes internal notes and pins.
    * @example
    * await client.admin.addComment(id, { content: 'Planned for March.', team: { name: 'Support' } });
    */
@@ -69,6 +64,7 @@ export class AdminResource {
    *
    * @returns The comment's id and the item's `commentCount` after it.
    * @throws NotFoundError "Feedback not found" or "Comment not found".
+   * @deprecated Use `client.comments.delete`.
    */
   async deleteComment(id: string, commentId: string, options?: RequestOptions): Promise<DeleteCommentResult> {
     return this.#transport.call('deleteComment', { params: { id, commentId } }, options);

@@ -81,6 +81,13 @@ export function normalOrigin(given: string): string {
   return origin;
 }
 
+/** Allows or refuses anonymous comments (without `endUser`) through the project's public keys (docs/api.md, "Comments"). */
+export async function setAnonymousComments(em: EntityManager, which: BoardOf, allowed: boolean): Promise<BoardSetting> {
+  return change(em, which, (project) => {
+    project.anonymousComments = allowed;
+  });
+}
+
 /** Loads the project (its lazy `logo` too when `withLogo`, so that a change of it is seen), applies the change, flushes. */
 export async function change(em: EntityManager, which: BoardOf, apply: (project: Project) => void, withLogo = false): Promise<BoardSetting> {
   const where = typeof which === 'string' ? { slug: which } : which;
@@ -107,6 +114,7 @@ export function settingOf(project: Project): BoardSetting {
     defaultSort: project.boardDefaultSort ?? null,
     // A language this version no longer offers (a row written by a newer one) reads as none.
     locale: BOARD_LOCALES.find((locale) => locale === project.boardLocale) ?? null,
+    anonymousComments: project.anonymousComments,
     logo: project.boardLogoHash ? { path: logoPath(project.slug, project.boardLogoHash), type: project.boardLogoType as LogoType, width: project.boardLogoWidth!, height: project.boardLogoHeight! } : null,
   };
 }

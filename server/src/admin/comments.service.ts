@@ -1,13 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Comment as CommentView, EndUserInputSchema } from '@feedbackd/sdk/contract';
+import { ERROR_MESSAGES, type Comment as CommentView, type CommentHistory, type CommentRevision, type EndUserInputSchema } from '@feedbackd/sdk/contract';
 import type { z } from 'zod';
 import { transaction } from '../db/conflicts.js';
-import { Comment } from '../db/entities/comment.entity.js';
 import { transactionSql } from '../db/request-transaction.js';
-import { upsertEndUser } from '../api/end-user.sql.js';
-import { moveCounters } from './counter-moves.js';
+import { createComment, type CreatedComment, type NewCommentAuthor } from '../api/comments.js';
+import { commentById, COMMENT_DELETED_EVENT, COMMENT_FOR_CHANGE, COMMENT_REVISIONS, COMMENT_UPDATED_EVENT, DELETE_THREAD, EDIT_COMMENT, SET_PINNED, UNPIN_OTHERS } from '../api/comments.sql.js';
+import { AppError } from '../http/errors.js';
+import { commentNotFound } from '../http/item-ids.js';
+import { lockCounters, moveCounters } from './counter-moves.js';
 import { lockItem } from './item-locks.js';
-import { COMMENT_CREATED_EVENT } from '../db/outbox.sql.js';
+
+/*
+ * The conversation's changes that need more than one statement (docs/api.md, "Comments"): a
+ * comment created pinned, edits, pins, deletes and the history. Each is one transaction that locks
+ * the item (`key share`) and then its counters row, as every writer of comments does
+ * (api/comments.sql.ts), so it sees every reply committed before it and none can arrive meanwhile.
+ * The API's routes for both kinds of key, the team's pages and the erasure call these.
+ */
 
 /** The end-user fields of a comment's author, as a request gives them (identify's). */
 type EndUserFields = z.output<typeof EndUserInputSchema>;
@@ -15,58 +24,40 @@ type EndUserFields = z.output<typeof EndUserInputSchema>;
 /** Who writes a comment: the owning team under a display name, or an end user (created or updated as by identify). */
 export type CommentAuthor = { kind: 'team'; name: string } | { kind: 'user'; endUser: EndUserFields };
 
-/**
- * A comment's end-user author is created or updated by identify's own upsert
- * (api/end-user.sql.ts), so the two cannot drift apart. $1 project, $2 externalId, $3 given profile.
- */
-const UPSERT_AUTHOR = upsertEndUser({ project: '$1::uuid', externalId: '$2::text', profile: '$3' }, { returning: 'id, name, avatar_url' });
-
-/** What UPSERT_AUTHOR returns of the author. */
-type AuthorRow = { id: string; name: string | null; avatar_url: string | null };
-
 /** A new comment as the detail view shows it, and the item's comment count after it. */
-export interface AddedComment {
-  comment: CommentView;
-  commentCount: number;
+export type AddedComment = CreatedComment;
+
+/** Who asks for a change: a secret key (the team) or a public key, and the end user they act as, if any. */
+export interface CommentActor {
+  secret: boolean;
+  /** The externalId of the end user editing or deleting their own comment. */
+  endUserId?: string | undefined;
 }
 
 /**
- * Adds a comment to an item, counts it and writes `comment.created` when the project wants it, in
- * one transaction. Returns undefined when the item is
- * not in the project; then no end user is created either.
+ * Adds a comment (api/comments.ts, createComment) in a transaction of `em`, then pins it when
+ * `pin`. Undefined when the item is not in the project; then no end user is created either.
  */
 export async function addComment(
   em: EntityManager,
   projectId: string,
   feedbackId: string,
   content: string,
-  author: CommentAuthor,
+  author: CommentAuthor | NewCommentAuthor,
+  options: { parentId?: string | null; internal?: boolean; pin?: boolean } = {},
 ): Promise<AddedComment | undefined> {
   return transaction(em, async (tx) => {
-    if (!(await lockItem(tx, projectId, feedbackId, 'key share'))) return undefined;
-    const endUser = author.kind === 'user' ? await upsertAuthor(tx, projectId, author.endUser) : undefined;
-    const comment = tx.create(Comment, {
-      feedback: feedbackId,
-      authorEndUser: endUser?.id ?? null,
-      authorName: author.kind === 'team' ? author.name : null,
-      isTeam: author.kind === 'team',
-      content,
-    });
-    await tx.flush();
-    const { commentCount } = await moveCounters(tx, feedbackId, { comments: 1 });
-    // created_at is the database's (now()); read it back rather than guess it here.
-    await tx.refresh(comment);
-    await transactionSql(tx).query('', COMMENT_CREATED_EVENT, [comment.id]);
-    return {
-      comment: {
-        id: comment.id,
-        content: comment.content,
-        createdAt: comment.createdAt.toISOString(),
-        // As the detail view shows authors (api/feedback.sql.ts, COMMENT_AUTHOR).
-        author: endUser ? { name: endUser.name, avatarUrl: endUser.avatar_url } : { name: comment.authorName ?? null, isTeam: true },
-      },
-      commentCount,
-    };
+    const sql = transactionSql(tx);
+    let added: CreatedComment;
+    try {
+      added = await createComment(sql, { project: projectId, item: feedbackId, content, author, parentId: options.parentId, internal: options.internal, secret: true });
+    } catch (error) {
+      if (error instanceof AppError && error.status === 404) return undefined;
+      throw error;
+    }
+    if (!options.pin) return added;
+    await pin(tx, projectId, feedbackId, added.comment.id, true);
+    return { ...added, comment: { ...added.comment, isPinned: true } };
   });
 }
 
@@ -88,24 +79,138 @@ export async function addCommentForTests(
   return added !== undefined;
 }
 
-/** What deleting a comment found: the item's comment count after it, or which of the two is missing. */
-export type DeletedComment = { commentCount: number } | 'no-item' | 'no-comment';
+/** A comment locked for a change (COMMENT_FOR_CHANGE). */
+type LockedComment = {
+  id: string;
+  content: string;
+  is_team: boolean;
+  is_internal: boolean;
+  parent_id: string | null;
+  external_id: string | null;
+  answered: boolean;
+};
 
-/** Deletes a comment of an item and uncounts it, in one transaction. */
-export async function deleteComment(em: EntityManager, projectId: string, feedbackId: string, commentId: string): Promise<DeletedComment> {
+/** What a change found: the item or the comment missing, or the comment (and for a delete, the item's count and the replies gone). */
+export type Missing = 'no-item' | 'no-comment';
+
+/**
+ * Locks the item, its counters and the comment, and checks that `actor` may change it: an end user
+ * only their own comment, and only until the team has replied to it (403 otherwise); a secret key
+ * without an end user any comment (`anyComment`) or only the team's.
+ */
+async function lockForChange(tx: EntityManager, projectId: string, feedbackId: string, commentId: string, actor: CommentActor, anyComment: boolean): Promise<LockedComment | Missing> {
+  if (!(await lockItem(tx, projectId, feedbackId, 'key share'))) return 'no-item';
+  await lockCounters(tx, feedbackId);
+  const [comment] = await transactionSql(tx).query<LockedComment>('', COMMENT_FOR_CHANGE, [commentId, feedbackId]);
+  // A public key never learns that an internal note exists.
+  if (!comment || (comment.is_internal && !actor.secret)) return 'no-comment';
+  if (actor.endUserId !== undefined) {
+    if (comment.is_team || comment.external_id !== actor.endUserId) throw new AppError(403, ERROR_MESSAGES.notCommentAuthor);
+    if (comment.answered) throw new AppError(403, ERROR_MESSAGES.commentAnswered);
+  } else if (!anyComment && !comment.is_team) {
+    throw new AppError(403, ERROR_MESSAGES.notCommentAuthor);
+  }
+  return comment;
+}
+
+/**
+ * A public key changes a comment only as its author, named by `endUserId`; without one it asks to
+ * act as the team: refused before anything is looked up, as every operator endpoint refuses it.
+ */
+function requireAuthorOrSecret(actor: CommentActor): void {
+  if (!actor.secret && actor.endUserId === undefined) throw new AppError(403, ERROR_MESSAGES.secretKeyRequired);
+}
+
+/**
+ * Edits a comment's content (its previous content kept in comment_revisions) and/or, for a secret
+ * key, pins or unpins a team comment; writes `comment.updated` when something changed. Returns the
+ * comment as the caller sees it.
+ */
+export async function updateComment(
+  em: EntityManager,
+  projectId: string,
+  feedbackId: string,
+  commentId: string,
+  change: { content?: string | undefined; pinned?: boolean | undefined },
+  actor: CommentActor,
+): Promise<CommentView | Missing> {
+  if (change.pinned !== undefined && !actor.secret) throw new AppError(403, ERROR_MESSAGES.teamCommentRequiresSecretKey);
+  requireAuthorOrSecret(actor);
   return transaction(em, async (tx) => {
-    if (!(await lockItem(tx, projectId, feedbackId, 'key share'))) return 'no-item';
-    const deleted = await tx.nativeDelete(Comment, { id: commentId, feedback: feedbackId });
-    // Two concurrent deletes of one comment: only the one whose delete found the row counts it.
-    if (deleted === 0) return 'no-comment';
-    const { commentCount } = await moveCounters(tx, feedbackId, { comments: -1 });
-    return { commentCount };
+    const sql = transactionSql(tx);
+    // Pinning alone is the team's business and takes no author; an edit follows the author's rules.
+    const pinOnly = change.content === undefined;
+    const comment = await lockForChange(tx, projectId, feedbackId, commentId, pinOnly ? { secret: true } : actor, pinOnly);
+    if (typeof comment === 'string') return comment;
+    let changed = false;
+    if (change.content !== undefined && change.content !== comment.content) {
+      await sql.query('', EDIT_COMMENT, [commentId, change.content]);
+      changed = true;
+    }
+    if (change.pinned !== undefined) {
+      if (!comment.is_team || comment.is_internal) {
+        throw AppError.invalidInput({ formErrors: [], fieldErrors: { pinned: ['Only a team comment that is not an internal note can be pinned'] } });
+      }
+      changed = (await pin(tx, projectId, feedbackId, commentId, change.pinned)) || changed;
+    }
+    if (changed) await sql.query('', COMMENT_UPDATED_EVENT, [commentId, projectId]);
+    const read = commentById(actor.secret);
+    const [row] = await sql.query<{ comment: string }>('', read.text, [commentId, feedbackId]);
+    return JSON.parse(row!.comment) as CommentView;
   });
 }
 
-/** Creates or updates the comment's author in the transaction `tx`, as identify does. */
-async function upsertAuthor(tx: EntityManager, projectId: string, endUser: EndUserFields): Promise<AuthorRow> {
-  const [row] = await transactionSql(tx).query<AuthorRow>('', UPSERT_AUTHOR, [projectId, endUser.externalId, JSON.stringify(endUser)]);
-  // Without a `where`, the upsert returns its row whether it inserted or updated.
-  return row!;
+/** Pins (the item's one pinned comment: another loses it) or unpins a comment; whether it changed. */
+async function pin(tx: EntityManager, projectId: string, feedbackId: string, commentId: string, pinned: boolean): Promise<boolean> {
+  const sql = transactionSql(tx);
+  if (pinned) {
+    const [unpinned] = await sql.query<{ id: string }>('', `${UNPIN_OTHERS} returning id`, [feedbackId, commentId]);
+    if (unpinned) await sql.query('', COMMENT_UPDATED_EVENT, [unpinned.id, projectId]);
+  }
+  const rows = await sql.query<{ id: string }>('', `${SET_PINNED} returning id`, [commentId, pinned]);
+  return rows.length > 0;
+}
+
+/** What deleting a comment found: the item's comment count after it and the replies that went with it, or which of the two is missing. */
+export type DeletedComment = { commentCount: number; repliesDeleted: number } | Missing;
+
+/**
+ * Deletes a comment with its replies and counts the visible ones out, in one transaction; writes
+ * `comment.deleted`. `actor` defaults to a secret key, which may delete any comment.
+ */
+export async function deleteComment(em: EntityManager, projectId: string, feedbackId: string, commentId: string, actor: CommentActor = { secret: true }): Promise<DeletedComment> {
+  requireAuthorOrSecret(actor);
+  return transaction(em, async (tx) => {
+    const comment = await lockForChange(tx, projectId, feedbackId, commentId, actor, true);
+    if (typeof comment === 'string') return comment;
+    const sql = transactionSql(tx);
+    const gone = await sql.query<{ id: string; is_internal: boolean }>('', DELETE_THREAD, [commentId]);
+    const { commentCount } = await moveCounters(tx, feedbackId, { comments: -gone.filter((row) => !row.is_internal).length });
+    const repliesDeleted = gone.length - 1;
+    const data = {
+      feedback: { id: feedbackId, commentCount },
+      comment: { id: commentId, parentId: comment.parent_id, internal: comment.is_internal, isTeam: comment.is_team, externalId: comment.external_id },
+      repliesDeleted,
+    };
+    await sql.query('', COMMENT_DELETED_EVENT, [projectId, JSON.stringify(data)]);
+    return { commentCount, repliesDeleted };
+  });
+}
+
+/** A comment (as a secret key sees it) and its previous contents, oldest first; undefined when the item has no such comment. */
+export async function commentHistory(em: EntityManager, projectId: string, feedbackId: string, commentId: string): Promise<CommentHistory | Missing> {
+  return transaction(em, async (tx) => {
+    const sql = transactionSql(tx);
+    const [item] = await sql.query('', 'select 1 from feedback where id = $1::uuid and project_id = $2::uuid', [feedbackId, projectId]);
+    if (!item) return 'no-item';
+    const [row] = await sql.query<{ comment: string }>('', commentById(true).text, [commentId, feedbackId]);
+    if (!row) return 'no-comment';
+    const [revisions] = await sql.query<{ revisions: string }>('', COMMENT_REVISIONS, [commentId]);
+    return { comment: JSON.parse(row.comment) as CommentView, revisions: JSON.parse(revisions!.revisions) as CommentRevision[] };
+  });
+}
+
+/** The 404 of a change that found nothing. */
+export function missing(what: Missing): AppError {
+  return what === 'no-comment' ? commentNotFound() : new AppError(404, ERROR_MESSAGES.feedbackNotFound);
 }

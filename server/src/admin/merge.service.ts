@@ -44,8 +44,11 @@ export async function mergeItems(em: EntityManager, projectId: string, duplicate
        returning id`,
       [intoId, duplicateId],
     );
-    const comments = await tx.execute<{ id: string }[]>('update comments set feedback_id = ? where feedback_id = ? returning id', [intoId, duplicateId]);
-    await moveCounters(tx, intoId, { votes: moved.length, comments: comments.length });
+    // The target keeps its own pinned answer, if it has one (one pinned comment per item).
+    await tx.execute('update comments set is_pinned = false where feedback_id = ? and is_pinned and exists (select 1 from comments t where t.feedback_id = ? and t.is_pinned)', [duplicateId, intoId]);
+    const comments = await tx.execute<{ id: string; is_internal: boolean }[]>('update comments set feedback_id = ? where feedback_id = ? returning id, is_internal', [intoId, duplicateId]);
+    // Internal notes move too, but only the visible comments are counted (comment_count).
+    await moveCounters(tx, intoId, { votes: moved.length, comments: comments.filter((c) => !c.is_internal).length });
     const [source] = await tx.execute<{ title: string }[]>('select title from feedback where id = ?', [duplicateId]);
     // The duplicate's own vote rows, counters row and history go with it (on delete cascade).
     await tx.nativeDelete(Feedback, { id: duplicateId });

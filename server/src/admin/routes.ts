@@ -3,14 +3,14 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { routes } from '@feedbackd/sdk/contract';
 import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
-import { commentNotFound, endUserNotFound, feedbackNotFound } from '../http/item-ids.js';
+import { endUserNotFound, feedbackNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions, type Statements } from '../http/mount.js';
 import { DETAIL_WITH_HISTORY } from '../api/feedback.sql.js';
-import { addComment, deleteComment } from './comments.service.js';
+import { mountCommentRoutes } from './comment-routes.js';
 import { deleteItem, updateItem } from './items.service.js';
 import { mergeItems } from './merge.service.js';
 import { createSignInLink } from './team-sessions.service.js';
-import { boardSetting } from './board-settings.service.js';
+import { boardSetting, setAnonymousComments } from './board-settings.service.js';
 import { InvalidBrandError, setBoardBrand } from './board-brand.service.js';
 import { eraseEndUser } from './end-users/erasure.service.js';
 import { exportEndUser } from './end-users/export.service.js';
@@ -50,19 +50,7 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
     return reply(200, { id, deleted: true as const });
   });
 
-  mount(router, routes.addComment, options, async ({ params: { id }, body }, ctx) => {
-    const author = body.team ? { kind: 'team' as const, name: body.team.name } : { kind: 'user' as const, endUser: body.endUser! };
-    const added = await addComment(await em(ctx), projectOf(ctx), id, body.content, author);
-    if (!added) throw feedbackNotFound();
-    return reply(201, added);
-  });
-
-  mount(router, routes.deleteComment, options, async ({ params: { id, commentId: comment } }, ctx) => {
-    const result = await deleteComment(await em(ctx), projectOf(ctx), id, comment);
-    if (result === 'no-item') throw feedbackNotFound();
-    if (result === 'no-comment') throw commentNotFound();
-    return reply(200, { id: comment, deleted: true as const, commentCount: result.commentCount });
-  });
+  mountCommentRoutes(router, em, options);
 
   mount(router, routes.mergeFeedback, options, async ({ params: { id }, body }, ctx, sql) => {
     if (body.intoId === id) throw AppError.invalidInput({ formErrors: [], fieldErrors: { intoId: ['intoId must be another item than the one merged'] } });
@@ -92,9 +80,14 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
   mount(router, routes.getBoard, options, async (_input, ctx) => reply(200, await boardSetting(await em(ctx), { id: projectOf(ctx) })));
 
   mount(router, routes.updateBoard, options, async ({ body }, ctx) => {
-    const { logo, ...texts } = body;
+    const { logo, anonymousComments, ...texts } = body;
     const bytes = typeof logo === 'string' ? Buffer.from(logo, 'base64') : logo;
-    return reply(200, await setBoardBrand(await em(ctx), { id: projectOf(ctx) }, { ...texts, logo: bytes }).catch(brandRefusal));
+    const project = { id: projectOf(ctx) };
+    // The comment setting is no part of the brand: its own service, after the brand's (which may
+    // refuse its input first, changing nothing), and the brand's only when a brand field is given.
+    let setting = logo !== undefined || Object.values(texts).some((value) => value !== undefined) ? await setBoardBrand(await em(ctx), project, { ...texts, logo: bytes }).catch(brandRefusal) : undefined;
+    if (anonymousComments !== undefined) setting = await setAnonymousComments(await em(ctx), project, anonymousComments);
+    return reply(200, setting!);
   });
 }
 

@@ -1,35 +1,25 @@
 import type { SortBy } from '@feedbackd/sdk/contract';
 import type { Statement } from '../db/pool.js';
+import { COMMENT_ORDER, commentJson, STORED_COMMENT, visibleComments } from './comments.sql.js';
 import { isoTimestamp, ITEM_FROM, itemFields, jsonArrayText, jsonObject, userHasVoted, type JsonFields } from '../db/json.sql.js';
 
 
 // ---------------------------------------------------------------------------------- detail (4.4)
 
-// An end user's comment kept after the person was erased has no user and the name "Deleted user"
-// (admin/end-users/erasure.service.ts): shown as an end user's, without an avatar.
-const COMMENT_AUTHOR = `case
-    when cm.is_team then ${jsonObject([['name', 'cm.author_name'], ['isTeam', 'true']])}
-    when cm.author_end_user_id is not null then ${jsonObject([['name', 'cu.name'], ['avatarUrl', 'cu.avatar_url']])}
-    when cm.author_name is not null then ${jsonObject([['name', 'cm.author_name'], ['avatarUrl', 'null::text']])}
-  end`;
-
-/** The detail view's text; `extraFields` follow its comments in the object. */
-function detailText(extraFields: JsonFields): string {
-  const comment = jsonObject([
-    ['id', 'cm.id'],
-    ['content', 'cm.content'],
-    ['createdAt', isoTimestamp('cm.created_at')],
-    ['author', COMMENT_AUTHOR],
-  ]);
+/**
+ * The detail view's text; `extraFields` follow its comments in the object. `secret`: the team's
+ * view, with its internal notes (api/comments.sql.ts); a public key's comments never include them.
+ */
+function detailText(extraFields: JsonFields, secret: boolean): string {
   return `select ${jsonObject([
     ...itemFields(),
     ['userHasVoted', userHasVoted('$3')],
     [
       'comments',
       `(
-      select ${jsonArrayText(comment, 'cm.created_at, cm.id')}::json
+      select ${jsonArrayText(commentJson(STORED_COMMENT, secret), COMMENT_ORDER)}::json
       from comments cm left join end_users cu on cu.id = cm.author_end_user_id
-      where cm.feedback_id = f.id
+      where cm.feedback_id = f.id and ${visibleComments(secret)}
     )`,
     ],
     ...extraFields,
@@ -40,9 +30,10 @@ function detailText(extraFields: JsonFields): string {
 
 /**
  * Spec 4.4 in one statement: the item, whether the end user $3 (external id, may be null) has
- * voted, and its comments oldest first. $1 item id, $2 project. No row: not found.
+ * voted, and its comments (the pinned answer first, then oldest first; never an internal note).
+ * $1 item id, $2 project. No row: not found.
  */
-export const DETAIL: Statement = { name: 'detail', text: detailText([]) };
+export const DETAIL: Statement = { name: 'detail', text: detailText([], false) };
 
 /**
  * DETAIL for a secret key (an extension): the same object with `statusHistory` last, the item's
@@ -70,7 +61,7 @@ export const DETAIL_WITH_HISTORY: Statement = {
       where h.feedback_id = f.id
     )`,
     ],
-  ]),
+  ], true),
 };
 
 // ---------------------------------------------------------------------------------- list (4.3)

@@ -57,14 +57,4 @@ export const ITEM_DELETED_EVENT = `insert into webhook_events (project_id, type,
   select f.project_id, 'feedback.deleted', jsonb_build_object('feedback', jsonb_build_object('id', f.id, 'title', f.title, 'type', f.type, 'status', f.status))
   from feedback f where f.id = $1::uuid and webhooks_wanted(f.project_id, 'feedback.deleted')`;
 
-/** `comment.created`, after the comment's insert and its counter move: $1 comment. */
-export const COMMENT_CREATED_EVENT = `insert into webhook_events (project_id, type, data)
-  select f.project_id, 'comment.created', jsonb_build_object(
-    'feedback', jsonb_build_object('id', f.id, 'commentCount', c.comment_count),
-    'comment', jsonb_build_object(
-      'id', cm.id, 'content', cm.content,
-      'createdAt', ${isoTimestamp('cm.created_at')},
-      'author', jsonb_build_object('isTeam', cm.is_team, 'name', coalesce(cm.author_name, e.name), 'externalId', e.external_id)))
-  from comments cm join feedback f on f.id = cm.feedback_id join feedback_counters c on c.feedback_id = f.id
-  left join end_users e on e.id = cm.author_end_user_id
-  where cm.id = $1::uuid and webhooks_wanted(f.project_id, 'comment.created')`;
+// The `comment.*` events are written by the conversation's own statements (api/comments.sql.ts).

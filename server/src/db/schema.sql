@@ -61,6 +61,16 @@ CREATE TABLE public.changelog_entry_items (
   CONSTRAINT changelog_entry_items_feedback_id_foreign FOREIGN KEY (feedback_id) REFERENCES feedback(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE public.comment_revisions (
+  id uuid NOT NULL DEFAULT time_ordered_uuid(),
+  comment_id uuid NOT NULL,
+  content text NOT NULL,
+  written_at timestamp(3) with time zone NOT NULL,
+  replaced_at timestamp(3) with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT comment_revisions_pkey PRIMARY KEY (id),
+  CONSTRAINT comment_revisions_comment_id_foreign FOREIGN KEY (comment_id) REFERENCES comments(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
 CREATE TABLE public.comments (
   id uuid NOT NULL DEFAULT time_ordered_uuid(),
   feedback_id uuid NOT NULL,
@@ -69,9 +79,15 @@ CREATE TABLE public.comments (
   is_team boolean NOT NULL DEFAULT false,
   content text NOT NULL,
   created_at timestamp(3) with time zone NOT NULL DEFAULT now(),
+  parent_id uuid,
+  is_internal boolean NOT NULL DEFAULT false,
+  is_pinned boolean NOT NULL DEFAULT false,
+  edited_at timestamp(3) with time zone,
   CONSTRAINT comments_pkey PRIMARY KEY (id),
   CONSTRAINT comments_author_end_user_id_foreign FOREIGN KEY (author_end_user_id) REFERENCES end_users(id) ON UPDATE CASCADE ON DELETE SET NULL,
-  CONSTRAINT comments_feedback_id_foreign FOREIGN KEY (feedback_id) REFERENCES feedback(id) ON UPDATE CASCADE ON DELETE CASCADE
+  CONSTRAINT comments_feedback_id_foreign FOREIGN KEY (feedback_id) REFERENCES feedback(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT comments_parent_id_foreign FOREIGN KEY (parent_id) REFERENCES comments(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT comments_pinned_check CHECK (((NOT is_pinned) OR (is_team AND (NOT is_internal))))
 );
 
 CREATE TABLE public.end_users (
@@ -176,6 +192,7 @@ CREATE TABLE public.projects (
   board_logo_width integer,
   board_logo_height integer,
   board_locale text,
+  anonymous_comments boolean NOT NULL DEFAULT false,
   CONSTRAINT projects_pkey PRIMARY KEY (id),
   CONSTRAINT projects_slug_unique UNIQUE (slug),
   CONSTRAINT projects_board_default_sort_check CHECK ((board_default_sort = ANY (ARRAY['newest'::text, 'oldest'::text, 'votes'::text, 'comments'::text])))
@@ -278,6 +295,7 @@ CREATE TABLE public.webhook_endpoints (
   updated_at timestamp(3) with time zone NOT NULL DEFAULT now(),
   mode text NOT NULL DEFAULT 'push'::text,
   last_pulled_at timestamp(3) with time zone,
+  include_internal boolean NOT NULL DEFAULT false,
   CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id),
   CONSTRAINT webhook_endpoints_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT webhook_endpoints_format_check CHECK ((format = ANY (ARRAY['standard'::text, 'slack'::text, 'discord'::text]))),
@@ -304,7 +322,10 @@ CREATE SEQUENCE public.webhook_attempts_id_seq AS bigint START 1 INCREMENT 1 MIN
 CREATE INDEX changelog_entries_project_id_publish_at_index ON public.changelog_entries USING btree (project_id, publish_at);
 CREATE INDEX changelog_entries_unannounced_index ON public.changelog_entries USING btree (publish_at) WHERE ((announced_at IS NULL) AND (publish_at IS NOT NULL));
 CREATE INDEX changelog_entry_items_feedback_id_index ON public.changelog_entry_items USING btree (feedback_id);
+CREATE INDEX comment_revisions_comment_id_index ON public.comment_revisions USING btree (comment_id, replaced_at);
 CREATE INDEX comments_feedback_id_created_at_index ON public.comments USING btree (feedback_id, created_at);
+CREATE UNIQUE INDEX comments_one_pinned_per_item ON public.comments USING btree (feedback_id) WHERE is_pinned;
+CREATE INDEX comments_parent_id_index ON public.comments USING btree (parent_id) WHERE (parent_id IS NOT NULL);
 CREATE INDEX feedback_project_id_created_at_id_index ON public.feedback USING btree (project_id, created_at DESC, id DESC) INCLUDE (status, type);
 CREATE INDEX feedback_search_text_trgm_index ON public.feedback USING gin (search_text gin_trgm_ops);
 CREATE INDEX feedback_counters_comments_index ON public.feedback_counters USING btree (project_id, comment_count DESC, created_at DESC, feedback_id DESC) INCLUDE (status, type);

@@ -33,7 +33,11 @@ export function chatLine(event: WebhookEvent, text: PlainText = (value) => value
     case 'vote.removed':
       return `A vote was ${event.type === 'vote.added' ? 'added to' : 'removed from'} ${text(event.data.feedback.id)}: ${event.data.feedback.voteCount} now`;
     case 'comment.created':
-      return `New comment on ${text(event.data.feedback.id)}: ${quoted(event.data.comment.content.slice(0, 300))}`;
+      return `New ${event.data.comment.internal ? 'internal note' : 'comment'} on ${text(event.data.feedback.id)}: ${quoted(event.data.comment.content.slice(0, 300))}`;
+    case 'comment.updated':
+      return `A ${event.data.comment.internal ? 'internal note' : 'comment'} on ${text(event.data.feedback.id)} was ${event.data.comment.isPinned ? 'pinned or edited' : 'edited'}: ${quoted(event.data.comment.content.slice(0, 300))}`;
+    case 'comment.deleted':
+      return `A ${event.data.comment.internal ? 'internal note' : 'comment'} on ${text(event.data.feedback.id)} was deleted${event.data.repliesDeleted > 0 ? `, with ${event.data.repliesDeleted} replies` : ''}`;
     case 'user.erased':
       // Never the externalId: a chat channel keeps its messages, and the person asked to be forgotten.
       return `An end user was erased: ${event.data.counts.votes} votes, ${event.data.counts.submissionsDeleted + event.data.counts.submissionsAnonymised} submissions and ${event.data.counts.commentsDeleted + event.data.counts.commentsAnonymised} comments`;

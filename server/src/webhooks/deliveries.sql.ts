@@ -29,7 +29,8 @@ export interface ClaimedDelivery {
 /**
  * The fan-out: events that wait in the outbox (`waiting`: a relation of their ids, locked) get one
  * delivery per enabled endpoint of their project that subscribes to their type and existed when
- * the event was written, and are marked fanned out. With `claimSeconds` (a parameter's text) the
+ * the event was written, and are marked fanned out. An event about an internal note (the team's
+ * private note: `data.comment.internal`) goes only to endpoints that include them. With `claimSeconds` (a parameter's text) the
  * push endpoints' deliveries are made already claimed for their first attempt; a pull endpoint's
  * are always left unclaimed, for its listener (listeners.sql.ts).
  */
@@ -43,6 +44,7 @@ function fanOut(waiting: string, claimSeconds: string | null): string {
     select f.id, w.id, f.created_at, ${claims}
     from fanned f join webhook_endpoints w on w.project_id = f.project_id, lateral (select w.mode = 'push' as push) m
     where w.disabled_at is null and (w.events is null or f.type = any (w.events)) and w.created_at <= f.created_at
+      and (w.include_internal or not coalesce((f.data->'comment'->>'internal')::boolean, false))
     returning id, attempts, event_id, endpoint_id
   )`;
 }

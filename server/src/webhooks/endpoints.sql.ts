@@ -12,12 +12,12 @@ export const WEBHOOK_JSON = `json_build_object(
     'id', w.id, 'url', w.url, 'description', w.description, 'events', w.events, 'format', w.format, 'mode', w.mode,
     'enabled', w.disabled_at is null, 'disabledReason', w.disabled_reason,
     'previousSecretExpiresAt', case when w.previous_secret_expires_at > now() then ${isoTimestamp('w.previous_secret_expires_at')} end,
-    'createdAt', ${isoTimestamp('w.created_at')}
+    'createdAt', ${isoTimestamp('w.created_at')}, 'includeInternal', w.include_internal
   )::text`;
 
-/** $1 project, $2 url, $3 events (text[] or null), $4 description, $5 format, $6 secret. */
-export const CREATE_ENDPOINT = `insert into webhook_endpoints as w (project_id, url, events, description, format, secret)
-  values ($1::uuid, $2::text, $3::text[], $4::text, $5::text, $6::text)
+/** $1 project, $2 url, $3 events (text[] or null), $4 description, $5 format, $6 secret, $7 include internal notes' events. */
+export const CREATE_ENDPOINT = `insert into webhook_endpoints as w (project_id, url, events, description, format, secret, include_internal)
+  values ($1::uuid, $2::text, $3::text[], $4::text, $5::text, $6::text, $7::boolean)
   returning ${WEBHOOK_JSON} as body`;
 
 export const LIST_ENDPOINTS = `select coalesce(json_agg(${WEBHOOK_JSON}::json order by w.created_at, w.id), '[]')::text as body
@@ -27,7 +27,7 @@ export const LIST_ENDPOINTS = `select coalesce(json_agg(${WEBHOOK_JSON}::json or
 export const GET_ENDPOINT = `select ${WEBHOOK_JSON} as body from webhook_endpoints w where w.project_id = $1::uuid and w.id = $2::uuid`;
 
 /**
- * $2 endpoint; each of $3 url, $5 description, $6 format, $7 enabled is kept when null, and
+ * $2 endpoint; each of $3 url, $5 description, $6 format, $7 enabled, $9 include_internal is kept when null, and
  * $4 events when $8 is false ($8: whether `events` was given, since null there means "every type").
  * Disabling records that an operator did it; enabling clears the reason.
  */
@@ -36,6 +36,7 @@ export const UPDATE_ENDPOINT = `update webhook_endpoints w set
     events = case when $8::boolean then $4::text[] else w.events end,
     description = case when $5::text is null then w.description when $5::text = '' then null else $5::text end,
     format = coalesce($6::text, w.format),
+    include_internal = coalesce($9::boolean, w.include_internal),
     disabled_at = case when $7::boolean is null then w.disabled_at when $7::boolean then null else coalesce(w.disabled_at, now()) end,
     disabled_reason = case when $7::boolean is null then w.disabled_reason when $7::boolean then null else coalesce(w.disabled_reason, 'disabled by an operator') end,
     updated_at = now()

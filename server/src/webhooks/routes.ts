@@ -43,7 +43,7 @@ export function mountWebhookRoutes(router: Router<AppState>, options: MountOptio
   mount(router, routes.createWebhook, options, async ({ body }, ctx, sql) => {
     const url = checkedUrl(body.url, webhooks);
     const secret = newWebhookSecret();
-    const [row] = await sql.query<{ body: string }>('', CREATE_ENDPOINT, [projectOf(ctx), url, body.events ?? null, body.description || null, body.format ?? 'standard', secret]);
+    const [row] = await sql.query<{ body: string }>('', CREATE_ENDPOINT, [projectOf(ctx), url, body.events ?? null, body.description || null, body.format ?? 'standard', secret, body.includeInternal ?? false]);
     return jsonReply(routes.createWebhook, 201, `{"webhook":${row!.body},"secret":${JSON.stringify(secret)}}`);
   });
 
@@ -61,7 +61,7 @@ export function mountWebhookRoutes(router: Router<AppState>, options: MountOptio
   mount(router, routes.updateWebhook, options, async ({ params, body }, ctx, sql) => {
     const url = body.url === undefined ? null : checkedUrl(body.url, webhooks);
     const description = body.description === undefined ? null : (body.description ?? '');
-    const values = [projectOf(ctx), params.webhookId, url, body.events ?? null, description, body.format ?? null, body.enabled ?? null, body.events !== undefined];
+    const values = [projectOf(ctx), params.webhookId, url, body.events ?? null, description, body.format ?? null, body.enabled ?? null, body.events !== undefined, body.includeInternal ?? null];
     const [row] = await sql.query<{ body: string }>('', UPDATE_ENDPOINT, values);
     if (!row) throw webhookNotFound();
     return jsonReply(routes.updateWebhook, 200, `{"webhook":${row.body}}`);

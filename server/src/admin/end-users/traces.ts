@@ -79,7 +79,7 @@ export async function forgetInIdempotencyRecords(tx: EntityManager, projectId: s
 function carriesDeletedContent(entry: EventEntry, deleted: DeletedContent): boolean {
   const data = entry.data as { feedback?: { id?: unknown }; comment?: { id?: unknown } } | null;
   if (entry.type === 'feedback.created') return deleted.items.has(String(data?.feedback?.id));
-  if (entry.type === 'comment.created') return deleted.comments.has(String(data?.comment?.id));
+  if (entry.type === 'comment.created' || entry.type === 'comment.updated') return deleted.comments.has(String(data?.comment?.id));
   return false;
 }
 

@@ -13,10 +13,18 @@ export const DUMP_FORMAT = 'feedback-dump';
  * Bumped when a reader of the previous version could misread a dump of the new one (a field
  * added, removed or changed in meaning). A reader refuses versions newer than its own.
  */
-export const DUMP_VERSION = 1;
+export const DUMP_VERSION = 2;
+
+/*
+ * Version 2 (the conversation, Migration20261130001800): comments carry parentId, isInternal,
+ * isPinned and editedAt, and commentRevision records follow the comments. A version 1 dump reads
+ * as one whose comments are top-level, visible, unpinned and never edited, with no revisions.
+ * Version 2 also carries the changelog (Migration20261201001000): changelogEntry and
+ * changelogLink records after the status changes; a dump without them has no changelog.
+ */
 
 /** The record types in the order a dump holds them: parents before children. */
-export const RECORD_TYPES = ['project', 'user', 'item', 'vote', 'comment', 'statusChange', 'changelogEntry', 'changelogLink'] as const;
+export const RECORD_TYPES = ['project', 'user', 'item', 'vote', 'comment', 'commentRevision', 'statusChange', 'changelogEntry', 'changelogLink'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 /** How many records of each type a dump holds, as its header announces them. */
@@ -43,8 +51,8 @@ export const HeaderSchema = z.strictObject({
   exportedAt: timestamp,
   /** The slug `--project` named, or null for a dump of every project. */
   project: z.string().nullable(),
-  // A dump made before the changelog has no count of its records: none, then (still version 1, which a reader of this version reads whole).
-  counts: z.strictObject(Object.fromEntries(RECORD_TYPES.map((type) => [type, type.startsWith('changelog') ? count.default(0) : count])) as Record<RecordType, typeof count>),
+  // A header of a dump made before comment revisions or the changelog has no count of those records: none.
+  counts: z.strictObject(Object.fromEntries(RECORD_TYPES.map((type) => [type, type === 'commentRevision' || type.startsWith('changelog') ? count.default(0) : count])) as Record<RecordType, typeof count>),
 });
 export type DumpHeader = z.infer<typeof HeaderSchema>;
 
@@ -82,7 +90,13 @@ export const RECORD_SCHEMAS = {
     isTeam: z.boolean(),
     content: text,
     createdAt: timestamp,
+    // Version 2: absent from a version 1 dump, whose comments had none of these.
+    parentId: id.nullable().default(null),
+    isInternal: z.boolean().default(false),
+    isPinned: z.boolean().default(false),
+    editedAt: timestamp.nullable().default(null),
   }),
+  commentRevision: z.strictObject({ id, commentId: id, content: text, writtenAt: timestamp, replacedAt: timestamp }),
   // The key that made a change is not carried (keys are not exported): `actor` is.
   statusChange: z.strictObject({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER), itemId: id, from: status, to: status, actor: nullableText, changedAt: timestamp }),
   // A changelog entry with its publication (null: a draft) and whether it was announced, so an import announces nothing again.

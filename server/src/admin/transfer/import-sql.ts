@@ -58,13 +58,14 @@ select line, problem from (${parts.join('\nunion all\n')}) p order by line limit
 
 function insertSql(spec: TableSpec): string {
   const columns = spec.columns.map((column) => column.column).join(', ');
-  const returning = spec.type === 'item' ? 'id, project_id, created_at, status, type' : spec.type === 'vote' || spec.type === 'comment' ? 'feedback_id' : '1';
+  const returning = spec.type === 'item' ? 'id, project_id, created_at, status, type' : spec.type === 'vote' ? 'feedback_id' : spec.type === 'comment' ? 'feedback_id, is_internal' : '1';
   const valid = spec.references.map((reference) => `(b.${reference.column} is null or exists (${reference.exists.replace('$projects', projectsParameter(spec))}))`);
   const rows = `select ${spec.columns.map((column) => `b.${column.column}`).join(', ')} from b${valid.length > 0 ? ` where ${valid.join(' and ')}` : ''}`;
   const ctes = [batchRows(spec), `inserted as (insert into ${spec.table} (${columns}) ${rows} on conflict do nothing returning ${returning})`];
   if (spec.type === 'item') ctes.push(`counters as (${counterRowsOfNewItems('inserted i')})`);
   if (spec.type === 'vote') ctes.push(`moved as (${countInsertedRows('inserted', 'votes')})`);
-  if (spec.type === 'comment') ctes.push(`moved as (${countInsertedRows('inserted', 'comments')})`);
+  // Internal notes are never counted (comment_count counts what a public key sees).
+  if (spec.type === 'comment') ctes.push(`moved as (${countInsertedRows('(select feedback_id from inserted where not is_internal) i', 'comments')})`);
   return `with ${ctes.join(',\n')}
 select count(*)::int as inserted from inserted`;
 }

@@ -38,6 +38,8 @@ export interface TableSpec {
   uniques: string[][];
   /** References beyond the foreign keys: a row must point into its own project. */
   references: Reference[];
+  /** The export's order over `t`, when the id's is not enough (it always ends with the id). */
+  order?: string;
 }
 
 const c = (field: string, column: string, type: PgType): Column => ({ field, column, type });
@@ -127,10 +129,43 @@ export const TABLES: Record<RecordType, TableSpec> = {
       c('isTeam', 'is_team', 'boolean'),
       c('content', 'content', 'text'),
       c('createdAt', 'created_at', 'timestamptz'),
+      c('parentId', 'parent_id', 'uuid'),
+      c('isInternal', 'is_internal', 'boolean'),
+      c('isPinned', 'is_pinned', 'boolean'),
+      c('editedAt', 'edited_at', 'timestamptz'),
     ],
     inProjects: ITEM_OF_DUMP,
     uniques: [],
-    references: [ITEM_IN_PROJECTS, userOfItem('author_end_user_id', 'authorEndUserId')],
+    references: [
+      ITEM_IN_PROJECTS,
+      userOfItem('author_end_user_id', 'authorEndUserId'),
+      {
+        column: 'parent_id',
+        field: 'parentId',
+        what: 'a top-level comment of the same item',
+        // Here already, or in the same batch (the statement's own inserts are not visible to it).
+        exists: `select 1 from comments p where p.id = b.parent_id and p.feedback_id = b.feedback_id and p.parent_id is null
+          union all select 1 from b p where p.id = b.parent_id and p.feedback_id = b.feedback_id and p.parent_id is null`,
+      },
+    ],
+    // Top-level comments first, so every reply's parent is imported (in an earlier batch) before it:
+    // ids alone do not order them, as comments from before time-ordered ids keep random ones.
+    order: 't.parent_id is not null, t.id',
+  },
+  commentRevision: {
+    type: 'commentRevision',
+    table: 'comment_revisions',
+    columns: [c('id', 'id', 'uuid'), c('commentId', 'comment_id', 'uuid'), c('content', 'content', 'text'), c('writtenAt', 'written_at', 'timestamptz'), c('replacedAt', 'replaced_at', 'timestamptz')],
+    inProjects: 't.comment_id in (select cm.id from comments cm join feedback f on f.id = cm.feedback_id where f.project_id = any($1::uuid[]))',
+    uniques: [],
+    references: [
+      {
+        column: 'comment_id',
+        field: 'commentId',
+        what: "a comment of the dump's projects",
+        exists: 'select 1 from comments cm join feedback f on f.id = cm.feedback_id where cm.id = b.comment_id and f.project_id = any($projects::uuid[])',
+      },
+    ],
   },
   // api_key_id is not carried: keys are not exported, and an imported change has none (null).
   statusChange: {
@@ -202,7 +237,7 @@ function exportExpression(column: Column): string {
 /** Every row of the table that belongs to the projects `$1`, in id order: the same data gives the same order. */
 export function exportSelect(spec: TableSpec): string {
   const columns = spec.columns.map((column) => `${exportExpression(column)} as "${column.field}"`).join(', ');
-  return `select ${columns} from ${spec.table} t where ${spec.inProjects} order by t.${spec.columns[0]!.column}`;
+  return `select ${columns} from ${spec.table} t where ${spec.inProjects} order by ${spec.order ?? `t.${spec.columns[0]!.column}`}`;
 }
 
 export function exportCount(spec: TableSpec): string {

@@ -1,7 +1,7 @@
 import type { EntitySchema } from '@mikro-orm/core';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 import { ApiKey } from './api-key.entity.js';
-import { Comment } from './comment.entity.js';
+import { Comment, CommentRevision } from './comment.entity.js';
 import { Feedback, FeedbackCounters, FeedbackStats } from './feedback.entity.js';
 import { StatusChange } from './status-change.entity.js';
 import { Project } from './project.entity.js';
@@ -21,4 +21,4 @@ import { ChangelogEntry, ChangelogLink } from './changelog.entity.js';
  * rule its schema diff would see every foreign key of a database made by 0.1.0 as changed.
  * Typed as plain schemas: the list's inferred type grew past what the compiler will write out.
  */
-export const entities: EntitySchema[] = [Project, ApiKey, EndUser, Feedback, FeedbackCounters, FeedbackStats, Comment, Vote, IdempotencyKey, StatusChange, WebhookEndpoint, WebhookEvent, WebhookDelivery, WebhookAttempt, BoardSpentToken, TeamSignInLink, TeamSession, VoterSecret, ChangelogEntry, ChangelogLink];
+export const entities: EntitySchema[] = [Project, ApiKey, EndUser, Feedback, FeedbackCounters, FeedbackStats, Comment, CommentRevision, Vote, IdempotencyKey, StatusChange, WebhookEndpoint, WebhookEvent, WebhookDelivery, WebhookAttempt, BoardSpentToken, TeamSignInLink, TeamSession, VoterSecret, ChangelogEntry, ChangelogLink];

@@ -35,6 +35,8 @@ export const Project = defineEntity({
     boardLogoHeight: p.integer().nullable(),
     /** The pages' language when the reader chose none and their browser asks for none we have (web/kit/locale-choice.ts); null: English. */
     boardLocale: p.text().nullable(),
+    /** Whether end users may comment without `endUser` through a public key (PATCH /api/v1/board `anonymousComments`); off by default. */
+    anonymousComments: p.boolean().default(false),
     createdAt: p.datetime(3).defaultRaw('now()'),
   },
 });

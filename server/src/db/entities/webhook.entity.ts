@@ -37,6 +37,8 @@ export const WebhookEndpoint = defineEntity({
     updatedAt: p.datetime(3).defaultRaw('now()'),
     mode: p.enum([...WEBHOOK_MODES]).default('push'),
     lastPulledAt: p.datetime(3).nullable(),
+    /** Whether the endpoint also receives comment events about the team's internal notes (docs/webhooks.md); off by default. */
+    includeInternal: p.boolean().default(false),
   },
 });
 

@@ -17,6 +17,7 @@ import { Migration20261127001400TeamSessions } from './Migration20261127001400_t
 import { Migration20261128001500VoterSecret } from './Migration20261128001500_voter_secret.js';
 import { Migration20261128001600BoardBrand } from './Migration20261128001600_board_brand.js';
 import { Migration20261129001700BoardLocale } from './Migration20261129001700_board_locale.js';
+import { Migration20261130001800Conversation } from './Migration20261130001800_conversation.js';
 import { Migration20261201001000Changelog } from './Migration20261201001000_changelog.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
@@ -39,5 +40,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128001500_voter_secret', class: Migration20261128001500VoterSecret },
   { name: 'Migration20261128001600_board_brand', class: Migration20261128001600BoardBrand },
   { name: 'Migration20261129001700_board_locale', class: Migration20261129001700BoardLocale },
+  { name: 'Migration20261130001800_conversation', class: Migration20261130001800Conversation },
   { name: 'Migration20261201001000_changelog', class: Migration20261201001000Changelog },
 ];

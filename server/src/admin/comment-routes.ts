@@ -1,0 +1,65 @@
+import type Router from '@koa/router';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ERROR_MESSAGES, routes } from '@feedbackd/sdk/contract';
+import type { AppContext, AppState } from '../http/context.js';
+import { AppError } from '../http/errors.js';
+import { feedbackNotFound } from '../http/item-ids.js';
+import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
+import { checkEndUserContent, createComment, publicComment } from '../api/comments.js';
+import { listComments } from '../api/comments.sql.js';
+import { addComment, commentHistory, deleteComment, missing, updateComment } from './comments.service.js';
+
+/**
+ * The conversation's routes (docs/api.md, "Comments"). They serve both kinds of key, so they are
+ * mounted here, beside the ORM the multi-statement changes need: a public key's comment is the
+ * hot statement alone (api/comments.ts, one round trip); edits, pins, deletes and the history are
+ * transactions of comments.service.ts. `em` is the request's transaction or a fork of its own.
+ */
+export function mountCommentRoutes(router: Router<AppState>, em: (ctx: AppContext) => Promise<EntityManager>, options: MountOptions): void {
+  const isSecret = (ctx: AppContext) => ctx.state.caller.kind === 'secret';
+  const projectOf = (ctx: AppContext) => ctx.state.caller.projectId;
+
+  mount(router, routes.listComments, options, async ({ params: { id } }, ctx, sql) => {
+    const statement = listComments(isSecret(ctx));
+    const [row] = await sql.query<{ comments: string }>(statement.name, statement.text, [id, projectOf(ctx)]);
+    if (!row) throw feedbackNotFound();
+    return jsonReply(routes.listComments, 200, `{"comments":${row.comments}}`);
+  });
+
+  mount(router, routes.addComment, options, async ({ params: { id }, body }, ctx, sql) => {
+    const item = { project: projectOf(ctx), item: id, content: body.content, parentId: body.parentId };
+    if (!isSecret(ctx)) {
+      // A public key speaks for end users only: never the team, a note or a pin.
+      if (body.team || body.internal || body.pin) throw new AppError(403, ERROR_MESSAGES.teamCommentRequiresSecretKey);
+      checkEndUserContent(body.content);
+      const author = body.endUser ? { kind: 'user' as const, endUser: body.endUser } : { kind: 'anonymous' as const };
+      const added = await createComment(sql, { ...item, author, secret: false });
+      return reply(201, { comment: publicComment(added.comment), commentCount: added.commentCount });
+    }
+    if (!body.team && !body.endUser) throw AppError.invalidInput({ formErrors: [], fieldErrors: { team: ['A comment needs an author: team or endUser'] } });
+    const author = body.team ? { kind: 'team' as const, name: body.team.name } : { kind: 'user' as const, endUser: body.endUser! };
+    if (!body.pin) return reply(201, await createComment(sql, { ...item, author, internal: body.internal, secret: true }));
+    const added = await addComment(await em(ctx), item.project, id, body.content, author, { parentId: body.parentId, internal: body.internal, pin: true });
+    if (!added) throw feedbackNotFound();
+    return reply(201, added);
+  });
+
+  mount(router, routes.updateComment, options, async ({ params: { id, commentId }, body }, ctx) => {
+    if (body.content !== undefined && !isSecret(ctx)) checkEndUserContent(body.content);
+    const result = await updateComment(await em(ctx), projectOf(ctx), id, commentId, body, { secret: isSecret(ctx), endUserId: body.endUserId });
+    if (typeof result === 'string') throw missing(result);
+    return reply(200, { comment: result });
+  });
+
+  mount(router, routes.deleteComment, options, async ({ params: { id, commentId }, query }, ctx) => {
+    const result = await deleteComment(await em(ctx), projectOf(ctx), id, commentId, { secret: isSecret(ctx), endUserId: query.endUserId });
+    if (typeof result === 'string') throw missing(result);
+    return reply(200, { id: commentId, deleted: true as const, repliesDeleted: result.repliesDeleted, commentCount: result.commentCount });
+  });
+
+  mount(router, routes.commentHistory, options, async ({ params: { id, commentId } }, ctx) => {
+    const result = await commentHistory(await em(ctx), projectOf(ctx), id, commentId);
+    if (typeof result === 'string') throw missing(result);
+    return reply(200, result);
+  });
+}

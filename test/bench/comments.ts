@@ -1,0 +1,174 @@
+/**
+ * `npm run bench:comments`: the conversation's speed (issue 39) on a real PostgreSQL.
+ *
+ * Creates a throwaway database on BENCH_DATABASE_URL (else TEST_DATABASE_URL, else the local
+ * server) and starts the server on it in this process. Measures posting a comment through a public
+ * key (one statement, no ORM: counted), alone and 20 at a time; then fills one item with 1,000
+ * comments through the API (end users, replies, team answers, internal notes, a pinned answer)
+ * and another with 10, and reads both details alternately: each read is one statement (counted),
+ * and the p99 of the large one is held to at most twice the small one's (BENCH_DETAIL_READS reads
+ * each, default 400).
+ */
+import { randomBytes } from 'node:crypto';
+import { createApiKey, startServer, type RunningServer } from '@feedbackd/server';
+import { DETAIL, silentLogger } from '@feedbackd/server/testing';
+import pg from 'pg';
+import { statementsDuring } from '../helpers/statement-count.js';
+
+const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const reads = Number(process.env.BENCH_DETAIL_READS ?? 400);
+const LARGE = 1_000;
+const SMALL = 10;
+
+type Timed = { status: number; ms: number; body: any };
+
+async function main(): Promise<void> {
+  const dbName = `feedback_bench_comments_${randomBytes(4).toString('hex')}`;
+  await admin(`create database "${dbName}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  let server: RunningServer | undefined;
+  try {
+    server = await startServer({ databaseUrl: url.toString(), dataDir: '', port: 0, host: '127.0.0.1', rateLimit: 1_000_000_000, logger: silentLogger });
+    const site = (await createApiKey(server.orm.em.fork(), { name: 'bench' })).key;
+    const team = (await createApiKey(server.orm.em.fork(), { name: 'bench-team', kind: 'secret' })).key;
+    const base = `http://127.0.0.1:${server.port}`;
+    const call = (key: string, method: string, path: string, body?: unknown) => timedRequest(base, key, method, path, body);
+    const item = async (title: string) => (await call(site, 'POST', '/api/v1/feedback', { title })).body.feedback.id as string;
+    const large = await item('An item with a thousand comments');
+    const small = await item('An item with ten comments');
+    const scratch = await item('Where the posting is measured');
+
+    // Posting: one statement per comment, alone and 20 at a time.
+    const post = (id: string, i: number, extra: Record<string, unknown> = {}) =>
+      call(site, 'POST', `/api/v1/feedback/${id}/comments`, { content: `Comment ${i}: this matters to us because the export is how we report every week.`, endUser: { externalId: `user-${i % 200}` }, ...extra });
+    const { statements: postStatements } = await statementsDuring(() => post(scratch, 0));
+    const alone: number[] = [];
+    for (let i = 1; i <= 300; i++) alone.push(check(await post(scratch, i), 201).ms);
+    const concurrent: number[] = [];
+    const started = performance.now();
+    for (let round = 0; round < 50; round++) {
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, j) => post(scratch, 1000 + round * 20 + j)));
+      for (const answer of answers) concurrent.push(check(answer, 201).ms);
+    }
+    const perSecond = Math.round(concurrent.length / ((performance.now() - started) / 1000));
+
+    // The large item: 1,000 comments, a third of them replies, some team answers and notes, one pinned.
+    const tops: string[] = [];
+    for (let i = 0; i < LARGE; i++) {
+      let answer: Timed;
+      if (i % 50 === 7) answer = await call(team, 'POST', `/api/v1/feedback/${large}/comments`, { content: `Internal note ${i}`, team: { name: 'Support' }, internal: true });
+      else if (i % 25 === 3) answer = await call(team, 'POST', `/api/v1/feedback/${large}/comments`, { content: `Team answer ${i}`, team: { name: 'Support' }, parentId: tops[i % tops.length], pin: i === 3 });
+      else answer = await post(large, i, i % 3 === 1 && tops.length > 0 ? { parentId: tops[i % tops.length] } : {});
+      const comment = check(answer, 201).body.comment;
+      if (!comment.parentId && !comment.internal) tops.push(comment.id);
+    }
+    for (let i = 0; i < SMALL; i++) check(await post(small, i, i % 3 === 1 ? { parentId: undefined } : {}), 201);
+
+    const detail = (id: string) => call(site, 'GET', `/api/v1/feedback/${id}?endUserId=user-1`);
+    const { result: sample, statements: readStatements } = await statementsDuring(() => detail(large));
+    const shown = check(sample, 200).body.feedback;
+    for (let i = 0; i < 20; i++) (await detail(large), await detail(small));
+    const big: number[] = [];
+    const little: number[] = [];
+    // Alternately, so that both see the same machine (this one is shared).
+    for (let i = 0; i < reads; i++) {
+      big.push(check(await detail(large), 200).ms);
+      little.push(check(await detail(small), 200).ms);
+    }
+
+    // The statement alone, on a connection of its own: what the database spends, without HTTP.
+    const sqlOnly = async (id: string) => {
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      try {
+        const [projectId] = (await client.query<{ project_id: string }>('select project_id from feedback where id = $1', [id])).rows.map((r) => r.project_id);
+        const times: number[] = [];
+        for (let i = 0; i < reads; i++) {
+          const t = performance.now();
+          await client.query({ name: DETAIL.name, text: DETAIL.text, values: [id, projectId, 'user-1'] });
+          times.push(performance.now() - t);
+        }
+        return times;
+      } finally {
+        await client.end();
+      }
+    };
+    if (process.argv.includes('--explain')) {
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      const [projectId] = (await client.query<{ project_id: string }>('select project_id from feedback where id = $1', [large])).rows.map((r) => r.project_id);
+      const plan = await client.query(`explain (analyze, buffers, costs off) ${DETAIL.text}`, [large, projectId, 'user-1']);
+      log(plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n'));
+      await client.end();
+    }
+    const sqlLittle = await sqlOnly(small);
+    const sqlBig = await sqlOnly(large);
+
+    const rows = [
+      ['POST comment (public key), one at a time', ...cells(alone), `${postStatements.length} statement(s)`],
+      ['POST comment, 20 concurrent', ...cells(concurrent), `${perSecond} comments/s`],
+      [`GET detail, ${SMALL} comments`, ...cells(little), ''],
+      [`GET detail, ${LARGE} comments (${shown.comments.length} visible)`, ...cells(big), `${readStatements.length} statement(s), ${Math.round(JSON.stringify(shown).length / 1024)} KB`],
+      [`detail statement alone, ${SMALL} comments`, ...cells(sqlLittle), ''],
+      [`detail statement alone, ${LARGE} comments`, ...cells(sqlBig), ''],
+    ];
+    printTable(['request', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'note'], rows);
+    const ratio = p(big, 0.99) / p(little, 0.99);
+    log(`\np99 of the detail with ${LARGE} comments is ${ratio.toFixed(2)}x that with ${SMALL} (the goal: at most 2x)`);
+    if (readStatements.length !== 1) throw new Error(`the detail took ${readStatements.length} statements`);
+    if (postStatements.length !== 1) throw new Error(`posting a comment took ${postStatements.length} statements`);
+  } finally {
+    await server?.close();
+    // BENCH_KEEP=1 keeps the database, to look at its plans by hand.
+    if (process.env.BENCH_KEEP) log(`kept the database ${dbName}`);
+    else await admin(`drop database if exists "${dbName}" with (force)`);
+  }
+}
+
+function check(answer: Timed, status: number): Timed {
+  if (answer.status !== status) throw new Error(`answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer;
+}
+
+async function timedRequest(baseUrl: string, apiKey: string, method: string, path: string, body?: unknown): Promise<Timed> {
+  const started = performance.now();
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const parsed = await response.json();
+  return { status: response.status, ms: performance.now() - started, body: parsed };
+}
+
+function p(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+function cells(values: number[]): string[] {
+  return [p(values, 0.5), p(values, 0.95), p(values, 0.99), Math.max(...values)].map((ms) => ms.toFixed(1));
+}
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (row: string[]) => row.map((cell, i) => (i === 0 || i === row.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}`);
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+await main();
