@@ -91,9 +91,10 @@ for (const backend of backends()) {
       const original = await publicClient.feedback.create({ title: 'Dark mode', endUser: { externalId: 'sdk-a' } });
       const duplicate = await publicClient.feedback.create({ title: 'Dark theme', endUser: { externalId: 'sdk-b' } });
       const byUser = await admin.admin.addComment(duplicate.id, { content: 'Please!', endUser: { externalId: 'sdk-b', name: 'Bea' } });
-      expect(byUser.comment.author).to.deep.equal({ name: 'Bea', avatarUrl: null });
+      // The spec's author, then the end user's externalId (issue 39: author.id).
+      expect(byUser.comment.author).to.deep.equal({ name: 'Bea', avatarUrl: null, id: 'sdk-b' });
       const extra = await admin.admin.addComment(duplicate.id, { content: 'Typo', team: { name: 'Support' } });
-      expect(await admin.admin.deleteComment(duplicate.id, extra.comment.id)).to.deep.equal({ id: extra.comment.id, deleted: true, commentCount: 1 });
+      expect(await admin.admin.deleteComment(duplicate.id, extra.comment.id)).to.deep.equal({ id: extra.comment.id, deleted: true, commentCount: 1, repliesDeleted: 0 });
 
       const { feedback, merged } = await admin.admin.merge(duplicate.id, original.id);
       expect(merged).to.deep.equal({ id: duplicate.id, votesMoved: 1, commentsMoved: 1 });

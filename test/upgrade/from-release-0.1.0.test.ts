@@ -41,6 +41,7 @@ const SINCE_RELEASE = [
   'Migration20261128001600_board_brand',
   'Migration20261129001700_board_locale',
   'Migration20261130001800_conversation',
+  'Migration20261201001000_changelog',
 ];
 
 const fixture = readReleaseFixture();
@@ -69,13 +70,13 @@ function withoutConversationFields(body: unknown): unknown {
   return object;
 }
 
-/** A line of 0.1.0's dump (format version 1) as today's export writes it: version 2, whose comments carry the conversation's fields at their defaults. */
+/** A line of 0.1.0's dump (format version 1) as today's export writes it: version 2, whose comments carry the conversation's fields at their defaults, with no changelog. */
 function asVersion2(line: string): string {
   if (line === '') return line;
   const record = JSON.parse(line) as { type: string; version?: number; counts?: Record<string, number>; data?: Record<string, unknown> };
   if (record.type === 'header') {
     const { statusChange, ...counts } = record.counts!;
-    return JSON.stringify({ ...record, version: 2, counts: { ...counts, commentRevision: 0, statusChange } });
+    return JSON.stringify({ ...record, version: 2, counts: { ...counts, commentRevision: 0, statusChange, changelogEntry: 0, changelogLink: 0 } });
   }
   if (record.type === 'comment') return JSON.stringify({ ...record, data: { ...record.data, parentId: null, isInternal: false, isPinned: false, editedAt: null } });
   return line;
