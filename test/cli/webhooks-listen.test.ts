@@ -43,6 +43,11 @@ describe('feedback CLI: webhooks listen (embedded)', () => {
     client = new FeedbackClient({ baseUrl: server.url, apiKey: secretKey, maxRetries: 0 });
     publicClient = new FeedbackClient({ baseUrl: server.url, apiKey: server.apiKey, maxRetries: 0 });
   });
+  // A test that failed may leave its listener's endpoint (its process killed, not stopped): the
+  // next tests, which look at the project's endpoints, start without it.
+  afterEach(async () => {
+    for (const endpoint of await client.webhooks.list()) await client.webhooks.delete(endpoint.id);
+  });
   after(async () => {
     await client?.close();
     await publicClient?.close();
@@ -54,6 +59,8 @@ describe('feedback CLI: webhooks listen (embedded)', () => {
     const listening = startListen(['--url', server.url, 'webhooks', 'listen', '--forward-to', receiver.url, '--json'], { FEEDBACK_API_KEY: secretKey });
     try {
       await until(() => listening.stdoutLines().length >= 1, 20_000, 'the first line: the endpoint and its secret');
+      // stderr is a pipe of its own: its line may come after stdout's.
+      await until(() => listening.stderr().includes('Ctrl-C to stop.'), 20_000, 'the line on stderr');
       const { webhook, secret } = JSON.parse(listening.stdoutLines()[0]!) as { webhook: WebhookObject; secret: string };
       expect(webhook).to.include({ mode: 'pull', url: receiver.url, enabled: true });
       expect(listening.stderr()).to.include(`Forwarding every event to ${receiver.url}; signing secret ${secret} (use it in your receiver). Ctrl-C to stop.`);
@@ -90,7 +97,7 @@ describe('feedback CLI: webhooks listen (embedded)', () => {
       await publicClient.feedback.create({ title: 'Not now' });
       await until(() => listening.stdoutLines().length >= 1, 15_000, 'the line of the forward');
       expect(listening.stdoutLines()[0]).to.match(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} {2}feedback\.created {2}msg_[0-9a-f-]{36} {2}→ 500 \(\d+ ms\)$/);
-      const [listener] = (await client.webhooks.list()).filter((endpoint) => endpoint.mode === 'pull');
+      const [listener] = (await client.webhooks.list()).filter((endpoint) => endpoint.mode === 'pull' && endpoint.url === receiver.url);
       await until(async () => (await client.webhooks.deliveries(listener!.id))[0]?.attemptLog.length === 1, 5_000, 'the outcome recorded');
       const [delivery] = await client.webhooks.deliveries(listener!.id);
       expect(delivery).to.include({ state: 'pending', attempts: 1, lastStatus: 500 });
