@@ -13,19 +13,17 @@ import { randomBytes } from 'node:crypto';
 import { createApiKey, startServer, type RunningServer } from '@feedbackd/server';
 import { DETAIL, silentLogger } from '@feedbackd/server/testing';
 import pg from 'pg';
+import { admin, ADMIN_URL, log, printTable, quantile, timedRequest, type Timed } from './bench-kit.js';
 import { statementsDuring } from '../helpers/statement-count.js';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const reads = Number(process.env.BENCH_DETAIL_READS ?? 400);
 const LARGE = 1_000;
 const SMALL = 10;
 
-type Timed = { status: number; ms: number; body: any };
-
 async function main(): Promise<void> {
   const dbName = `feedback_bench_comments_${randomBytes(4).toString('hex')}`;
   await admin(`create database "${dbName}"`);
-  const url = new URL(adminUrl);
+  const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
   let server: RunningServer | undefined;
   try {
@@ -114,7 +112,7 @@ async function main(): Promise<void> {
       [`detail statement alone, ${LARGE} comments`, ...cells(sqlBig), ''],
     ];
     printTable(['request', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'note'], rows);
-    const ratio = p(big, 0.99) / p(little, 0.99);
+    const ratio = quantile(big, 0.99) / quantile(little, 0.99);
     log(`\np99 of the detail with ${LARGE} comments is ${ratio.toFixed(2)}x that with ${SMALL} (the goal: at most 2x)`);
     if (readStatements.length !== 1) throw new Error(`the detail took ${readStatements.length} statements`);
     if (postStatements.length !== 1) throw new Error(`posting a comment took ${postStatements.length} statements`);
@@ -131,44 +129,8 @@ function check(answer: Timed, status: number): Timed {
   return answer;
 }
 
-async function timedRequest(baseUrl: string, apiKey: string, method: string, path: string, body?: unknown): Promise<Timed> {
-  const started = performance.now();
-  const response = await fetch(baseUrl + path, {
-    method,
-    headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const parsed = await response.json();
-  return { status: response.status, ms: performance.now() - started, body: parsed };
-}
-
-function p(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-}
-
 function cells(values: number[]): string[] {
-  return [p(values, 0.5), p(values, 0.95), p(values, 0.99), Math.max(...values)].map((ms) => ms.toFixed(1));
-}
-
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === 0 || i === row.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}`);
-}
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function log(line: string): void {
-  process.stdout.write(`${line}\n`);
+  return [quantile(values, 0.5), quantile(values, 0.95), quantile(values, 0.99), Math.max(...values)].map((ms) => ms.toFixed(1));
 }
 
 await main();

@@ -12,8 +12,8 @@ import { ListFeedbackQuerySchema } from '@feedbackd/sdk/contract';
 import { createApiKey, seedProject, startServer, type RunningServer } from '@feedbackd/server';
 import { listStatement, listValues, SEED_MARKERS, silentLogger } from '@feedbackd/server/testing';
 import pg from 'pg';
+import { admin, ADMIN_URL, log, printTable, quantile, timedRequest, type Timed } from './bench-kit.js';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const itemCount = Number(process.env.BENCH_ITEMS ?? 100_000);
 const explain = !process.argv.includes('--no-explain');
 
@@ -44,7 +44,7 @@ const LIST_CASES: Record<string, string> = {
 async function main(): Promise<void> {
   const dbName = `feedback_bench_${randomBytes(4).toString('hex')}`;
   await admin(`create database "${dbName}"`);
-  const url = new URL(adminUrl);
+  const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
   let server: RunningServer | undefined;
   try {
@@ -141,23 +141,6 @@ async function printPlans(databaseUrl: string, projectId: string): Promise<void>
   }
 }
 
-interface Timed {
-  status: number;
-  ms: number;
-  body: any;
-}
-
-async function timedRequest(baseUrl: string, apiKey: string, method: string, path: string, body?: unknown): Promise<Timed> {
-  const started = performance.now();
-  const response = await fetch(baseUrl + path, {
-    method,
-    headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const parsed = await response.json();
-  return { status: response.status, ms: performance.now() - started, body: parsed };
-}
-
 /** Runs a request `times` times in a row (after two warm-ups) and reports its latency percentiles. */
 async function measure(request: () => Promise<Timed>, times: number): Promise<{ cells: string[]; last: any }> {
   await request();
@@ -173,15 +156,7 @@ async function measure(request: () => Promise<Timed>, times: number): Promise<{ 
 }
 
 function percentiles(values: number[]): string[] {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-  return [at(0.5), at(0.95), sorted[sorted.length - 1] ?? 0].map((ms) => ms.toFixed(1));
-}
-
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}`);
+  return [quantile(values, 0.5), quantile(values, 0.95), Math.max(0, ...values)].map((ms) => ms.toFixed(1));
 }
 
 async function defaultProjectId(server: RunningServer): Promise<string> {
@@ -191,22 +166,8 @@ async function defaultProjectId(server: RunningServer): Promise<string> {
   return id;
 }
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 function mb(bytes: number): string {
   return (bytes / 1024 / 1024).toFixed(0);
-}
-
-function log(text: string): void {
-  process.stdout.write(`${text}\n`);
 }
 
 main().catch((error: unknown) => {
