@@ -23,6 +23,7 @@ const ALL = [
   'Migration20261129001700_board_locale',
   'Migration20261130001800_conversation',
   'Migration20261201001000_changelog',
+  'Migration20261202001100_subscriptions',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */

@@ -42,6 +42,7 @@ const SINCE_RELEASE = [
   'Migration20261129001700_board_locale',
   'Migration20261130001800_conversation',
   'Migration20261201001000_changelog',
+  'Migration20261202001100_subscriptions',
 ];
 
 const fixture = readReleaseFixture();

@@ -100,6 +100,7 @@ CREATE TABLE public.end_users (
   metadata jsonb,
   created_at timestamp(3) with time zone NOT NULL DEFAULT now(),
   updated_at timestamp(3) with time zone NOT NULL DEFAULT now(),
+  unsubscribed_at timestamp(3) with time zone,
   CONSTRAINT end_users_pkey PRIMARY KEY (id),
   CONSTRAINT end_users_project_id_external_id_unique UNIQUE (project_id, external_id),
   CONSTRAINT end_users_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE
@@ -196,6 +197,19 @@ CREATE TABLE public.projects (
   CONSTRAINT projects_pkey PRIMARY KEY (id),
   CONSTRAINT projects_slug_unique UNIQUE (slug),
   CONSTRAINT projects_board_default_sort_check CHECK ((board_default_sort = ANY (ARRAY['newest'::text, 'oldest'::text, 'votes'::text, 'comments'::text])))
+);
+
+CREATE TABLE public.subscriptions (
+  feedback_id uuid NOT NULL,
+  end_user_id uuid NOT NULL,
+  project_id uuid NOT NULL,
+  reasons smallint NOT NULL DEFAULT 0,
+  unsubscribed_at timestamp(3) with time zone,
+  created_at timestamp(3) with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT subscriptions_pkey PRIMARY KEY (feedback_id, end_user_id),
+  CONSTRAINT subscriptions_end_user_id_foreign FOREIGN KEY (end_user_id) REFERENCES end_users(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT subscriptions_feedback_id_foreign FOREIGN KEY (feedback_id) REFERENCES feedback(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT subscriptions_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
 CREATE TABLE public.team_sessions (
@@ -332,6 +346,7 @@ CREATE INDEX feedback_counters_comments_index ON public.feedback_counters USING 
 CREATE INDEX feedback_counters_votes_index ON public.feedback_counters USING btree (project_id, vote_count DESC, created_at DESC, feedback_id DESC) INCLUDE (status, type);
 CREATE INDEX feedback_status_changes_feedback_id_id_index ON public.feedback_status_changes USING btree (feedback_id, id);
 CREATE INDEX idempotency_keys_created_at_index ON public.idempotency_keys USING btree (created_at);
+CREATE INDEX subscriptions_end_user_id_index ON public.subscriptions USING btree (end_user_id);
 CREATE INDEX team_sessions_api_key_id_index ON public.team_sessions USING btree (api_key_id);
 CREATE INDEX team_sessions_project_id_index ON public.team_sessions USING btree (project_id);
 CREATE INDEX team_sign_in_links_expires_at_index ON public.team_sign_in_links USING btree (expires_at);

@@ -19,6 +19,8 @@ export const EndUser = defineEntity({
     metadata: p.json<Metadata>().nullable(),
     createdAt: p.datetime(3).defaultRaw('now()'),
     updatedAt: p.datetime(3).defaultRaw('now()'),
+    /** The end user's unsubscribe from the whole project's notifications (docs/notifications.md). */
+    unsubscribedAt: p.datetime(3).nullable(),
   },
 });
 

@@ -19,6 +19,7 @@ import { Migration20261128001600BoardBrand } from './Migration20261128001600_boa
 import { Migration20261129001700BoardLocale } from './Migration20261129001700_board_locale.js';
 import { Migration20261130001800Conversation } from './Migration20261130001800_conversation.js';
 import { Migration20261201001000Changelog } from './Migration20261201001000_changelog.js';
+import { Migration20261202001100Subscriptions } from './Migration20261202001100_subscriptions.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
 export const migrationsList: MigrationObject[] = [
@@ -42,4 +43,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129001700_board_locale', class: Migration20261129001700BoardLocale },
   { name: 'Migration20261130001800_conversation', class: Migration20261130001800Conversation },
   { name: 'Migration20261201001000_changelog', class: Migration20261201001000Changelog },
+  { name: 'Migration20261202001100_subscriptions', class: Migration20261202001100Subscriptions },
 ];
