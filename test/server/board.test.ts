@@ -101,6 +101,22 @@ for (const backend of backends()) {
       }
     });
 
+    it('when a vote or a new item changes the list between two reads, then the next page shows it in every encoding (pages kept by what they are made of, never stale)', async () => {
+      const id = await apiItem('Kept pages follow the votes');
+      const count = (text: string) => new RegExp(`action="/b/default/items/${id}/vote"[^]*?data-count>(\\d+)<`).exec(text)?.[1];
+      const read = async (encoding: string) => {
+        const response = await fetch(`${server.url}/b/default?limit=100`, { headers: { accept: 'text/html', 'accept-encoding': encoding } });
+        return response.text();
+      };
+      for (const encoding of ['identity', 'br', 'gzip']) expect(count(await read(encoding)), encoding).to.equal('1');
+      for (const encoding of ['identity', 'br', 'gzip']) expect(count(await read(encoding)), `${encoding}, read again`).to.equal('1');
+      const voted = await request(server, 'POST', `/api/v1/feedback/${id}/vote`, { body: { endUser: { externalId: 'kept-pages-voter' } } });
+      expect(voted.status).to.equal(200);
+      for (const encoding of ['identity', 'br', 'gzip']) expect(count(await read(encoding)), `${encoding}, after the vote`).to.equal('2');
+      const added = await apiItem('Kept pages show new items');
+      for (const encoding of ['identity', 'br', 'gzip']) expect(await read(encoding), encoding).to.include(added);
+    });
+
     it('when the list is asked with an invalid value, then the page is a 400 that shows the contract\'s message next to the control', async () => {
       const page = await browse(server, '/b/default?sortBy=best&status=nope');
       expect(page.status).to.equal(400);

@@ -11,7 +11,7 @@ import type { HotWrites } from '../../api/hot-writes.js';
 import { ASSETS_PREFIX, type BoardAssets } from '../kit/assets.js';
 import { boardActions, submitForm } from './actions.js';
 import { boardPages, type BoardRequest } from './pages.js';
-import { boardProjects } from './projects.js';
+import { boardProjects, type BoardProject } from './projects.js';
 import { postLimit, projectPolicy, setPageHeaders } from '../kit/guards.js';
 import { pageRunner, routeSteps } from '../kit/pages.js';
 import { chosenI18n, keepLocale } from '../kit/locale-choice.js';
@@ -55,14 +55,30 @@ export function board(options: BoardOptions): Middleware<AppState> {
    * identified votes, or else the anonymous voter of the address. An unknown project, or one whose
    * board is off, is a 404.
    */
+  /**
+   * The cached project, with where this request's pages are (their link previews' absolute URLs):
+   * one object per cached project and origin, so that the pages kept for a project
+   * (kit/rendered-pages.ts) live as long as its cached settings do, and no longer.
+   */
+  const withOrigins = new WeakMap<BoardProject, Map<string, BoardProject>>();
+  const withOrigin = (found: BoardProject, origin: string): BoardProject => {
+    let byOrigin = withOrigins.get(found);
+    if (!byOrigin) withOrigins.set(found, (byOrigin = new Map()));
+    let project = byOrigin.get(origin);
+    // A Host header is the client's to choose: past a few origins, each request makes its own.
+    if (!project) {
+      project = { ...found, origin };
+      if (byOrigin.size < 8) byOrigin.set(origin, project);
+    }
+    return project;
+  };
   const boardRequest = async (ctx: AppContext): Promise<BoardRequest> => {
     const found = await projectBySlug(String(ctx.params.slug));
     if (!found) throw new AppError(404, 'There is no board at this address.');
     ctx.state.boardSlug = found.slug;
     ctx.state.boardLocale = found.locale ?? undefined;
     projectPolicy(ctx, { frameOrigins: found.frameOrigins, styleHash: found.accent?.hash });
-    // The cached project, with where this request's pages are (their link previews' absolute URLs).
-    const project = { ...found, origin: options.publicOrigin ?? `${ctx.protocol}://${ctx.host}` };
+    const project = withOrigin(found, options.publicOrigin ?? `${ctx.protocol}://${ctx.host}`);
     const visitor = visitorOf(ctx, project);
     return { ctx, project, visitor, voterKey: visitor ? visitor.endUserId : voterKeyOf(options.voterSecret, project.voterSalt, clientIp(ctx)) };
   };

@@ -12,7 +12,8 @@ import type { StatusStep } from '../kit/views/timeline.js';
 import type { AssetPaths } from '../kit/assets.js';
 import { itemId, itemNotFound } from '../kit/items.js';
 import { boardPaths, type BoardProject } from './layout.js';
-import { parseListQuery, readList } from '../kit/lists.js';
+import { listedPage, parseListQuery, readList, readListRow } from '../kit/lists.js';
+import { RenderedPages } from '../kit/rendered-pages.js';
 import { boardPage, type ListFilters } from './views/board-page.js';
 import { itemPage } from './views/item-page.js';
 import { label, type Problem } from '../kit/views/parts.js';
@@ -64,6 +65,8 @@ const ROADMAP_PAGE_SIZE = 20;
 
 /** The board's pages (GET), on the API's statements: the list, the detail, the vote check. */
 export function boardPages(sql: SqlPool, assets: AssetPaths) {
+  // The list's pages kept per project (kit/rendered-pages.ts): its first pages, in its languages.
+  const renderedLists = new RenderedPages(16);
   return {
     /** GET /b/:slug: the list with the API's query (same names, same validation); a bad value is a 400 page that says which. */
     async board({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
@@ -77,8 +80,13 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
         ctx.status = 400;
         return boardPage({ ...view, problems });
       }
-      const list = await readList(sql, project.id, query, voterKey);
-      return boardPage({ ...view, voted: new Set(list.voted), list });
+      const row = await readListRow(sql, project.id, query, voterKey);
+      // Everything the page is made of besides the project (the owner) and the assets (fixed).
+      const key = `${ctx.origin}\n${ctx.url}\n${i18n.locale}\n${visitor ? JSON.stringify(visitor) : ''}\n${row.total}\n${row.voted ?? ''}\n${row.items}`;
+      return renderedLists.page(project, key, () => {
+        const list = listedPage(row, query);
+        return boardPage({ ...view, voted: new Set(list.voted), list });
+      });
     },
 
     /**

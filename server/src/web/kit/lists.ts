@@ -31,18 +31,36 @@ export interface ListedPage {
   voted: string[];
 }
 
+/** The list statement's answer as the database gives it: the total, and the page's items and the voter's votes as JSON text. */
+export type ListRow = {
+  total: number;
+  items: string;
+  voted?: string;
+};
+
 /**
  * A page of the API's list for a project, in one statement; with `voterKey` (the board), also
- * which of its items that voter votes for (the list statement's `votedBy`).
+ * which of its items that voter votes for (the list statement's `votedBy`). As the database
+ * answers: `listedPage` reads it.
  */
-export async function readList(sql: SqlPool, projectId: string, query: ListFeedbackQuery, voterKey?: string): Promise<ListedPage> {
+export async function readListRow(sql: SqlPool, projectId: string, query: ListFeedbackQuery, voterKey?: string): Promise<ListRow> {
   const statement = listStatement(query, { votedBy: voterKey !== undefined });
-  const [row] = await sql.query<{ total: number; items: string; voted?: string }>(statement.name, statement.text, listValues(statement, projectId, query, voterKey));
+  const [row] = await sql.query<ListRow>(statement.name, statement.text, listValues(statement, projectId, query, voterKey));
+  return row!;
+}
+
+/** The page of a list statement's answer. */
+export function listedPage(row: ListRow, query: ListFeedbackQuery): ListedPage {
   return {
-    items: JSON.parse(row!.items) as FeedbackListItem[],
-    total: row!.total,
+    items: JSON.parse(row.items) as FeedbackListItem[],
+    total: row.total,
     page: query.page,
-    totalPages: Math.ceil(row!.total / query.limit),
-    voted: row!.voted ? (JSON.parse(row!.voted) as string[]) : [],
+    totalPages: Math.ceil(row.total / query.limit),
+    voted: row.voted ? (JSON.parse(row.voted) as string[]) : [],
   };
+}
+
+/** A page of the API's list for a project, read and parsed (readListRow, listedPage). */
+export async function readList(sql: SqlPool, projectId: string, query: ListFeedbackQuery, voterKey?: string): Promise<ListedPage> {
+  return listedPage(await readListRow(sql, projectId, query, voterKey), query);
 }
