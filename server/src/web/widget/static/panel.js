@@ -85,6 +85,7 @@
     if (event.submitter && event.submitter.name) fields.append(event.submitter.name, event.submitter.value);
     var data = new URLSearchParams(fields);
     event.preventDefault();
+    if (!form.hasAttribute('data-vote')) clearTimeout(typing);
     if (form.hasAttribute('data-vote')) {
       // A vote in place: the API's answer, and the button (inside the form, or naming it) updated.
       var button = form.querySelector('.vote-button') || document.querySelector('[form="' + form.id + '"]');
@@ -115,8 +116,12 @@
       fetch(url, { headers: headers({ Accept: 'application/json' }) })
         .then(function (response) { return response.json(); })
         .then(function (answer) {
-          document.querySelector('[data-similar]').innerHTML = event.target.value.trim() ? answer.list : '';
-          document.querySelector('[data-similar-forms]').innerHTML = answer.forms;
+          // The form may be gone by now (sent, or another tab shown): then there is nothing to fill.
+          var list = document.querySelector('[data-similar]');
+          var forms = document.querySelector('[data-similar-forms]');
+          if (!list || !forms || !document.body.contains(event.target)) return;
+          list.innerHTML = event.target.value.trim() ? answer.list : '';
+          forms.innerHTML = answer.forms;
         });
     }, 250);
   });
