@@ -121,7 +121,7 @@ for (const backend of backends()) {
       const frame = await openByKeyboard(page);
       await expectAccessible(frame);
 
-      await frame.fill('#w-title', 'offline mode');
+      await frame.fill('#title', 'offline mode');
       const similarVote = frame.locator('[data-similar] .vote-button');
       await similarVote.waitFor();
       expect(await frame.textContent('[data-similar]')).to.include('Widget browser: offline mode');
@@ -130,7 +130,7 @@ for (const backend of backends()) {
       const item = await request(server, 'GET', `/api/v1/feedback/${existing.body.feedback.id}`);
       expect(item.body.feedback.voteCount).to.equal(2);
 
-      await frame.fill('#w-title', 'Widget browser: a keyboard shortcut to send');
+      await frame.fill('#title', 'Widget browser: a keyboard shortcut to send');
       await frame.click('button[value="send"]');
       await frame.waitForSelector('.notice');
       expect(await frame.textContent('.notice')).to.include('Thank you');

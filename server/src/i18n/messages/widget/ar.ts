@@ -8,7 +8,6 @@ export const widgetAr: WidgetCatalogue = {
   'widget.tab.board': 'اللوحة',
   'widget.tab.changes': 'الجديد',
   'widget.tab.mine': 'طلباتي',
-  'widget.tab.mineUnread': 'طلباتي ({count, plural, zero {لا جديد} one {# جديد} two {# جديدان} few {# جديدة} many {# جديدًا} other {# جديد}})',
   'widget.close': 'إغلاق',
   'widget.sent': 'شكرًا لك: أُرسلت ملاحظتك.',
   'widget.board.empty': 'لا ملاحظات بعد: كن أول من يرسل ملاحظة.',

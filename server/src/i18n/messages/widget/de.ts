@@ -8,7 +8,6 @@ export const widgetDe: WidgetCatalogue = {
   'widget.tab.board': 'Board',
   'widget.tab.changes': 'Neuigkeiten',
   'widget.tab.mine': 'Meine Anliegen',
-  'widget.tab.mineUnread': 'Meine Anliegen ({count, plural, one {# neu} other {# neu}})',
   'widget.close': 'Schließen',
   'widget.sent': 'Danke: Ihr Feedback wurde gesendet.',
   'widget.board.empty': 'Noch kein Feedback: Geben Sie als Erste oder Erster welches.',

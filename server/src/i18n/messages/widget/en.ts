@@ -10,7 +10,6 @@ export const widgetEn = {
   'widget.tab.board': 'Board',
   'widget.tab.changes': 'What’s new',
   'widget.tab.mine': 'My requests',
-  'widget.tab.mineUnread': 'My requests ({count, plural, one {# new} other {# new}})',
   'widget.close': 'Close',
   'widget.sent': 'Thank you: your feedback was sent.',
   'widget.board.empty': 'No feedback yet: be the first to give some.',

@@ -8,7 +8,6 @@ export const widgetEs: WidgetCatalogue = {
   'widget.tab.board': 'Tablero',
   'widget.tab.changes': 'Novedades',
   'widget.tab.mine': 'Mis solicitudes',
-  'widget.tab.mineUnread': 'Mis solicitudes ({count, plural, one {# nueva} other {# nuevas}})',
   'widget.close': 'Cerrar',
   'widget.sent': 'Gracias: tu opinión se ha enviado.',
   'widget.board.empty': 'Aún no hay comentarios: sé el primero en opinar.',

@@ -8,7 +8,6 @@ export const widgetFr: WidgetCatalogue = {
   'widget.tab.board': 'Tableau',
   'widget.tab.changes': 'Nouveautés',
   'widget.tab.mine': 'Mes demandes',
-  'widget.tab.mineUnread': 'Mes demandes ({count, plural, one {# nouvelle} other {# nouvelles}})',
   'widget.close': 'Fermer',
   'widget.sent': 'Merci : votre avis a été envoyé.',
   'widget.board.empty': 'Aucun avis pour l’instant : soyez le premier à en donner un.',

@@ -8,7 +8,6 @@ export const widgetJa: WidgetCatalogue = {
   'widget.tab.board': 'ボード',
   'widget.tab.changes': '新着情報',
   'widget.tab.mine': '自分のリクエスト',
-  'widget.tab.mineUnread': '自分のリクエスト（新着 {count, number} 件）',
   'widget.close': '閉じる',
   'widget.sent': 'ありがとうございます。フィードバックを送信しました。',
   'widget.board.empty': 'まだフィードバックはありません。最初の投稿をどうぞ。',
@@ -18,6 +17,6 @@ export const widgetJa: WidgetCatalogue = {
   'widget.mine.voted': 'あなたが投票中',
   'widget.mine.unreadStatus': '新着：{status} になりました',
   'widget.mine.unreadReply': '新着：チームが返信しました',
-  'widget.mine.unreadSummary': '前回の訪問以降の更新 {count, number} 件',
+  'widget.mine.unreadSummary': '{count, plural, other {前回の訪問以降の更新 # 件}}',
   'widget.signedInAs': '{name} としてサインイン中',
 };

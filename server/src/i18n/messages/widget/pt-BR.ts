@@ -8,7 +8,6 @@ export const widgetPtBR: WidgetCatalogue = {
   'widget.tab.board': 'Quadro',
   'widget.tab.changes': 'Novidades',
   'widget.tab.mine': 'Meus pedidos',
-  'widget.tab.mineUnread': 'Meus pedidos ({count, plural, one {# novo} other {# novos}})',
   'widget.close': 'Fechar',
   'widget.sent': 'Obrigado: seu feedback foi enviado.',
   'widget.board.empty': 'Nenhum feedback ainda: seja o primeiro a enviar.',

@@ -105,7 +105,7 @@
   // The similar items while a title is typed (GET similar, the markup the form shows without script).
   var typing = 0;
   document.addEventListener('input', function (event) {
-    if (event.target.id !== 'w-title') return;
+    if (event.target.id !== 'title') return;
     clearTimeout(typing);
     typing = setTimeout(function () {
       var form = event.target.form;

@@ -4,6 +4,7 @@ import type { I18n } from '../../kit/i18n.js';
 import { markdownHtml } from '../../kit/markdown.js';
 import type { SimilarFound } from '../../kit/similar.js';
 import { date } from '../../kit/views/list-parts.js';
+import { field } from '../../kit/views/fields.js';
 import { label, voteButton, type Problem } from '../../kit/views/parts.js';
 import { panelLink, stateFields, type PanelState, type Tab } from '../panel-state.js';
 
@@ -33,21 +34,15 @@ export interface FeedbackTabView {
  */
 export function feedbackTab(state: PanelState, view: FeedbackTabView, i18n: I18n): SafeHtml {
   const { t } = i18n;
-  const problem = (field: string) => view.problems.find((p) => p.field === field);
-  const titleProblem = problem('title');
+  const { values, problems } = view;
   return html`<h1>${t('board.submit.title')}</h1>
 ${view.sent ? html`<p class="notice" role="status">${t('widget.sent')}</p>` : ''}
 <form method="post" action="${state.base}/new" data-submit data-similar-url="${state.base}/similar">
 ${hidden(state)}
-<label for="w-title">${t('board.submit.titleField')}</label>
-<input id="w-title" name="title" required maxlength="${TITLE_MAX_LENGTH}" value="${view.values.title ?? ''}" aria-describedby="w-title-hint${titleProblem ? ' w-title-problem' : ''}"${titleProblem ? html` aria-invalid="true"` : ''} autocomplete="off">
-<p id="w-title-hint" class="hint">${t('board.submit.titleHint', { max: TITLE_MAX_LENGTH })}</p>
-${titleProblem ? html`<p id="w-title-problem" class="problem">${titleProblem.message}</p>` : ''}
+${field('title', t('board.submit.titleField'), problems, (describedBy) => html`<input id="title" name="title" required maxlength="${TITLE_MAX_LENGTH}" value="${values.title ?? ''}" autocomplete="off"${describedBy}>`, t('board.submit.titleHint', { max: TITLE_MAX_LENGTH }), i18n)}
 <div id="w-similar" data-similar aria-live="polite">${similarFragment(state, view.similar, i18n)}</div>
-<label for="w-description">${t('board.submit.description')}</label>
-<textarea id="w-description" name="description" rows="4">${view.values.description ?? ''}</textarea>
-<label for="w-type">${t('board.submit.type')}</label>
-<select id="w-type" name="type">${FEEDBACK_TYPES.map((type) => html`<option value="${type}"${(view.values.type ?? 'idea') === type ? html` selected` : ''}>${label(type, i18n)}</option>`)}</select>
+${field('description', t('board.submit.description'), problems, (describedBy) => html`<textarea id="description" name="description" rows="4"${describedBy}>${values.description ?? ''}</textarea>`, undefined, i18n)}
+${field('type', t('board.submit.type'), problems, (describedBy) => html`<select id="type" name="type"${describedBy}>${FEEDBACK_TYPES.map((type) => html`<option value="${type}"${(values.type ?? 'idea') === type ? html` selected` : ''}>${label(type, i18n)}</option>`)}</select>`, undefined, i18n)}
 <div class="actions"><button type="submit" name="intent" value="send" class="primary">${t('board.submit.send')}</button>
 <button type="submit" name="intent" value="similar" data-look-first>${t('board.submit.lookFirst')}</button></div>
 </form>
