@@ -3,7 +3,8 @@ import { gzipSync } from 'node:zlib';
 import { signBoardToken } from '@feedbackd/sdk/board';
 import { changeIdentitySecret, setWidget } from '@feedbackd/server';
 import { backends } from '../helpers/backends.js';
-import { request, withServer, type TestServer } from '../helpers/test-server.js';
+import { inProcess } from '../helpers/cli-process.js';
+import { locationOf, request, withServer, type TestServer } from '../helpers/test-server.js';
 import { until } from '../helpers/until.js';
 
 const HOST = 'https://app.example.com';
@@ -68,6 +69,30 @@ for (const backend of backends()) {
         expect(panel.status, query).to.equal(403);
         expect(panel.text).not.to.include('Widget: not for strangers');
       }
+    });
+
+    it('when `feedback widget on` names host origins and `off` follows, then the panel answers those origins only, then none; a wildcard or no origin is a usage error', async () => {
+      await server.newKey('cli-widget');
+      const where = ['--project', 'cli-widget', ...locationOf(server)];
+      const on = await inProcess(['widget', 'on', '--origin', 'https://a.example.com', '--origin', 'https://b.example.com:8443', '--json', ...where]);
+      expect(on.code, on.stderr).to.equal(0);
+      expect(JSON.parse(on.stdout)).to.deep.include({ project: 'cli-widget', widgetEnabled: true, origins: ['https://a.example.com', 'https://b.example.com:8443'], loaderPath: '/w/loader.js' });
+      await until(async () => (await get(server, '/w/cli-widget?origin=https%3A%2F%2Fb.example.com%3A8443')).status === 200);
+      expect((await get(server, '/w/cli-widget?origin=https%3A%2F%2Fc.example.com')).status).to.equal(403);
+
+      const wildcard = await inProcess(['widget', 'on', '--origin', 'https://*.example.com', ...where]);
+      expect(wildcard.code, 'usage').to.equal(2);
+      expect(wildcard.stderr).to.include('is not an origin');
+      const none = await inProcess(['widget', 'on', ...where]);
+      expect(none.code, 'usage').to.equal(2);
+      expect(none.stderr).to.include('--origin');
+      const missing = await inProcess(['widget', 'on', '--origin', 'https://a.example.com', '--project', 'no-such-project', ...locationOf(server)]);
+      expect(missing.code, 'not found').to.equal(3);
+
+      const off = await inProcess(['widget', 'off', ...where]);
+      expect(off.code, off.stderr).to.equal(0);
+      expect(off.stdout).to.include('the widget of cli-widget is off');
+      await until(async () => (await get(server, '/w/cli-widget?origin=https%3A%2F%2Fa.example.com')).status === 404);
     });
 
     it('when a project has no widget, then its panel is a 404 page', async () => {
