@@ -16,6 +16,8 @@ const BLOCK_THIRD_PARTY_COOKIES = '--test-third-party-cookie-phaseout';
 
 interface Host {
   origin: string;
+  /** How many tokens the host's backend was asked for. */
+  tokens: number;
   close(): Promise<void>;
 }
 
@@ -25,8 +27,10 @@ interface Host {
  * backend would (none when `user` is not given).
  */
 async function hostApp(feedback: string, secret: () => string | undefined, user?: { externalId: string; name: string }): Promise<Host> {
+  let tokens = 0;
   const page: Server = createServer((req, res) => {
     if (req.url === '/token') {
+      tokens += 1;
       const key = secret();
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ token: user && key ? signBoardToken({ project: 'default', secret: key, user }) : '' }));
@@ -40,7 +44,13 @@ async function hostApp(feedback: string, secret: () => string | undefined, user?
 <script src="${feedback}/w/loader.js" data-project="default" data-token-url="/token" data-label="Feedback"></script></body></html>`);
   });
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(page.address() as { port: number }).port}`, close: () => new Promise((resolve) => page.close(() => resolve())) };
+  return {
+    origin: `http://127.0.0.1:${(page.address() as { port: number }).port}`,
+    get tokens() {
+      return tokens;
+    },
+    close: () => new Promise((resolve) => page.close(() => resolve())),
+  };
 }
 
 /** The widget in headless Chromium, the host on one origin and the panel on another (docs/widget.md). */
@@ -105,6 +115,10 @@ for (const backend of backends()) {
       await until(async () => (await frame.evaluate('document.activeElement && document.activeElement.getAttribute("data-tab")')) === 'feedback', 5_000, 'focus on the panel\'s current tab');
       expect(await page.evaluate('JSON.stringify(document.getElementById("content").getBoundingClientRect())'), 'no layout shift').to.equal(before);
       await screenshot(page, 'widget-open');
+      // A message that is not the panel's (here the host page's own, to itself) does not close it.
+      // (The test's listener, added after the loader's, runs after it: once it has, the loader has seen the message.)
+      await page.evaluate('new Promise((resolve) => { window.addEventListener("message", () => resolve(), { once: true }); window.postMessage({ type: "feedback:close" }, "*"); })');
+      expect(await page.isVisible('iframe'), 'a message from elsewhere is ignored').to.equal(true);
 
       await page.keyboard.press('Escape');
       await until(async () => (await page.evaluate('document.activeElement.textContent')) === 'Feedback', 5_000, 'focus back on the button');
@@ -176,6 +190,14 @@ for (const backend of backends()) {
       expect(await frame.textContent('.unread')).to.include('New: now In progress');
       await expectAccessible(frame);
       await screenshot(page, 'widget-mine');
+
+      // Renewal: the panel asks the loader (as it does a minute before its session ends), the loader asks the host's backend again, and the new session still names Ada.
+      const spent = async () => Number((await server.sql<{ n: string }>('select count(*) as n from board_spent_tokens'))[0]!.n);
+      const [asked, exchanged] = [host.tokens, await spent()];
+      await frame.evaluate(`parent.postMessage({ type: 'feedback:token-needed' }, ${JSON.stringify(host.origin)})`);
+      await until(() => host.tokens === asked + 1, 5_000, 'a second token from the host');
+      await until(async () => (await spent()) === exchanged + 1, 5_000, 'the panel exchanging the new token');
+      await frame.waitForSelector('text=Signed in as Ada');
     });
 
     it('when a host origin the operator did not allow frames the panel, then the browser refuses it and no visitor data is shown', async () => {

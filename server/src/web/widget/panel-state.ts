@@ -19,7 +19,7 @@ export interface PanelState {
 }
 
 /** The state a request names, from its query (a page) or its form (a post); the origin unchecked yet. */
-export function panelState(ctx: AppContext, base: string): { state: PanelState | undefined; asked: string | undefined } {
+export function panelState(ctx: AppContext, base: string): PanelState | undefined {
   const body = (ctx.request.body ?? {}) as Record<string, unknown>;
   const value = (name: string): string | undefined => {
     const given = ctx.method === 'POST' ? body[name] : ctx.query[name];
@@ -28,15 +28,8 @@ export function panelState(ctx: AppContext, base: string): { state: PanelState |
   const origin = value('origin');
   const theme = value('theme');
   const lang = value('lang');
-  return {
-    asked: origin,
-    state: origin === undefined ? undefined : {
-      base,
-      origin,
-      theme: theme === 'light' || theme === 'dark' ? theme : undefined,
-      lang: BOARD_LOCALES.find((locale) => locale === lang),
-    },
-  };
+  if (origin === undefined) return undefined;
+  return { base, origin, theme: theme === 'light' || theme === 'dark' ? theme : undefined, lang: BOARD_LOCALES.find((locale) => locale === lang) };
 }
 
 /** A tab's address with the state (and more query, such as `sent=1`). */

@@ -18,7 +18,7 @@ import type { WidgetAssets } from './assets.js';
 import { widgetPages, type WidgetRequest } from './pages.js';
 import { panelState } from './panel-state.js';
 import { makeSession, sessionVisitor } from './session.js';
-import { widgetProjects, type WidgetProject } from './widget-project.js';
+import { widgetProjects } from './widget-project.js';
 import { errorPanel } from './views/error-panel.js';
 
 /** Where the widget is: the loader at /w/loader.js, the panels at /w/:slug, their assets at /w/assets/. */
@@ -55,7 +55,7 @@ export function widget(options: WidgetOptions): Middleware<AppState> {
     if (!project) throw new AppError(404, 'There is no widget at this address.');
     framedBy(ctx, project.origins);
     ctx.state.boardLocale = project.locale ?? undefined;
-    const { state } = panelState(ctx, `/w/${encodeURIComponent(project.slug)}`);
+    const state = panelState(ctx, `/w/${encodeURIComponent(project.slug)}`);
     if (!state || !project.origins.includes(state.origin)) throw new AppError(403, NOT_ALLOWED);
     const visitor = sessionVisitor(ctx, project, state.origin);
     const voterKey = visitor ? visitor.endUserId : voterKeyOf(options.voterSecret, project.voterSalt, clientIp(ctx));
@@ -117,5 +117,3 @@ function framedBy(ctx: AppContext, origins: readonly string[]): void {
   const ancestors = origins.length > 0 ? origins.join(' ') : "'none'";
   ctx.set('Content-Security-Policy', `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors ${ancestors}; base-uri 'none'`);
 }
-
-export type { WidgetProject };

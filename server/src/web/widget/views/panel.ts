@@ -10,8 +10,8 @@ export interface PanelView {
   assets: WidgetAssets['paths'];
   projectName: string;
   tab: Tab;
+  /** The identified visitor, named under the tabs; none for an anonymous one. */
   visitor: Visitor | undefined;
-  /** How many of My requests' items changed since the visitor's last visit (its tab's badge); none when unknown. */
   i18n: I18n;
   body: HtmlValue;
 }
