@@ -26,7 +26,7 @@ interface Host {
  * server only, nothing inline, no style at all; `/token` signs its user's token as a host
  * backend would (none when `user` is not given).
  */
-async function hostApp(feedback: string, secret: () => string | undefined, user?: { externalId: string; name: string }): Promise<Host> {
+async function hostApp(feedback: string, secret: () => string | undefined, user?: { externalId: string; name: string }, loader = 'data-label="Feedback"', content = ''): Promise<Host> {
   let tokens = 0;
   const page: Server = createServer((req, res) => {
     if (req.url === '/token') {
@@ -40,8 +40,8 @@ async function hostApp(feedback: string, secret: () => string | undefined, user?
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': `default-src 'none'; script-src ${feedback}; frame-src ${feedback}; connect-src 'self'; base-uri 'none'`,
     });
-    res.end(`<!doctype html><html lang="en"><head><title>Host app</title></head><body><main><h1>Host app</h1><p id="content">The host's own page.</p><a href="#content" id="before">A link of the host</a></main>
-<script src="${feedback}/w/loader.js" data-project="default" data-token-url="/token" data-label="Feedback"></script></body></html>`);
+    res.end(`<!doctype html><html lang="en"><head><title>Host app</title></head><body><main><h1>Host app</h1><p id="content">The host's own page.</p><a href="#content" id="before">A link of the host</a>${content}</main>
+<script src="${feedback}/w/loader.js" data-project="default" data-token-url="/token" ${loader}></script></body></html>`);
   });
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
   return {
@@ -73,8 +73,8 @@ for (const backend of backends()) {
     });
 
     /** A host app allowed to show the widget (and the panel's cache turned over to see it). */
-    async function allowedHost(user?: { externalId: string; name: string }): Promise<Host> {
-      const host = await hostApp(feedback, () => secret, user);
+    async function allowedHost(user?: { externalId: string; name: string }, loader?: string, content?: string): Promise<Host> {
+      const host = await hostApp(feedback, () => secret, user, loader, content);
       hosts.push(host);
       await setWidget(server.server.orm.em.fork(), 'default', true, [host.origin]);
       await until(async () => (await fetch(`${server.url}/w/default?origin=${encodeURIComponent(host.origin)}`)).status === 200);
@@ -198,6 +198,26 @@ for (const backend of backends()) {
       await until(() => host.tokens === asked + 1, 5_000, 'a second token from the host');
       await until(async () => (await spent()) === exchanged + 1, 5_000, 'the panel exchanging the new token');
       await frame.waitForSelector('text=Signed in as Ada');
+    });
+
+    it('when the host names its own trigger, a dark theme and French, then no button is added, and the panel opens from that element, dark and in French, and passes axe', async () => {
+      const host = await allowedHost(undefined, 'data-trigger="#help" data-theme="dark" data-locale="fr"', '<button id="help" type="button">Help and feedback</button>');
+      const page = await chrome.watched.newPage();
+      await page.goto(host.origin);
+      await page.waitForFunction('window.FeedbackWidget !== undefined');
+      expect(await page.locator('button').count(), 'the host\'s button only').to.equal(1);
+      await page.focus('#help');
+      await page.keyboard.press('Enter');
+      const frame = await frameOf(page);
+      await frame.waitForSelector('[data-main] h1');
+      expect(await frame.getAttribute('html', 'data-theme')).to.equal('dark');
+      expect(await frame.getAttribute('html', 'lang')).to.equal('fr');
+      expect(await frame.textContent('[data-tab="feedback"]')).to.equal('Donner un avis');
+      expect(await frame.evaluate('getComputedStyle(document.body).backgroundColor')).to.equal('rgb(13, 17, 23)');
+      await expectAccessible(frame);
+      await screenshot(page, 'widget-dark-fr');
+      await page.keyboard.press('Escape');
+      await until(async () => (await page.evaluate('document.activeElement.id')) === 'help', 5_000, 'focus back on the host\'s trigger');
     });
 
     it('when a host origin the operator did not allow frames the panel, then the browser refuses it and no visitor data is shown', async () => {
