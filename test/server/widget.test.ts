@@ -95,6 +95,20 @@ for (const backend of backends()) {
       await until(async () => (await get(server, '/w/cli-widget?origin=https%3A%2F%2Fa.example.com')).status === 404);
     });
 
+    it('when the panel is given bad input (a tab that is none, a repeated origin, an item id that is none, an empty title), then it answers 4xx pages, never a 5xx', async () => {
+      const origin = encodeURIComponent(HOST);
+      expect((await get(server, `/w/default?origin=${origin}&tab=nope`)).status).to.equal(404);
+      expect((await get(server, `/w/default?origin=${origin}&origin=${origin}`)).status).to.equal(403);
+      expect((await post(server, '/w/default/items/not-an-id/vote', { origin: HOST })).status).to.equal(404);
+      expect((await post(server, '/w/default/items/0190f1a2-3b4c-7d5e-8f60-718293a4b5c6/vote', { origin: HOST }, { accept: 'application/json' })).status).to.equal(404);
+      const empty = await post(server, '/w/default/new', { origin: HOST, title: '   ', type: 'wish' });
+      expect(empty.status).to.equal(400);
+      expect(empty.text).to.include('aria-invalid="true"');
+      const similar = await fetch(`${server.url}/w/default/similar?origin=${origin}&title=${'x'.repeat(5000)}`);
+      expect(similar.status).to.equal(200);
+      expect(await similar.json()).to.have.property('list').that.is.a('string');
+    });
+
     it('when a project has no widget, then its panel is a 404 page', async () => {
       await server.newKey('widgetless');
       const panel = await get(server, `/w/widgetless?origin=${encodeURIComponent(HOST)}`);

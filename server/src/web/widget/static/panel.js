@@ -89,14 +89,16 @@
     if (form.hasAttribute('data-vote')) {
       // A vote in place: the API's answer, and the button (inside the form, or naming it) updated.
       var button = form.querySelector('.vote-button') || document.querySelector('[form="' + form.id + '"]');
-      fetch(form.action, { method: 'POST', body: data, headers: headers({ Accept: 'application/json' }) })
-        .then(function (response) { return response.json(); })
-        .then(function (answer) {
-          if (!button || answer.voteCount === undefined) return;
+      fetch(form.action, { method: 'POST', body: data, headers: headers({ Accept: 'application/json' }) }).then(function (response) {
+        // A refusal (too many votes from the address, say) is a page that says why: shown in place.
+        if (!response.ok) return show(response);
+        return response.json().then(function (answer) {
+          if (!button) return;
           button.setAttribute('aria-pressed', answer.voted ? 'true' : 'false');
           button.querySelector('[data-count]').textContent = answer.voteCount;
           button.querySelector('[data-count-label]').textContent = answer.label;
         });
+      });
       return;
     }
     fetch(form.action, { method: 'POST', body: data, headers: headers() }).then(function (response) { return show(response); });
@@ -114,12 +116,12 @@
       form.querySelectorAll('input[type="hidden"]').forEach(function (input) { query.set(input.name, input.value); });
       url.search = query;
       fetch(url, { headers: headers({ Accept: 'application/json' }) })
-        .then(function (response) { return response.json(); })
+        .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (answer) {
           // The form may be gone by now (sent, or another tab shown): then there is nothing to fill.
           var list = document.querySelector('[data-similar]');
           var forms = document.querySelector('[data-similar-forms]');
-          if (!list || !forms || !document.body.contains(event.target)) return;
+          if (!answer || !list || !forms || !document.body.contains(event.target)) return;
           list.innerHTML = event.target.value.trim() ? answer.list : '';
           forms.innerHTML = answer.forms;
         });
