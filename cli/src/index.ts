@@ -43,6 +43,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: CommandLoader]> = [
   ['migrate', async () => (await import('./commands/migrate.js')).migrateCommand],
   ['keys', async () => (await import('./commands/keys.js')).keysCommand],
   ['board', async () => (await import('./commands/board.js')).boardCommand],
+  ['widget', async () => (await import('./commands/widget.js')).widgetCommand],
   ['seed', async () => (await import('./commands/seed.js')).seedCommand],
   ['export', async () => (await import('./commands/export.js')).exportCommand],
   ['import', async () => (await import('./commands/import.js')).importCommand],

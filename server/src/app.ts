@@ -19,6 +19,8 @@ import { hotWrites } from './api/hot-writes.js';
 import { mountApiRoutes } from './api/routes.js';
 import { boardAssets } from './web/board/assets.js';
 import { board } from './web/board/board.js';
+import { widget } from './web/widget/widget.js';
+import { widgetAssets } from './web/widget/assets.js';
 import { boardPaths } from './web/kit/paths.js';
 import { DEFAULT_PROJECT_SLUG } from './serve-defaults.js';
 import { team } from './web/team/team.js';
@@ -107,6 +109,9 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   const keyless = keylessRoutes(deps.sql, openApiJson(), boardPaths.board(DEFAULT_PROJECT_SLUG));
   const boardPages = board({ sql: deps.sql, writes, limiter, logger: deps.logger, assets, voterSecret: deps.voterSecret, publicOrigin: deps.publicUrl });
   for (const path of ['/b/{*rest}', '/assets/{*rest}']) keyless.all(path, boardPages);
+  // The widget's loader, panels and their assets (web/widget/): its own framing and session rules.
+  const widgetPanel = widget({ sql: deps.sql, writes, limiter, logger: deps.logger, assets: widgetAssets(), voterSecret: deps.voterSecret, publicOrigin: deps.publicUrl });
+  keyless.all('/w/{*rest}', widgetPanel);
   const teamPages = team({ sql: deps.sql, orm, limiter, logger: deps.logger, assets, publicOrigin: deps.publicUrl });
   for (const path of ['/team', '/team/{*rest}']) keyless.all(path, teamPages);
 

@@ -29,6 +29,7 @@ export {
   type IdentitySecret,
   type IdentitySecretAction,
 } from './admin/board-settings.service.js';
+export { setWidget, widgetSetting, WidgetOriginsMissingError, WIDGET_LOADER_PATH, type WidgetSetting } from './admin/widget-settings.service.js';
 export { InvalidBrandError, setBoardBrand, type BoardBrand } from './admin/board-brand.service.js';
 export { LOGO_MAX_BYTES } from './admin/brand/logo.js';
 export type { MikroORM } from '@mikro-orm/postgresql';

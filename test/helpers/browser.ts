@@ -50,10 +50,10 @@ function noticeOnce(line: string): void {
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(extraFlags: readonly string[] = []): Promise<Browser> {
   // Loaded on the first launch: a run without Chromium skips the browser suites without loading it.
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...extraFlags] });
 }
 
 /** A browser context whose pages' console errors and uncaught exceptions are collected, to fail the test that caused them. */
@@ -91,7 +91,7 @@ export async function watchedContext(browser: Browser, options: BrowserContextOp
  * the elements. axe is added through the page's own evaluation, not as a <script> element, so the
  * board's Content-Security-Policy does not stop it (and stays as strict as it is).
  */
-export async function expectAccessible(page: Page): Promise<void> {
+export async function expectAccessible(page: Pick<Page, 'evaluate' | 'url'>): Promise<void> {
   await page.evaluate(AXE_SOURCE);
   // A string, evaluated in the page: the tests are compiled without the DOM's types.
   const violations = (await page.evaluate(`axe.run(document).then((result) => result.violations.map((v) => ({
@@ -108,7 +108,7 @@ export async function expectAccessible(page: Page): Promise<void> {
  * saying what is missing (a failure instead when FEEDBACK_REQUIRE_BROWSER is set). Call it first
  * inside the suite's `describe`, before withServer and the suite's own hooks.
  */
-export function browserSuite(): { readonly browser: Browser; readonly watched: WatchedContext } {
+export function browserSuite(extraFlags: readonly string[] = []): { readonly browser: Browser; readonly watched: WatchedContext } {
   const suite = {} as { browser: Browser; watched: WatchedContext };
   // Registered before the suite's other hooks (call browserSuite() first in the describe), so a
   // skip here also skips them: no test server is started for tests that will not run.
@@ -120,7 +120,7 @@ export function browserSuite(): { readonly browser: Browser; readonly watched: W
     this.skip();
   });
   before(async () => {
-    suite.browser = await launchChromium();
+    suite.browser = await launchChromium(extraFlags);
   });
   after(async () => suite.browser?.close());
   beforeEach(async () => {

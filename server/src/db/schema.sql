@@ -101,6 +101,7 @@ CREATE TABLE public.end_users (
   created_at timestamp(3) with time zone NOT NULL DEFAULT now(),
   updated_at timestamp(3) with time zone NOT NULL DEFAULT now(),
   unsubscribed_at timestamp(3) with time zone,
+  widget_seen_at timestamp(3) with time zone,
   CONSTRAINT end_users_pkey PRIMARY KEY (id),
   CONSTRAINT end_users_project_id_external_id_unique UNIQUE (project_id, external_id),
   CONSTRAINT end_users_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE
@@ -194,6 +195,8 @@ CREATE TABLE public.projects (
   board_logo_height integer,
   board_locale text,
   anonymous_comments boolean NOT NULL DEFAULT false,
+  widget_enabled boolean NOT NULL DEFAULT false,
+  widget_origins text[] NOT NULL DEFAULT '{}'::text[],
   CONSTRAINT projects_pkey PRIMARY KEY (id),
   CONSTRAINT projects_slug_unique UNIQUE (slug),
   CONSTRAINT projects_board_default_sort_check CHECK ((board_default_sort = ANY (ARRAY['newest'::text, 'oldest'::text, 'votes'::text, 'comments'::text])))

@@ -21,6 +21,8 @@ export const EndUser = defineEntity({
     updatedAt: p.datetime(3).defaultRaw('now()'),
     /** The end user's unsubscribe from the whole project's notifications (docs/notifications.md). */
     unsubscribedAt: p.datetime(3).nullable(),
+    /** When the end user last opened the widget's "My requests": what changed after it is unread (docs/widget.md). */
+    widgetSeenAt: p.datetime(3).nullable(),
   },
 });
 

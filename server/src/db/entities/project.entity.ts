@@ -37,6 +37,10 @@ export const Project = defineEntity({
     boardLocale: p.text().nullable(),
     /** Whether end users may comment without `endUser` through a public key (PATCH /api/v1/board `anonymousComments`); off by default. */
     anonymousComments: p.boolean().default(false),
+    /** Whether the widget's loader and panel answer (`feedback widget on|off`, docs/widget.md). */
+    widgetEnabled: p.boolean().default(false),
+    /** The host origins allowed to frame the widget's panel and talk to it by postMessage. */
+    widgetOrigins: p.array().defaultRaw("'{}'"),
     createdAt: p.datetime(3).defaultRaw('now()'),
   },
 });

@@ -1,5 +1,6 @@
 import type { Catalogue } from './en.js';
 import { teamAr } from './team/ar.js';
+import { widgetAr } from './widget/ar.js';
 
 /** Arabic (right to left). Product terms: feedback = «الملاحظات», board = «لوحة», roadmap = «خارطة الطريق», team = «الفريق», inbox = «صندوق الوارد». */
 export const ar: Catalogue = {
@@ -63,6 +64,7 @@ export const ar: Catalogue = {
   'team.signIn.nameHint': 'يظهر مع ردودك وفي سجل الحالات.',
   'team.signIn.submit': 'تسجيل الدخول',
   ...teamAr,
+  ...widgetAr,
 
   'refusal.400': 'هناك خطأ ما في الطلب',
   'refusal.401': 'لم يتم تسجيل الدخول',

@@ -1,5 +1,6 @@
 import type { Catalogue } from './en.js';
 import { teamDe } from './team/de.js';
+import { widgetDe } from './widget/de.js';
 
 /** German. Product terms: feedback = „Feedback“, board = „Board“, roadmap = „Roadmap“, team = „Team“, inbox = „Posteingang“. */
 export const de: Catalogue = {
@@ -63,6 +64,7 @@ export const de: Catalogue = {
   'team.signIn.nameHint': 'Wird bei deinen Antworten und im Statusverlauf angezeigt.',
   'team.signIn.submit': 'Anmelden',
   ...teamDe,
+  ...widgetDe,
 
   'refusal.400': 'Mit der Anfrage stimmt etwas nicht',
   'refusal.401': 'Nicht angemeldet',

@@ -1,4 +1,5 @@
 import { teamEn } from './team/en.js';
+import { widgetEn } from './widget/en.js';
 
 /**
  * The source of every text of the board and the team's pages, in ICU MessageFormat
@@ -78,6 +79,7 @@ export const en = {
 
   // The team's pages (messages/team/en.ts).
   ...teamEn,
+  ...widgetEn,
 
   // Refusals, on the board and the team's pages (web/kit/views/refusal.ts).
   'refusal.400': 'Something in the request is not right',

@@ -1,5 +1,6 @@
 import type { Catalogue } from './en.js';
 import { teamEs } from './team/es.js';
+import { widgetEs } from './widget/es.js';
 
 /** Spanish. Product terms: feedback = «comentarios», board = «tablero», roadmap = «hoja de ruta», team = «equipo», inbox = «bandeja de entrada». */
 export const es: Catalogue = {
@@ -63,6 +64,7 @@ export const es: Catalogue = {
   'team.signIn.nameHint': 'Se muestra junto a tus respuestas y en el historial de estados.',
   'team.signIn.submit': 'Iniciar sesión',
   ...teamEs,
+  ...widgetEs,
 
   'refusal.400': 'Algo en la solicitud no es correcto',
   'refusal.401': 'No has iniciado sesión',

@@ -1,5 +1,6 @@
 import type { Catalogue } from './en.js';
 import { teamFr } from './team/fr.js';
+import { widgetFr } from './widget/fr.js';
 
 /** French. Product terms: feedback = « avis », board = « tableau », roadmap = « feuille de route », team = « équipe », triage = « tri ». */
 export const fr: Catalogue = {
@@ -63,6 +64,7 @@ export const fr: Catalogue = {
   'team.signIn.nameHint': 'Affiché avec vos réponses et dans l’historique des statuts.',
   'team.signIn.submit': 'Se connecter',
   ...teamFr,
+  ...widgetFr,
 
   'refusal.400': 'Quelque chose ne va pas dans la requête',
   'refusal.401': 'Non connecté',

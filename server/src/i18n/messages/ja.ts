@@ -1,5 +1,6 @@
 import type { Catalogue } from './en.js';
 import { teamJa } from './team/ja.js';
+import { widgetJa } from './widget/ja.js';
 
 /** Japanese. Product terms: feedback = 「フィードバック」, board = 「ボード」, roadmap = 「ロードマップ」, team = 「チーム」, inbox = 「受信箱」. */
 export const ja: Catalogue = {
@@ -63,6 +64,7 @@ export const ja: Catalogue = {
   'team.signIn.nameHint': 'あなたの返信とステータス履歴に表示されます。',
   'team.signIn.submit': 'サインイン',
   ...teamJa,
+  ...widgetJa,
 
   'refusal.400': 'リクエストに問題があります',
   'refusal.401': 'サインインしていません',

@@ -1,5 +1,6 @@
 import type { Catalogue } from './en.js';
 import { teamPtBR } from './team/pt-BR.js';
+import { widgetPtBR } from './widget/pt-BR.js';
 
 /** Brazilian Portuguese. Product terms: feedback = "feedback", board = "quadro", roadmap = "roteiro", team = "equipe", inbox = "caixa de entrada". */
 export const ptBR: Catalogue = {
@@ -63,6 +64,7 @@ export const ptBR: Catalogue = {
   'team.signIn.nameHint': 'Mostrado com suas respostas e no histórico de status.',
   'team.signIn.submit': 'Entrar',
   ...teamPtBR,
+  ...widgetPtBR,
 
   'refusal.400': 'Algo na solicitação não está certo',
   'refusal.401': 'Não conectado',

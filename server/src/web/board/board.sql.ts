@@ -1,5 +1,4 @@
 import type { Statement } from '../../db/pool.js';
-import { upsertEndUser } from '../../api/end-user.sql.js';
 import { isoTimestamp, jsonArrayText, jsonObject } from '../../db/json.sql.js';
 
 /*
@@ -7,22 +6,9 @@ import { isoTimestamp, jsonArrayText, jsonObject } from '../../db/json.sql.js';
  * votes for; the detail; the vote check): what the API has no question for.
  */
 
-/**
- * A visitor's token exchanged for their session, in one statement: the token's hash is spent (a
- * second use inserts nothing) and, only when it was not spent before, the end user is created or
- * updated with the token's profile, exactly as identify does (api/end-user.sql.ts). Returns
- * `fresh` false for a token used before; else the end user's id and name. $1 project, $2 externalId,
- * $3 token hash, $4 the token's expiry (Unix seconds), $5 the profile as JSON.
- */
-export const EXCHANGE_TOKEN: Statement = {
-  name: 'board_exchange_token',
-  text: `with spent as (
-    insert into board_spent_tokens (token_hash, expires_at) values ($3, to_timestamp($4)) on conflict do nothing returning 1
-  ), u as (
-    ${upsertEndUser({ project: '$1::uuid', externalId: '$2::text', profile: '$5' }, { where: 'exists (select 1 from spent)', returning: 'id, name' })}
-  )
-  select exists (select 1 from spent) as fresh, (select id::text from u) as end_user_id, (select name from u) as name`,
-};
+// The token exchange and the similar items' votes are the widget's too: kept in web/kit.
+export { EXCHANGE_TOKEN } from '../kit/visitor-token.sql.js';
+export { VOTED_AMONG } from '../kit/similar.sql.js';
 
 /** Spent tokens past their expiry, which could not be used again anyway (jobs/machine-jobs.ts). */
 export const SWEEP_SPENT_TOKENS = 'delete from board_spent_tokens where expires_at < now()';
@@ -44,16 +30,6 @@ export const STATUS_HISTORY: Statement = {
   )} as history
   from feedback_status_changes h join feedback f on f.id = h.feedback_id
   where h.feedback_id = $1 and f.project_id = $2`,
-};
-
-/**
- * Which of a few items (the submit form's similar items) the voter votes for, as a JSON array of
- * ids: one probe of the votes' unique index per item, as the list's `voted` does. $1 the item ids,
- * $2 the voter key (an end user's id, or the anonymous visitor's hash).
- */
-export const VOTED_AMONG: Statement = {
-  name: 'board_voted_among',
-  text: `select coalesce(json_agg(v.feedback_id), '[]')::text as voted from votes v where v.feedback_id = any($1::uuid[]) and v.voter_key = $2`,
 };
 
 /**

@@ -1,10 +1,10 @@
-import { TITLE_MAX_LENGTH, type ChangelogEntry, type FeedbackDetail, type SimilarFeedbackItem } from '@feedbackd/sdk/contract';
+import { type ChangelogEntry, type FeedbackDetail } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
 import type { AppContext } from '../../http/context.js';
 import { DETAIL } from '../../api/feedback.sql.js';
-import { similarItems } from '../../api/similar.js';
 import { CHECK_ANONYMOUS } from '../../api/votes.sql.js';
-import { SHIPPED_IN, STATUS_HISTORY, VOTED_AMONG } from './board.sql.js';
+import { SHIPPED_IN, STATUS_HISTORY } from './board.sql.js';
+import { similarTo } from '../kit/similar.js';
 import { ENTRY_PAGE } from '../../admin/changelog/changelog.sql.js';
 import { changelogPage } from './views/changelog-page.js';
 import { changelogFeed, FEED_SIZE } from './changelog-feed.js';
@@ -38,24 +38,8 @@ export interface BoardRequest {
   voterKey: string;
 }
 
-/** Similar items the submit form shows. */
-const SIMILAR_ON_BOARD = 5;
-
-/**
- * The items like a title, as the submit form lists them, from the API's own statement
- * (api/similar.ts), with which of them the visitor votes for (their vote buttons). A title that is
- * not text or is empty asks nothing: 'no-title', which the form answers by asking for one; a title
- * too long has no similar items.
- */
-export async function similarTo(sql: SqlPool, project: BoardProject, voterKey: string, title: unknown): Promise<SimilarShown> {
-  const text = typeof title === 'string' ? title.trim() : '';
-  if (text === '') return 'no-title';
-  if (text.length > TITLE_MAX_LENGTH) return { items: [], voted: new Set() };
-  const items = JSON.parse((await similarItems(sql, project.id, text, { limit: SIMILAR_ON_BOARD })).text) as SimilarFeedbackItem[];
-  if (items.length === 0) return { items, voted: new Set() };
-  const [row] = await sql.query<{ voted: string }>(VOTED_AMONG.name, VOTED_AMONG.text, [items.map((item) => item.id), voterKey]);
-  return { items, voted: new Set(JSON.parse(row!.voted) as string[]) };
-}
+// The submit form's similar items are the widget's too (web/kit/similar.ts).
+export { similarTo } from '../kit/similar.js';
 
 /** Entries per page of the board's changelog. */
 const CHANGELOG_PAGE_SIZE = 10;
