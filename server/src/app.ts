@@ -67,6 +67,8 @@ export interface AppDependencies {
    * it. Absent: any host, and the request's own origin.
    */
   publicUrl?: string | undefined;
+  /** The shortest time to fill the board's comment and submit forms, in ms (web/kit/form-guard.ts; default 3 s). */
+  boardMinFillMs?: number | undefined;
 }
 
 /**
@@ -105,7 +107,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   // its own session and cross-site rules: matched here by the router, so that an API request runs
   // none of their code on its way.
   const keyless = keylessRoutes(deps.sql, openApiJson(), boardPaths.board(DEFAULT_PROJECT_SLUG));
-  const boardPages = board({ sql: deps.sql, writes, limiter, logger: deps.logger, assets, voterSecret: deps.voterSecret, publicOrigin: deps.publicUrl });
+  const boardPages = board({ sql: deps.sql, writes, limiter, logger: deps.logger, assets, voterSecret: deps.voterSecret, publicOrigin: deps.publicUrl, orm, minFillMs: deps.boardMinFillMs });
   for (const path of ['/b/{*rest}', '/assets/{*rest}']) keyless.all(path, boardPages);
   const teamPages = team({ sql: deps.sql, orm, limiter, logger: deps.logger, assets, publicOrigin: deps.publicUrl });
   for (const path of ['/team', '/team/{*rest}']) keyless.all(path, teamPages);

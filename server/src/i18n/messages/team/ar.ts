@@ -90,4 +90,12 @@ export const teamAr: TeamCatalogue = {
 
   'team.signIn.signedOut': 'سجّلت الخروج.',
   'team.signIn.ended': 'انتهت جلستك (سُجّل الخروج من مكان آخر، أو طال الخمول، أو أُلغي مفتاحها). سجّل الدخول مرة أخرى.',
+  'team.comments.internal': 'ملاحظة خاصة: لا يراها إلا الفريق',
+  'team.comments.pin': 'تثبيت كإجابة رسمية',
+  'team.comments.unpin': 'إلغاء التثبيت',
+  'team.comments.replyLabel': 'الرد باسم الفريق',
+  'team.item.internal': 'ملاحظة داخلية: لا يراها إلا الفريق، ولا تظهر أبدًا في اللوحة أو الواجهة البرمجية العامة',
+  'team.item.noted': 'حُفظت ملاحظتك الداخلية. لا يراها إلا الفريق.',
+  'team.item.pinned': 'مُثبَّت: تعرضه اللوحة أولًا كإجابة رسمية.',
+  'team.item.unpinned': 'أُلغي التثبيت.',
 };

@@ -87,4 +87,12 @@ export const teamDe: TeamCatalogue = {
 
   'team.signIn.signedOut': 'Sie haben sich abgemeldet.',
   'team.signIn.ended': 'Ihre Sitzung ist beendet (anderswo abgemeldet, zu lange inaktiv oder ihr Schlüssel wurde widerrufen). Melden Sie sich erneut an.',
+  'team.comments.internal': 'Private Notiz: nur das Team sieht sie',
+  'team.comments.pin': 'Als offizielle Antwort anheften',
+  'team.comments.unpin': 'Lösen',
+  'team.comments.replyLabel': 'Als Team antworten',
+  'team.item.internal': 'Interne Notiz: nur das Team sieht sie, nie das Board oder die öffentliche API',
+  'team.item.noted': 'Ihre interne Notiz ist gespeichert. Nur das Team sieht sie.',
+  'team.item.pinned': 'Angeheftet: Das Board zeigt sie zuerst, als offizielle Antwort.',
+  'team.item.unpinned': 'Gelöst.',
 };

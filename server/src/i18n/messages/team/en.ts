@@ -100,6 +100,16 @@ export const teamEn = {
   // English (kit/views/refusal.ts marks it so).
   'team.signIn.signedOut': 'You have signed out.',
   'team.signIn.ended': 'Your session has ended (signed out elsewhere, idle for too long, or its key was revoked). Sign in again.',
+
+  // The team's conversation controls (web/team/views/comment-parts.ts).
+  'team.comments.internal': 'Private note: only the team sees it',
+  'team.comments.pin': 'Pin as the official answer',
+  'team.comments.unpin': 'Unpin',
+  'team.comments.replyLabel': 'Reply as the team',
+  'team.item.internal': 'Internal note: only the team sees it, never the board or the public API',
+  'team.item.noted': 'Your internal note is saved. Only the team sees it.',
+  'team.item.pinned': 'Pinned: the board shows it first, as the official answer.',
+  'team.item.unpinned': 'Unpinned.',
 } as const;
 
 /** A locale's team messages: every key of English's, and no other. */

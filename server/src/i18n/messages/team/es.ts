@@ -87,4 +87,12 @@ export const teamEs: TeamCatalogue = {
 
   'team.signIn.signedOut': 'Ha cerrado la sesión.',
   'team.signIn.ended': 'Su sesión ha terminado (cerrada en otro lugar, inactiva demasiado tiempo o su clave fue revocada). Inicie sesión de nuevo.',
+  'team.comments.internal': 'Nota privada: solo la ve el equipo',
+  'team.comments.pin': 'Fijar como respuesta oficial',
+  'team.comments.unpin': 'Desfijar',
+  'team.comments.replyLabel': 'Responder como el equipo',
+  'team.item.internal': 'Nota interna: solo la ve el equipo, nunca el tablero ni la API pública',
+  'team.item.noted': 'Tu nota interna está guardada. Solo la ve el equipo.',
+  'team.item.pinned': 'Fijado: el tablero lo muestra primero, como respuesta oficial.',
+  'team.item.unpinned': 'Desfijado.',
 };

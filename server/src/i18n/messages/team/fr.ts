@@ -87,4 +87,12 @@ export const teamFr: TeamCatalogue = {
 
   'team.signIn.signedOut': 'Vous êtes déconnecté.',
   'team.signIn.ended': 'Votre session a pris fin (déconnexion ailleurs, inactivité trop longue, ou clé révoquée). Reconnectez-vous.',
+  'team.comments.internal': 'Note privée : seule l’équipe la voit',
+  'team.comments.pin': 'Épingler comme réponse officielle',
+  'team.comments.unpin': 'Désépingler',
+  'team.comments.replyLabel': 'Répondre au nom de l’équipe',
+  'team.item.internal': 'Note interne : seule l’équipe la voit, jamais le tableau ni l’API publique',
+  'team.item.noted': 'Votre note interne est enregistrée. Seule l’équipe la voit.',
+  'team.item.pinned': 'Épinglé : le tableau l’affiche en premier, comme réponse officielle.',
+  'team.item.unpinned': 'Désépinglé.',
 };

@@ -87,4 +87,12 @@ export const teamJa: TeamCatalogue = {
 
   'team.signIn.signedOut': 'サインアウトしました。',
   'team.signIn.ended': 'セッションが終了しました(別の場所でのサインアウト、長時間の無操作、またはキーの失効)。もう一度サインインしてください。',
+  'team.comments.internal': '非公開メモ：チームだけが見られます',
+  'team.comments.pin': '公式の回答としてピン留め',
+  'team.comments.unpin': 'ピン留めを外す',
+  'team.comments.replyLabel': 'チームとして返信',
+  'team.item.internal': '内部メモ：チームだけが見られ、ボードや公開 API には表示されません',
+  'team.item.noted': '内部メモを保存しました。チームだけが見られます。',
+  'team.item.pinned': 'ピン留めしました。ボードで公式の回答として最初に表示されます。',
+  'team.item.unpinned': 'ピン留めを外しました。',
 };

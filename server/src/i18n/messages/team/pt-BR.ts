@@ -87,4 +87,12 @@ export const teamPtBR: TeamCatalogue = {
 
   'team.signIn.signedOut': 'Você saiu.',
   'team.signIn.ended': 'Sua sessão terminou (saída em outro lugar, inativa por muito tempo ou a chave foi revogada). Entre novamente.',
+  'team.comments.internal': 'Nota privada: só a equipe vê',
+  'team.comments.pin': 'Fixar como resposta oficial',
+  'team.comments.unpin': 'Desafixar',
+  'team.comments.replyLabel': 'Responder como a equipe',
+  'team.item.internal': 'Nota interna: só a equipe vê, nunca o quadro nem a API pública',
+  'team.item.noted': 'Sua nota interna foi salva. Só a equipe a vê.',
+  'team.item.pinned': 'Fixado: o quadro o mostra primeiro, como resposta oficial.',
+  'team.item.unpinned': 'Desafixado.',
 };
