@@ -6,17 +6,12 @@ import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { browse, type Page } from '../helpers/team-forms.js';
 import { sampleSum, scrape } from '../helpers/metrics-text.js';
+import { guardFields } from '../helpers/form-guard.js';
 import { request, withServer, type TestServer } from '../helpers/test-server.js';
 
 /** The board's conversation posts (docs/board.md, "Conversation" and "Spam"), as a browser without script sends them. */
 
-/** The guard's fields of the page's first form that has them: the honeypot empty, the signed stamp. */
-function guardOf(page: Page, form = 'comment'): Record<string, string> {
-  const trap = page.text.indexOf(`id="website-${form}"`);
-  expect(trap, `the ${form} form's guard`).to.be.greaterThan(-1);
-  const stamp = /name="shown" value="([^"]+)"/.exec(page.text.slice(trap));
-  return { website: '', shown: stamp![1]! };
-}
+const guardOf = (page: Page, form?: string) => guardFields(page.text, form);
 
 const itemPath = (id: string) => `/b/default/items/${id}`;
 

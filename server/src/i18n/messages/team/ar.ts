@@ -36,6 +36,7 @@ export const teamAr: TeamCatalogue = {
   'team.problem.undoGone': 'لم يعد من الممكن التراجع عن هذا التغيير هنا (مضى عليه أكثر من 10 دقائق، أو أُجري في جلسة أخرى). أعد العناصر بالنموذج.',
   'team.problem.mergeInto': 'اختر العنصر الذي يُدمج فيه هذا العنصر',
   'team.problem.mergeOther': 'اختر عنصرًا غير هذا العنصر',
+  'team.problem.replyGone': 'التعليق الذي كنت ترد عليه لم يعد موجودًا: ردك أدناه لتنشره على العنصر.',
   'team.problem.enterKey': 'أدخل مفتاحًا سريًا',
   'team.problem.publicKey': 'هذا مفتاح عام (pk_): صفحات الفريق تحتاج إلى مفتاح سري (sk_)',
   'team.problem.wrongKey': 'هذا المفتاح ليس مفتاحًا سريًا لهذا الخادم، أو أُلغي',

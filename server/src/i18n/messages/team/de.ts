@@ -33,6 +33,7 @@ export const teamDe: TeamCatalogue = {
   'team.problem.undoGone': 'Diese Änderung kann hier nicht mehr rückgängig gemacht werden (sie ist älter als 10 Minuten oder wurde in einer anderen Sitzung gemacht). Setzen Sie die Einträge mit dem Formular zurück.',
   'team.problem.mergeInto': 'Wählen Sie den Eintrag, in den dieser zusammengeführt wird',
   'team.problem.mergeOther': 'Wählen Sie einen anderen Eintrag als diesen',
+  'team.problem.replyGone': 'Der Kommentar, auf den Sie geantwortet haben, ist nicht mehr da: Ihre Antwort steht unten und kann zum Eintrag veröffentlicht werden.',
   'team.problem.enterKey': 'Geben Sie einen geheimen Schlüssel ein',
   'team.problem.publicKey': 'Das ist ein öffentlicher Schlüssel (pk_): Die Team-Seiten brauchen einen geheimen Schlüssel (sk_)',
   'team.problem.wrongKey': 'Dieser Schlüssel ist kein geheimer Schlüssel dieses Servers, oder er wurde widerrufen',

@@ -41,6 +41,7 @@ export const teamEn = {
   'team.problem.undoGone': 'That change can no longer be undone here (it is more than 10 minutes old, or was made in another session). Change the items back with the form.',
   'team.problem.mergeInto': 'Choose the item to merge this one into',
   'team.problem.mergeOther': 'Choose another item than this one',
+  'team.problem.replyGone': 'The comment you replied to is no longer there: your reply is below, to post on the item.',
   'team.problem.enterKey': 'Enter a secret key',
   'team.problem.publicKey': 'That is a public key (pk_): the team pages need a secret key (sk_)',
   'team.problem.wrongKey': 'That key is not a secret key of this server, or it has been revoked',

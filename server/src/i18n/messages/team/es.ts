@@ -33,6 +33,7 @@ export const teamEs: TeamCatalogue = {
   'team.problem.undoGone': 'Ese cambio ya no se puede deshacer aquí (tiene más de 10 minutos o se hizo en otra sesión). Devuelva los elementos con el formulario.',
   'team.problem.mergeInto': 'Elija el elemento en el que fusionar este',
   'team.problem.mergeOther': 'Elija un elemento distinto de este',
+  'team.problem.replyGone': 'El comentario al que respondías ya no está: tu respuesta está abajo, para publicarla en el elemento.',
   'team.problem.enterKey': 'Introduzca una clave secreta',
   'team.problem.publicKey': 'Esa es una clave pública (pk_): las páginas del equipo necesitan una clave secreta (sk_)',
   'team.problem.wrongKey': 'Esa clave no es una clave secreta de este servidor, o ha sido revocada',

@@ -33,6 +33,7 @@ export const teamFr: TeamCatalogue = {
   'team.problem.undoGone': 'Ce changement ne peut plus être annulé ici (il date de plus de 10 minutes, ou a été fait dans une autre session). Remettez les éléments avec le formulaire.',
   'team.problem.mergeInto': 'Choisissez l’élément dans lequel fusionner celui-ci',
   'team.problem.mergeOther': 'Choisissez un autre élément que celui-ci',
+  'team.problem.replyGone': 'Le commentaire auquel vous répondiez n’est plus là : votre réponse est ci-dessous, à publier sur l’élément.',
   'team.problem.enterKey': 'Saisissez une clé secrète',
   'team.problem.publicKey': 'C’est une clé publique (pk_) : les pages de l’équipe demandent une clé secrète (sk_)',
   'team.problem.wrongKey': 'Cette clé n’est pas une clé secrète de ce serveur, ou elle a été révoquée',

@@ -33,6 +33,7 @@ export const teamJa: TeamCatalogue = {
   'team.problem.undoGone': 'この変更はここでは元に戻せません(10分以上前の変更か、別のセッションでの変更です)。フォームで項目を戻してください。',
   'team.problem.mergeInto': 'この項目の統合先を選んでください',
   'team.problem.mergeOther': 'この項目以外を選んでください',
+  'team.problem.replyGone': '返信先のコメントはもうありません。返信は下にあり、項目に投稿できます。',
   'team.problem.enterKey': 'シークレットキーを入力してください',
   'team.problem.publicKey': 'これは公開キー(pk_)です。チームのページにはシークレットキー(sk_)が必要です',
   'team.problem.wrongKey': 'このキーはこのサーバーのシークレットキーではないか、失効しています',

@@ -33,6 +33,7 @@ export const teamPtBR: TeamCatalogue = {
   'team.problem.undoGone': 'Essa alteração não pode mais ser desfeita aqui (tem mais de 10 minutos ou foi feita em outra sessão). Volte os itens com o formulário.',
   'team.problem.mergeInto': 'Escolha o item no qual mesclar este',
   'team.problem.mergeOther': 'Escolha um item diferente deste',
+  'team.problem.replyGone': 'O comentário que você respondia não está mais lá: sua resposta está abaixo, para publicar no item.',
   'team.problem.enterKey': 'Digite uma chave secreta',
   'team.problem.publicKey': 'Essa é uma chave pública (pk_): as páginas da equipe precisam de uma chave secreta (sk_)',
   'team.problem.wrongKey': 'Essa chave não é uma chave secreta deste servidor, ou foi revogada',

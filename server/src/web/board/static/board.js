@@ -236,7 +236,7 @@ document.addEventListener('submit', async (event) => {
     template.innerHTML = result.html;
     list.append(template.content);
     document.querySelector('[data-no-comments]')?.remove();
-    const count = document.querySelector('[data-comment-count]');
+    const count = document.getElementById('comments-title');
     if (count) count.textContent = result.count;
     if (problem) problem.textContent = '';
     form.reset();

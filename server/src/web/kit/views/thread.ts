@@ -33,7 +33,7 @@ export function commentThread(comments: readonly Comment[], options: ThreadOptio
   const i18n = options.i18n ?? ENGLISH;
   const { t } = i18n;
   return html`<section aria-labelledby="comments-title" class="conversation">
-<h2 id="comments-title" data-comment-count>${t('count.comment', { count: comments.length })}</h2>
+<h2 id="comments-title">${t('count.comment', { count: comments.length })}</h2>
 ${comments.length === 0 && html`<p class="empty" data-no-comments>${t('comments.none')}</p>`}
 <ol class="comments" data-comments>${threads(comments).map(({ comment, replies }) => commentItem(comment, replies, options))}</ol>
 </section>`;
