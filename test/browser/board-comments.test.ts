@@ -170,7 +170,7 @@ for (const backend of backends()) {
         await page.goto(`${server.url}/team/items/${id}`);
         await page.locator(`#comment-${question!.id} summary:has-text("Reply")`).click();
         await page.fill(`#reply-${question!.id}`, 'In the spring release.');
-        await page.locator(`#comment-${question!.id} button:has-text("Post reply")`).click();
+        await page.locator(`#comment-${question!.id} button:has-text("Send reply")`).click();
         expect(await page.locator('.notice').textContent()).to.equal('Your reply is posted.');
         const reply = (await commentsOf(server, id)).find((c) => c.parentId === question!.id)!;
         await page.locator(`#comment-${reply.id} button:has-text("Pin as the official answer")`).click();
@@ -178,7 +178,7 @@ for (const backend of backends()) {
         expect(await page.locator('[data-comments] > li').first().getAttribute('id')).to.equal(`comment-${reply.id}`);
         await page.fill('#reply', 'PRIVATE: customer X asked twice.');
         await page.check('#internal');
-        await page.click('button:has-text("Post reply") >> nth=-1');
+        await page.click('button:has-text("Post reply")');
         expect(await page.locator('.notice').textContent()).to.include('internal note is saved');
         const note = page.locator('li.comment.internal');
         expect(await note.locator('.internal-badge').textContent()).to.equal('Private note: only the team sees it');

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../http/context.js';
+import { DEFAULT_BOARD_MIN_FILL_SECONDS } from '../../serve-defaults.js';
 import type { FormRefusalReason } from '../../metrics/form-metrics.js';
 import { formField } from './forms.js';
 import { html, type SafeHtml } from './html.js';
@@ -17,8 +18,8 @@ import type { I18n } from './i18n.js';
 export const TRAP_FIELD = 'website';
 /** The hidden field that carries the signed moment the form was shown. */
 export const STAMP_FIELD = 'shown';
-/** The default shortest time to fill a form: a person reads and types for longer than this. */
-export const DEFAULT_MIN_FILL_MS = 3_000;
+/** The default shortest time to fill a form (`feedback serve --board-min-fill`): a person reads and types for longer than this. */
+export const DEFAULT_MIN_FILL_MS = DEFAULT_BOARD_MIN_FILL_SECONDS * 1000;
 /** A stamp older than this is refused as stale (a form kept open for a day is shown again, filled). */
 const STAMP_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 

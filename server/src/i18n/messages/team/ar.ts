@@ -95,6 +95,7 @@ export const teamAr: TeamCatalogue = {
   'team.comments.pin': 'تثبيت كإجابة رسمية',
   'team.comments.unpin': 'إلغاء التثبيت',
   'team.comments.replyLabel': 'الرد باسم الفريق',
+  'team.comments.send': 'إرسال الرد',
   'team.item.internal': 'ملاحظة داخلية: لا يراها إلا الفريق، ولا تظهر أبدًا في اللوحة أو الواجهة البرمجية العامة',
   'team.item.noted': 'حُفظت ملاحظتك الداخلية. لا يراها إلا الفريق.',
   'team.item.pinned': 'مُثبَّت: تعرضه اللوحة أولًا كإجابة رسمية.',

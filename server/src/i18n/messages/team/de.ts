@@ -92,6 +92,7 @@ export const teamDe: TeamCatalogue = {
   'team.comments.pin': 'Als offizielle Antwort anheften',
   'team.comments.unpin': 'Lösen',
   'team.comments.replyLabel': 'Als Team antworten',
+  'team.comments.send': 'Antwort senden',
   'team.item.internal': 'Interne Notiz: nur das Team sieht sie, nie das Board oder die öffentliche API',
   'team.item.noted': 'Ihre interne Notiz ist gespeichert. Nur das Team sieht sie.',
   'team.item.pinned': 'Angeheftet: Das Board zeigt sie zuerst, als offizielle Antwort.',

@@ -107,6 +107,7 @@ export const teamEn = {
   'team.comments.pin': 'Pin as the official answer',
   'team.comments.unpin': 'Unpin',
   'team.comments.replyLabel': 'Reply as the team',
+  'team.comments.send': 'Send reply',
   'team.item.internal': 'Internal note: only the team sees it, never the board or the public API',
   'team.item.noted': 'Your internal note is saved. Only the team sees it.',
   'team.item.pinned': 'Pinned: the board shows it first, as the official answer.',

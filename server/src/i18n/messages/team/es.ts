@@ -92,6 +92,7 @@ export const teamEs: TeamCatalogue = {
   'team.comments.pin': 'Fijar como respuesta oficial',
   'team.comments.unpin': 'Desfijar',
   'team.comments.replyLabel': 'Responder como el equipo',
+  'team.comments.send': 'Enviar respuesta',
   'team.item.internal': 'Nota interna: solo la ve el equipo, nunca el tablero ni la API pública',
   'team.item.noted': 'Tu nota interna está guardada. Solo la ve el equipo.',
   'team.item.pinned': 'Fijado: el tablero lo muestra primero, como respuesta oficial.',

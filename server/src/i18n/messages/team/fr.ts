@@ -92,6 +92,7 @@ export const teamFr: TeamCatalogue = {
   'team.comments.pin': 'Épingler comme réponse officielle',
   'team.comments.unpin': 'Désépingler',
   'team.comments.replyLabel': 'Répondre au nom de l’équipe',
+  'team.comments.send': 'Envoyer la réponse',
   'team.item.internal': 'Note interne : seule l’équipe la voit, jamais le tableau ni l’API publique',
   'team.item.noted': 'Votre note interne est enregistrée. Seule l’équipe la voit.',
   'team.item.pinned': 'Épinglé : le tableau l’affiche en premier, comme réponse officielle.',

@@ -92,6 +92,7 @@ export const teamJa: TeamCatalogue = {
   'team.comments.pin': '公式の回答としてピン留め',
   'team.comments.unpin': 'ピン留めを外す',
   'team.comments.replyLabel': 'チームとして返信',
+  'team.comments.send': '返信を送信',
   'team.item.internal': '内部メモ：チームだけが見られ、ボードや公開 API には表示されません',
   'team.item.noted': '内部メモを保存しました。チームだけが見られます。',
   'team.item.pinned': 'ピン留めしました。ボードで公式の回答として最初に表示されます。',

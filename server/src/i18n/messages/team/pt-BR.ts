@@ -92,6 +92,7 @@ export const teamPtBR: TeamCatalogue = {
   'team.comments.pin': 'Fixar como resposta oficial',
   'team.comments.unpin': 'Desafixar',
   'team.comments.replyLabel': 'Responder como a equipe',
+  'team.comments.send': 'Enviar resposta',
   'team.item.internal': 'Nota interna: só a equipe vê, nunca o quadro nem a API pública',
   'team.item.noted': 'Sua nota interna foi salva. Só a equipe a vê.',
   'team.item.pinned': 'Fixado: o quadro o mostra primeiro, como resposta oficial.',

@@ -39,7 +39,7 @@ export function teamConversation(itemId: string, comments: readonly Comment[], w
 <input type="hidden" name="parentId" value="${comment.id}">
 <div class="field"><label for="${id}">${comment.internal ? t('team.item.internal') : t('team.comments.replyLabel')}</label>
 <textarea id="${id}" name="reply" rows="3" maxlength="${COMMENT_MAX_LENGTH}"${typed !== undefined ? html` aria-invalid="true"` : ''}>${typed ?? ''}</textarea></div>
-<button type="submit" class="button">${t('team.item.postReply')}</button>
+<button type="submit" class="button">${t('team.comments.send')}</button>
 </form>
 </details>`);
       }
