@@ -40,3 +40,9 @@ export const DEFAULT_WEBHOOKS_PER_SECOND = 100;
 
 /** How long a stopping server lets requests in flight finish before it cuts their connections. */
 export const DRAIN_TIMEOUT_MS = 8_000;
+
+/**
+ * The shortest time, in seconds, between showing a board form (a comment, a new item) and its
+ * post (web/kit/form-guard.ts): a person reads and types for longer, a bot posts at once.
+ */
+export const DEFAULT_BOARD_MIN_FILL_SECONDS = 3;

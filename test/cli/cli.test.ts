@@ -38,6 +38,16 @@ describe('feedback CLI', () => {
     expect(keysHelp.stdout).to.include('--json').and.include('FEEDBACK_DATA_DIR');
   });
 
+  it('when --board-min-fill is not a whole number of seconds from 0 to 600, then serve exits 2 before opening a database, naming the flag', async () => {
+    for (const value of ['-1', '3.5', '601', 'soon']) {
+      const run = await inProcess(['serve', '--board-min-fill', value, '--data-dir', dataDir]);
+      expect(run.code, value).to.equal(2);
+      expect(run.stderr).to.include(`--board-min-fill must be a whole number from 0 to 600, not "${value}"`);
+    }
+    const help = await inProcess(['serve', '--help']);
+    expect(help.stdout).to.include('--board-min-fill').and.include('FEEDBACK_BOARD_MIN_FILL');
+  });
+
   it('when a command or flag is unknown, then it exits 2 with a usage message on stderr', async () => {
     const run = await feedback(['frobnicate']);
     expect(run.code).to.equal(2);

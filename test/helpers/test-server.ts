@@ -40,6 +40,10 @@ export interface TestServerOptions {
   publicUrl?: string;
   /** The voter secret (FEEDBACK_VOTER_SECRET); absent, the server makes its own, as on a first start. */
   voterSecret?: string;
+  /** The board forms' shortest fill time in ms (the server's default is 3,000); 0 unless a suite asks, so a test's form posts at once. */
+  boardMinFillMs?: number;
+  /** Serve the metrics on a port of their own (0: any free one; server.metricsUrl). */
+  metricsPort?: number;
 }
 
 export async function startTestServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
@@ -60,6 +64,8 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     webhooksPerSecond: options.webhooksPerSecond,
     publicUrl: options.publicUrl,
     voterSecret: options.voterSecret,
+    boardMinFillMs: options.boardMinFillMs ?? 0,
+    metricsPort: options.metricsPort,
     logger: {
       debug: () => {},
       info: (message, fields) => logs.push(`INFO ${message} ${JSON.stringify(fields ?? {})}`),

@@ -1,3 +1,4 @@
+import { guardFields } from '../helpers/form-guard.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { SignJWT } from 'jose';
@@ -130,7 +131,8 @@ for (const backend of backends()) {
       const page = await browse(server, `/b/default/items/${item}`, { cookie });
       expect(page.text).to.match(/aria-pressed="true"/);
 
-      const submitted = await browse(server, '/b/default/new', { method: 'POST', form: { title: 'Posted by Seven on the board' }, cookie });
+      const guard = guardFields((await browse(server, '/b/default/new', { cookie })).text, 'submit');
+      const submitted = await browse(server, '/b/default/new', { method: 'POST', form: { ...guard, title: 'Posted by Seven on the board' }, cookie });
       expect(submitted.status, submitted.text).to.equal(303);
       const id = submitted.headers.get('location')!.split('/').pop()!;
       const detail = await request(server, 'GET', `/api/v1/feedback/${id}`);

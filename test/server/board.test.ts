@@ -1,3 +1,4 @@
+import { guardFields } from '../helpers/form-guard.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
@@ -135,7 +136,8 @@ for (const backend of backends()) {
     });
 
     it('when an item with markup in its title is submitted, then it is made as the API makes it (303 to its page) and shown as text', async () => {
-      const page = await browse(server, '/b/default/new', { method: 'POST', form: { title: '<img src=x onerror=alert(1)> Dark mode', type: 'idea', metadata: '{"x":1}' } });
+      const guard = guardFields((await browse(server, '/b/default/new')).text, 'submit');
+      const page = await browse(server, '/b/default/new', { method: 'POST', form: { ...guard, title: '<img src=x onerror=alert(1)> Dark mode', type: 'idea', metadata: '{"x":1}' } });
       expect(page.status).to.equal(303);
       const id = /\/b\/default\/items\/([0-9a-f-]{36})$/.exec(page.headers.get('location') ?? '')?.[1];
       expect(id, String(page.headers.get('location'))).to.be.a('string');

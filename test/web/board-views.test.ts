@@ -103,7 +103,7 @@ describe('board views', () => {
     expect(page.text).to.include(`<form method="post" action="/b/acme/items/${ITEM_ID}/vote" class="vote" data-vote>`);
     expect(page.text).to.include(`<input type="hidden" name="return" value="/b/acme/items/${ITEM_ID}">`);
     expect(page.text).to.include('aria-pressed="false"');
-    expect(occurrences(page, /<li class="comment team">/)).to.equal(1);
+    expect(occurrences(page, /<li class="comment team" id="comment-[^"]+">/)).to.equal(1);
     expect(page.text).to.include('<h2 id="comments-title">2 comments</h2>');
     expect(page.text).not.to.include('Signed in as');
   });
@@ -116,8 +116,8 @@ describe('board views', () => {
     });
     const page = itemPage({ project: { ...project, name: 'Acme\u202e' }, assets: ASSETS, item, voted: false, visitor: { ...visitor, name: 'Ann\u202e' }, history: [] });
     expect(page.text).to.include('<span class="person-name"><bdi>Mallory\u202e</bdi></span></span> <span class="hint"><time datetime="2026-05-04T03:02:01.000Z">Posted on May 4, 2026</time></span>');
-    expect(page.text).to.include('<p><strong><bdi>Eve\u202e</bdi></strong> <span class="hint"><time datetime="2026-05-04T04:00:00.000Z">May 4, 2026</time></span></p>');
-    expect(page.text).to.include('<p><bdi>Same\u202e</bdi></p>');
+    expect(page.text).to.include('<strong><bdi>Eve\u202e</bdi></strong> <span class="hint"><time datetime="2026-05-04T04:00:00.000Z">May 4, 2026</time></span></p>');
+    expect(page.text).to.include('<p class="comment-text"><bdi>Same\u202e</bdi></p>');
     expect(page.text).to.include('<h1><bdi>Export\u202e</bdi></h1>');
     expect(page.text).to.include('Signed in as <strong><bdi>Ann\u202e</bdi></strong>');
     expect(page.text).to.include('<a class="brand" href="/b/acme"><bdi>Acme\u202e</bdi></a>');

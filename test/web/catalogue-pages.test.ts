@@ -34,7 +34,7 @@ const teamProject = { id: 'p1', slug: 'acme', name: HOSTILE, boardEnabled: true,
 const visitor = { endUserId: 'u1', externalId: 'ext-1', name: HOSTILE };
 const REASON = 'A reason from the server';
 /** What the fixtures give the views as people's text or the server's reasons, and what is made of it (a name's initials); and the submit form's second button's value, a name for the server. */
-const DATA = [HOSTILE, REASON, 'A title of the fixture', 'Thanks', 'Acme', initials(HOSTILE), 'similar', ...TEAM_DATA];
+const DATA = [HOSTILE, REASON, 'A title of the fixture', 'Thanks', 'Acme', initials(HOSTILE), initials('Acme'), 'similar', ...TEAM_DATA];
 
 /** The board's list in a state: its filters, its list (none for a refused query), its problems. */
 function boardIn(i18n: I18n, state: Partial<BoardView>): SafeHtml {

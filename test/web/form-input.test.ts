@@ -62,7 +62,7 @@ describe('form input', () => {
   });
 
   it('when a reply is posted, then it is needed, with the contract\'s message at the reply', () => {
-    expect(post(replyForm, { reply: ' Thanks ' })).to.deep.include({ ok: true, data: { reply: 'Thanks' } });
+    expect(post(replyForm, { reply: ' Thanks ' })).to.deep.include({ ok: true, data: { reply: 'Thanks', parentId: undefined, internal: false } });
     expect(problemsOf(post(replyForm, { reply: '  ' }))).to.deep.equal([{ field: 'reply', message: 'Content is required' }]);
     expect(problemsOf(post(replyForm, {}))).to.deep.equal([{ field: 'reply', message: 'Content is required' }]);
   });

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import type { LogLevel } from '@feedbackd/server';
 import { DEFAULT_PORT } from '@feedbackd/sdk/constants';
-import { DEFAULT_CONNECTION_LIMITS, DEFAULT_RATE_LIMIT, DEFAULT_WEBHOOKS_PER_SECOND, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '@feedbackd/server/serve-defaults';
+import { DEFAULT_BOARD_MIN_FILL_SECONDS, DEFAULT_CONNECTION_LIMITS, DEFAULT_RATE_LIMIT, DEFAULT_WEBHOOKS_PER_SECOND, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '@feedbackd/server/serve-defaults';
 import { wholeNumber } from '../flag-values.js';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -34,6 +34,7 @@ interface ServeFlags extends DatabaseFlags {
   webhooksAllowPrivate?: boolean;
   webhooksPerSecond?: string;
   publicUrl?: string;
+  boardMinFill?: string;
 }
 
 export function serveCommand(output: Output): Command {
@@ -120,6 +121,14 @@ export function serveCommand(output: Output): Command {
         "the origin the public reaches the server at (https://feedback.example.com): the board's and the team's pages then answer only requests for its host (a Host allow-list against DNS rebinding), take form posts only from it, and redirect to it",
       ).env('FEEDBACK_PUBLIC_URL'),
     )
+    .addOption(
+      new Option(
+        '--board-min-fill <seconds>',
+        "shortest time between showing the board's comment or submit form and its post: a post sooner is refused as a bot's, the form coming back filled (0 turns the check off; a form still needs its signed stamp)",
+      )
+        .env('FEEDBACK_BOARD_MIN_FILL')
+        .default(String(DEFAULT_BOARD_MIN_FILL_SECONDS)),
+    )
     .action(async (flags: ServeFlags) => serve(flags, output));
   return command;
 }
@@ -135,6 +144,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const webhooksPerSecond = wholeNumber(flags.webhooksPerSecond ?? String(DEFAULT_WEBHOOKS_PER_SECOND), '--webhooks-per-second', { min: 1, max: 100_000 });
   const connectionLimits = connectionLimitFlags(flags);
   const metricsPort = metricsPortFlag(flags.metricsPort, port);
+  const boardMinFillMs = wholeNumber(flags.boardMinFill ?? String(DEFAULT_BOARD_MIN_FILL_SECONDS), '--board-min-fill', { min: 0, max: 600 }) * 1000;
   const startedAt = performance.now();
   const { createLogger, DataDirInUseError, embeddedDatabaseExists, InvalidPublicUrlError, publicOrigin, startCluster, startServer } = await import('@feedbackd/server');
   // `--public-url` (or FEEDBACK_PUBLIC_URL; empty is none), checked by the server's own rule before any database is touched.
@@ -170,6 +180,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     webhooksAllowPrivate: flags.webhooksAllowPrivate === true,
     webhooksPerSecond,
     publicUrl,
+    boardMinFillMs,
     onFirstKey: (key: string) => {
       firstKey = key;
     },

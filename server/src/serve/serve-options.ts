@@ -47,6 +47,11 @@ export interface ServeOptions extends DatabaseLocation {
    * it. Absent, they answer any host, as their own origin.
    */
   publicUrl?: string;
+  /**
+   * The shortest time, in ms, between showing the board's comment or submit form and its post
+   * (web/kit/form-guard.ts; default 3,000): a post sooner is refused as a bot's. Tests set 0.
+   */
+  boardMinFillMs?: number;
 }
 
 /** Pipelined hot connections to PostgreSQL per core of this machine, for all serving processes together. */
@@ -90,6 +95,8 @@ export interface ProcessSettings {
   publicUrl?: string;
   /** The voter secret (db/voter-secret.ts) in base64url, read once by the process that prepared the database, handed to each worker. */
   voterSecret: string;
+  /** The board forms' shortest fill time in ms; absent: the default. */
+  boardMinFillMs?: number;
 }
 
 /** The settings of each of the `processes` that serve `options` on `database`. */
@@ -109,6 +116,7 @@ export function processSettings(options: ServeOptions, database: Pick<Database, 
     webhooksAllowPrivate: options.webhooksAllowPrivate ?? false,
     webhooksPerSecond: options.webhooksPerSecond ?? DEFAULT_WEBHOOKS_PER_SECOND,
     ...(options.publicUrl === undefined ? {} : { publicUrl: publicOrigin(options.publicUrl) }),
+    ...(options.boardMinFillMs === undefined ? {} : { boardMinFillMs: options.boardMinFillMs }),
   };
 }
 

@@ -91,6 +91,7 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
       failedAuthLimit: settings.failedAuthLimit,
       webhooks: { allowPrivate: settings.webhooksAllowPrivate, stopping: stopping.signal },
       publicUrl: settings.publicUrl,
+      boardMinFillMs: settings.boardMinFillMs,
     });
     await redis?.connected();
     if (typeof role.metrics === 'object') metrics = await startMetricsListener({ port: role.metrics.port, host: settings.host, scrape: () => registry.metrics(), logger });

@@ -16,6 +16,11 @@ import { boardPaths } from '../kit/paths.js';
 import { submitPage } from './views/submit-page.js';
 import { chosenI18n } from '../kit/locale-choice.js';
 import { endSession, exchangeToken, startSession } from './visitors.js';
+import type { FormGuard } from '../kit/form-guard.js';
+import { countFormRefusal } from '../../metrics/form-metrics.js';
+
+/** What the submit form says when its guard refuses it (the rate limit is the board's, a refusal page). */
+const SPAM_REASONS = { honeypot: 'form.problem.honeypot', too_fast: 'form.problem.tooFast', bad_stamp: 'form.problem.stale', rate_limit: 'form.problem.stale' } as const;
 
 /**
  * The submit form: the API's fields (nothing else it sends is read: no metadata, no endUser),
@@ -37,7 +42,7 @@ export const submitForm = formInput(
  * implementation of a vote or a submission. Who may post and how often is checked before these
  * run (board.ts).
  */
-export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths) {
+export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths, guard: FormGuard) {
   return {
     /**
      * POST /b/:slug/items/:id/vote: toggles the visitor's vote. A script that asks for JSON gets
@@ -61,7 +66,15 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
     /** POST /b/:slug/new, checked (submitForm): the new item, then its page; or the items like the title. */
     async submit({ ctx, project, visitor, voterKey }: BoardRequest, input: FormData<typeof submitForm>, values: FormValues): Promise<SafeHtml | undefined> {
       // "Look for similar feedback first": the form again, with the items like the title, and nothing posted.
-      if (input.intent === 'similar') return submitPage({ project, assets, visitor, values, problems: [], similar: await similarTo(sql, project, voterKey, input.title), i18n: chosenI18n(ctx, project.locale) });
+      const i18n = chosenI18n(ctx, project.locale);
+      if (input.intent === 'similar') return submitPage({ project, assets, visitor, values, problems: [], similar: await similarTo(sql, project, voterKey, input.title), i18n, guard });
+      // A bot's post (kit/form-guard.ts): the form again, filled, with the reason; nothing posted.
+      const spam = guard.check(ctx);
+      if (spam) {
+        countFormRefusal('submit', spam);
+        ctx.status = 400;
+        return submitPage({ project, assets, visitor, values, problems: [{ message: i18n.text(SPAM_REASONS[spam]) }], i18n, guard });
+      }
       const { title, description, type } = input;
       const item = { project: project.id, title, description: description ?? null, type, metadata: null };
       // An identified visitor's item is their end user's, as the API's submission with only an externalId (no profile change).
@@ -74,7 +87,7 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
 
     /** A refused submission: the form again (400) with the contract's messages beside its fields. */
     submitAgain({ ctx, project, visitor }: BoardRequest, { values, problems }: FormRefusal): SafeHtml {
-      return submitPage({ project, assets, visitor, values, problems, i18n: chosenI18n(ctx, project.locale) });
+      return submitPage({ project, assets, visitor, values, problems, i18n: chosenI18n(ctx, project.locale), guard });
     },
 
     /**

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
 import type { SqlPool } from '../../db/pool.js';
 import { voterKeyOf } from '../../api/votes.js';
@@ -12,7 +13,9 @@ import { ASSETS_PREFIX, type BoardAssets } from '../kit/assets.js';
 import { boardActions, submitForm } from './actions.js';
 import { boardPages, type BoardRequest } from './pages.js';
 import { boardProjects, type BoardProject } from './projects.js';
-import { postLimit, projectPolicy, setPageHeaders } from '../kit/guards.js';
+import { postLimit, projectPolicy, setPageHeaders, spendBudget } from '../kit/guards.js';
+import { DEFAULT_MIN_FILL_MS, formGuard } from '../kit/form-guard.js';
+import { boardComments } from './comments.js';
 import { pageRunner, routeSteps } from '../kit/pages.js';
 import { chosenI18n, keepLocale } from '../kit/locale-choice.js';
 import { boardPaths } from '../kit/paths.js';
@@ -36,6 +39,10 @@ export interface BoardOptions {
   publicOrigin?: string | undefined;
   /** The server's voter secret: the board's anonymous visitor is keyed as the API's anonymous caller. */
   voterSecret: Buffer;
+  /** The operator side's ORM: a visitor's edit or delete of their comment runs its service (admin/comments.service.ts). */
+  orm: () => Promise<MikroORM>;
+  /** The shortest time to fill a comment or the submit form (kit/form-guard.ts); 3 seconds unless set (tests set 0). */
+  minFillMs?: number | undefined;
 }
 
 /**
@@ -46,8 +53,11 @@ export interface BoardOptions {
 export function board(options: BoardOptions): Middleware<AppState> {
   const { sql, logger } = options;
   const { assets } = options;
-  const pages = boardPages(sql, assets.paths);
-  const actions = boardActions(sql, options.writes, assets.paths);
+  // The forms' stamps are signed with the voter secret: a secret the server already keeps, the same in every process.
+  const guard = formGuard(options.voterSecret, options.minFillMs ?? DEFAULT_MIN_FILL_MS);
+  const pages = boardPages(sql, assets.paths, guard);
+  const actions = boardActions(sql, options.writes, assets.paths, guard);
+  const comments = boardComments({ sql, orm: options.orm, guard, spend: spendBudget(options.limiter, logger, 'comment'), itemView: pages.itemView });
   const projectBySlug = boardProjects(sql);
   /**
    * The page's project (cached for about a second: projects.ts) and who is looking: the
@@ -84,6 +94,8 @@ export function board(options: BoardOptions): Middleware<AppState> {
   };
   // A post: from our own pages only, within the address's budget (kit/pages.ts, routeSteps).
   const { read, post } = routeSteps({ limit: postLimit(options.limiter, logger), who: boardRequest, publicOrigin: options.publicOrigin });
+  // A comment spends a budget of its own (comments.ts), and its refusal keeps what was typed: no budget is spent before it.
+  const commentPost = routeSteps({ limit: () => Promise.resolve(), who: boardRequest, publicOrigin: options.publicOrigin }).post;
 
   const router = new Router<AppState>({ sensitive: true, strict: true });
   router.get('/b/:slug', read(pages.board));
@@ -97,6 +109,9 @@ export function board(options: BoardOptions): Middleware<AppState> {
   router.get('/b/:slug/sign-in', read(actions.signIn));
   router.post('/b/:slug/new', post(submitForm, actions.submit, actions.submitAgain));
   router.post('/b/:slug/items/:id/vote', post(actions.vote));
+  router.post('/b/:slug/items/:id/comments', commentPost(comments.create));
+  router.post('/b/:slug/items/:id/comments/:commentId/edit', post(comments.edit));
+  router.post('/b/:slug/items/:id/comments/:commentId/delete', post(comments.delete));
   router.post('/b/:slug/sign-out', post(actions.signOut));
   // The language switcher (kit/views/language-switcher.ts): a cookie, then back to the page.
   router.post('/b/:slug/locale', post(({ ctx, project }) => keepLocale(ctx, boardPaths.board(project.slug))));

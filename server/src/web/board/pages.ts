@@ -24,6 +24,8 @@ import { similarTexts, submitPage, type SimilarShown } from './views/submit-page
 import { chosenI18n } from '../kit/locale-choice.js';
 import type { SafeHtml } from '../kit/html.js';
 import type { Visitor } from './visitors.js';
+import type { FormGuard } from '../kit/form-guard.js';
+import type { CommentFormState } from './views/comment-parts.js';
 
 /** What a page of the board is made from: its request, its project, and who is looking. */
 export interface BoardRequest {
@@ -48,10 +50,32 @@ const CHANGELOG_PAGE_SIZE = 10;
 const ROADMAP_PAGE_SIZE = 20;
 
 /** The board's pages (GET), on the API's statements: the list, the detail, the vote check. */
-export function boardPages(sql: SqlPool, assets: AssetPaths) {
+export function boardPages(sql: SqlPool, assets: AssetPaths, guard: FormGuard) {
   // The list's pages kept per project (kit/rendered-pages.ts): its first pages, in its languages.
   const renderedLists = new RenderedPages(16);
+  /**
+   * An item's page: the API's detail statement (the submitter's name, never their email or
+   * external id, nor the team's internal notes), its vote check for this visitor, and the public
+   * status history (board.sql.ts). `refused`: a comment form refused, shown again filled.
+   */
+  const itemView = async ({ ctx, project, visitor, voterKey }: BoardRequest, refused?: CommentFormState): Promise<SafeHtml> => {
+    const id = itemId(ctx);
+    const [row] = await sql.query<{ body: string }>(DETAIL.name, DETAIL.text, [id, project.id, null]);
+    if (!row) throw itemNotFound();
+    const [[vote], [history], [shipped]] = await Promise.all([
+      sql.query<{ voted: boolean }>(CHECK_ANONYMOUS.name, CHECK_ANONYMOUS.text, [id, project.id, voterKey]),
+      sql.query<{ history: string }>(STATUS_HISTORY.name, STATUS_HISTORY.text, [id, project.id]),
+      sql.query<{ entries: string }>(SHIPPED_IN.name, SHIPPED_IN.text, [id, project.id]),
+    ]);
+    const i18n = chosenI18n(ctx, project.locale);
+    const shippedIn = JSON.parse(shipped?.entries ?? '[]') as { id: string; title: string }[];
+    const item = JSON.parse(row.body) as FeedbackDetail;
+    return itemPage({ project, assets, visitor, item, voted: vote?.voted ?? false, history: JSON.parse(history?.history ?? '[]') as StatusStep[], shippedIn, i18n, guard, anonymousComments: project.anonymousComments, refused });
+  };
   return {
+    /** GET /b/:slug/items/:id (itemView); the comment actions show it again with a refused form. */
+    itemView,
+
     /** GET /b/:slug: the list with the API's query (same names, same validation); a bad value is a 400 page that says which. */
     async board({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
       // The team's chosen order (`feedback board brand --default-sort`) when the visitor picked none.
@@ -77,19 +101,7 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
      * GET /b/:slug/items/:id: the API's detail statement (the submitter's name, never their email
      * or external id), its vote check for this visitor, and the public status history (board.sql.ts).
      */
-    async item({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
-      const id = itemId(ctx);
-      const [row] = await sql.query<{ body: string }>(DETAIL.name, DETAIL.text, [id, project.id, null]);
-      if (!row) throw itemNotFound();
-      const [[vote], [history], [shipped]] = await Promise.all([
-        sql.query<{ voted: boolean }>(CHECK_ANONYMOUS.name, CHECK_ANONYMOUS.text, [id, project.id, voterKey]),
-        sql.query<{ history: string }>(STATUS_HISTORY.name, STATUS_HISTORY.text, [id, project.id]),
-        sql.query<{ entries: string }>(SHIPPED_IN.name, SHIPPED_IN.text, [id, project.id]),
-      ]);
-      const i18n = chosenI18n(ctx, project.locale);
-      const shippedIn = JSON.parse(shipped?.entries ?? '[]') as { id: string; title: string }[];
-      return itemPage({ project, assets, visitor, item: JSON.parse(row.body) as FeedbackDetail, voted: vote?.voted ?? false, history: JSON.parse(history?.history ?? '[]') as StatusStep[], shippedIn, i18n });
-    },
+    item: (request: BoardRequest): Promise<SafeHtml> => itemView(request),
 
     /**
      * GET /b/:slug/new: the empty form; with `?title=`, that title typed in and the items like it
@@ -98,8 +110,8 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
     async newItem({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
       const title = text(ctx.query.title);
       const i18n = chosenI18n(ctx, project.locale);
-      if (title === undefined) return submitPage({ project, assets, visitor, values: {}, problems: [], i18n });
-      return submitPage({ project, assets, visitor, values: { title }, problems: [], similar: await similarTo(sql, project, voterKey, title), i18n });
+      if (title === undefined) return submitPage({ project, assets, visitor, values: {}, problems: [], i18n, guard });
+      return submitPage({ project, assets, visitor, values: { title }, problems: [], similar: await similarTo(sql, project, voterKey, title), i18n, guard });
     },
 
     /**

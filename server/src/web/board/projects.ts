@@ -25,6 +25,8 @@ export interface BoardProject {
   accent?: { style: string; hash: string } | null | undefined;
   /** The pages' language when the reader chose none and their browser asks for none we have (`feedback board brand --locale`); null: English. */
   locale?: string | null | undefined;
+  /** Whether anonymous visitors may comment (`anonymousComments`, off by default): else the form asks them to sign in through the app. */
+  anonymousComments?: boolean | undefined;
   /**
    * The origin this request's pages are at (the public URL, or else the request's own): set per
    * request (board.ts), for the link previews' absolute og:url and og:image.
@@ -45,7 +47,7 @@ const BOARD_PROJECT_CACHE_MAX_ENTRIES = 1_000;
 const BOARD_PROJECT = {
   name: 'board_project',
   text: `select id::text, slug, name, voter_salt, identity_secret, board_frame_origins, board_description, board_accent, board_default_sort,
-board_logo_hash, board_logo_width, board_logo_height, board_locale from projects where slug = $1 and board_enabled`,
+board_logo_hash, board_logo_width, board_logo_height, board_locale, anonymous_comments from projects where slug = $1 and board_enabled`,
 };
 
 type Row = {
@@ -62,6 +64,7 @@ type Row = {
   board_logo_width: number | null;
   board_logo_height: number | null;
   board_locale: string | null;
+  anonymous_comments: boolean;
 };
 
 /** The boards' projects by slug, each read at most once a second per process. */
@@ -88,6 +91,7 @@ function projectOf(row: Row): BoardProject {
     logo: row.board_logo_hash ? { path: logoPath(row.slug, row.board_logo_hash), width: row.board_logo_width ?? 0, height: row.board_logo_height ?? 0 } : null,
     accent: style === undefined ? null : { style, hash: `'sha256-${createHash('sha256').update(style).digest('base64')}'` },
     locale: row.board_locale,
+    anonymousComments: row.anonymous_comments,
   };
 }
 

@@ -86,26 +86,41 @@ export function checkPublicHost(ctx: AppContext, publicOrigin: string | undefine
   throw new AppError(421, `This server's pages are at ${publicOrigin}: open them there.`);
 }
 
+/** A budget of posts per address: the board's posts, its comments (a budget apart), the team's sign-ins and posts. */
+export type PostScope = 'board' | 'comment' | 'team';
+
 /**
  * The board's posts (votes, submissions) spend the budget of the caller's address in the server's
  * rate limiter (the API keys' one, so the same store: this process, the cluster's bank or Redis),
  * under a key of their own (`scope`: the team's pages spend a budget apart from the board's). A
  * store that fails lets the post through, as for API keys.
  */
-export function postLimit(limiter: RateLimiter | undefined, logger: Logger, scope: 'board' | 'team' = 'board'): (ctx: AppContext) => Promise<void> {
-  if (!limiter) return () => Promise.resolve();
+export function postLimit(limiter: RateLimiter | undefined, logger: Logger, scope: PostScope = 'board'): (ctx: AppContext) => Promise<void> {
+  const spend = spendBudget(limiter, logger, scope);
+  return async (ctx) => {
+    const retryAfter = await spend(ctx);
+    if (retryAfter === undefined) return;
+    throw new AppError(429, 'Too many posts from your address in a short time.', undefined, { 'Retry-After': String(retryAfter) });
+  };
+}
+
+/**
+ * Spends one post of the address's budget in `scope`: undefined while it lasts, else the seconds
+ * until it comes back (a Retry-After), the refusal counted. A form that must come back filled
+ * (the board's comments) answers the refusal itself; postLimit throws it as a refusal page.
+ */
+export function spendBudget(limiter: RateLimiter | undefined, logger: Logger, scope: PostScope): (ctx: AppContext) => Promise<number | undefined> {
+  if (!limiter) return () => Promise.resolve(undefined);
   return async (ctx) => {
     let state;
     try {
       state = await limiter.consume(`${scope}:${clientIp(ctx)}`);
     } catch (error) {
       logger.warn(`rate limiter store failed; ${scope} post served without a limit`, { id: ctx.state.requestId, error: error instanceof Error ? error.message : String(error) });
-      return;
+      return undefined;
     }
-    if (state.allowed) return;
+    if (state.allowed) return undefined;
     countRefusal(scope);
-    throw new AppError(429, 'Too many posts from your address in a short time.', undefined, {
-      'Retry-After': String(Math.max(1, Math.ceil(state.msBeforeNext / 1000))),
-    });
+    return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
   };
 }

@@ -1,7 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { AddCommentRequestSchema, FeedbackStatusSchema, MergeFeedbackRequestSchema, type FeedbackDetail, type FeedbackListItem } from '@feedbackd/sdk/contract';
-import { addComment } from '../../admin/comments.service.js';
+import { AddCommentRequestSchema, ERROR_MESSAGES, FeedbackStatusSchema, MergeFeedbackRequestSchema, type FeedbackDetail, type FeedbackListItem } from '@feedbackd/sdk/contract';
+import { addComment, missing, updateComment } from '../../admin/comments.service.js';
+import { AppError } from '../../http/errors.js';
+import { UUID } from '../../db/uuid.js';
 import { deleteItem, updateItem } from '../../admin/items.service.js';
 import { mergeItems } from '../../admin/merge.service.js';
 import type { SqlPool } from '../../db/pool.js';
@@ -19,7 +21,7 @@ import { readList } from '../kit/lists.js';
 import { label, type Problem } from '../kit/views/parts.js';
 import { sessionActor } from './inbox.js';
 import { teamPaths } from './layout.js';
-import { formField, formInput, seeOther, type FormData } from '../kit/forms.js';
+import { formField, formInput, seeOther, type FormData, type FormValues } from '../kit/forms.js';
 import type { FormRefusal } from '../kit/pages.js';
 import type { TeamRequest } from './requests.js';
 import type { TeamProject, TeamSession } from './session.js';
@@ -32,6 +34,9 @@ const NOTICES: Record<string, (item: FeedbackDetail, i18n: I18n) => SafeHtml> = 
   status: (item, i18n) => i18n.t('team.item.saved', { status: label(item.status, i18n) }),
   reply: (_, { t }) => t('team.item.replied'),
   merged: (_, { t }) => t('team.item.merged'),
+  noted: (_, { t }) => t('team.item.noted'),
+  pinned: (_, { t }) => t('team.item.pinned'),
+  unpinned: (_, { t }) => t('team.item.unpinned'),
 };
 
 /** A form field as text; a repeated field (a list) is none, as is a comment that is only spaces, where it may be left out. */
@@ -46,8 +51,22 @@ export const statusForm = formInput(z.object({ status: FeedbackStatusSchema, com
   say: { status: teamProblem('team.problem.status') },
 });
 
-/** The reply form: a comment as the team, which the form needs. */
-export const replyForm = formInput(z.object({ reply: z.preprocess(text, CommentSchema) }), { fields: ['reply'] });
+/**
+ * The reply form: a comment as the team, which the form needs; a thread's Reply names the comment
+ * it answers (`parentId`, checked as the API checks it), and the box `internal` makes it a private
+ * note of the team.
+ */
+export const replyForm = formInput(
+  z.object({
+    reply: z.preprocess(text, CommentSchema),
+    parentId: z.preprocess(givenText, AddCommentRequestSchema.shape.parentId),
+    internal: z.preprocess((value) => value === 'on', z.boolean()),
+  }),
+  { fields: ['reply', 'parentId', 'internal'], controls: { parentId: 'reply', internal: 'internal' } },
+);
+
+/** Pin or unpin a team comment as the board's official answer. */
+export const pinForm = formInput(z.object({ pinned: z.enum(['true', 'false']).transform((value) => value === 'true') }), { fields: ['pinned'] });
 
 /** The merge form: the item to merge into, chosen among the candidates (an id, as the API's merge takes it). */
 export const mergeForm = formInput(z.object({ intoId: z.preprocess((value) => value ?? '', MergeFeedbackRequestSchema.shape.intoId) }), {
@@ -170,17 +189,44 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: Te
       return undefined;
     },
 
-    /** POST /team/items/:id/comments, checked (replyForm): the reply, posted as the team. */
-    async reply({ ctx, session }: TeamRequest, { reply }: FormData<typeof replyForm>): Promise<undefined> {
+    /**
+     * POST /team/items/:id/comments, checked (replyForm): the reply, posted as the team (the API's
+     * service, addComment), to the item or to a comment, as an internal note when asked; then the
+     * item at the new comment. A parent that is not a comment of the item is refused as the API does.
+     */
+    async reply(request: TeamRequest, { reply, parentId, internal }: FormData<typeof replyForm>, values: FormValues): Promise<SafeHtml | undefined> {
+      const { ctx, session } = request;
       const id = itemId(ctx);
-      const added = await addComment((await orm()).em.fork(), session.project.id, id, reply, teamAuthor(session));
+      let added;
+      try {
+        added = await addComment((await orm()).em.fork(), session.project.id, id, reply, teamAuthor(session), { parentId, internal });
+      } catch (error) {
+        if (error instanceof AppError && error.status === 400) return render(request, id, { reply: values.reply, internal: values.internal }, [{ field: 'reply', message: teamProblem('team.problem.replyGone') }]);
+        throw error;
+      }
       if (!added) throw itemNotFound();
-      seeOther(ctx, `${teamPaths.item(id)}?done=reply`);
+      seeOther(ctx, `${teamPaths.item(id)}?done=${internal ? 'noted' : 'reply'}`);
       return undefined;
     },
 
-    /** A refused reply: the item page again (400), the reply as it was typed. */
-    replyRefused: (request: TeamRequest, { values, problems }: FormRefusal): Promise<SafeHtml> => render(request, itemId(request.ctx), { reply: values.reply }, problems),
+    /** A refused reply: the item page again (400), the reply as it was typed, in the form it was typed in. */
+    replyRefused: (request: TeamRequest, { values, problems }: FormRefusal): Promise<SafeHtml> =>
+      render(request, itemId(request.ctx), { reply: values.reply ?? '', parentId: values.parentId || undefined, internal: values.internal }, problems),
+
+    /** POST /team/items/:id/comments/:commentId/pin, checked (pinForm): the API's service (updateComment) pins or unpins a team comment. */
+    async pin({ ctx, session }: TeamRequest, { pinned }: FormData<typeof pinForm>): Promise<undefined> {
+      const id = itemId(ctx);
+      const commentId = String(ctx.params.commentId);
+      if (!UUID.test(commentId)) throw new AppError(404, ERROR_MESSAGES.commentNotFound);
+      const result = await updateComment((await orm()).em.fork(), session.project.id, id, commentId, { pinned }, { secret: true });
+      if (result === 'no-item') throw itemNotFound();
+      if (typeof result === 'string') throw missing(result);
+      seeOther(ctx, `${teamPaths.item(id)}?done=${pinned ? 'pinned' : 'unpinned'}#comment-${commentId}`);
+      return undefined;
+    },
+
+    /** A refused pin (a forged form): the item page again (400). */
+    pinRefused: (request: TeamRequest, { problems }: FormRefusal): Promise<SafeHtml> => render(request, itemId(request.ctx), {}, problems),
   };
 }
 

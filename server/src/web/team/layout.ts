@@ -18,6 +18,7 @@ export const teamPaths = {
   item: (id: string) => `/team/items/${encodeURIComponent(id)}`,
   itemStatus: (id: string) => `/team/items/${encodeURIComponent(id)}/status`,
   itemComment: (id: string) => `/team/items/${encodeURIComponent(id)}/comments`,
+  itemCommentPin: (id: string, comment: string) => `/team/items/${encodeURIComponent(id)}/comments/${encodeURIComponent(comment)}/pin`,
   itemMerge: (id: string) => `/team/items/${encodeURIComponent(id)}/merge`,
   itemDelete: (id: string) => `/team/items/${encodeURIComponent(id)}/delete`,
 };

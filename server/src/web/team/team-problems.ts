@@ -20,6 +20,7 @@ const MESSAGES: readonly [key: MessageKey, values?: Record<string, number>][] = 
   ['team.problem.undoGone'],
   ['team.problem.mergeInto'],
   ['team.problem.mergeOther'],
+  ['team.problem.replyGone'],
   ['team.problem.enterKey'],
   ['team.problem.publicKey'],
   ['team.problem.wrongKey'],

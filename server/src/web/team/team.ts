@@ -12,7 +12,7 @@ import { CROSS_SITE_REFUSAL, postLimit, setPageHeaders } from '../kit/guards.js'
 import { pageRunner, routeSteps } from '../kit/pages.js';
 import { chosenI18n, keepLocale } from '../kit/locale-choice.js';
 import { bulkStatusForm, inbox, undoForm } from './inbox.js';
-import { mergeForm, replyForm, statusForm, teamItems } from './items.js';
+import { mergeForm, replyForm, pinForm, statusForm, teamItems } from './items.js';
 import { teamErrorPage, teamPaths } from './layout.js';
 import type { TeamRequest } from './requests.js';
 import { teamSessions, type TeamSession } from './session.js';
@@ -96,6 +96,7 @@ export function team(options: TeamOptions): Middleware<AppState> {
   router.get('/team/items/:id', member.read(item.page));
   router.post('/team/items/:id/status', member.post(statusForm, item.changeStatus, item.statusRefused));
   router.post('/team/items/:id/comments', member.post(replyForm, item.reply, item.replyRefused));
+  router.post('/team/items/:id/comments/:commentId/pin', member.post(pinForm, item.pin, item.pinRefused));
   router.post('/team/items/:id/merge', member.post(mergeForm, item.merge, item.mergeRefused));
   router.get('/team/items/:id/delete', member.read(item.confirmDelete));
   router.post('/team/items/:id/delete', member.post(item.delete));

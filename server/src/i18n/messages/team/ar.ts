@@ -36,6 +36,7 @@ export const teamAr: TeamCatalogue = {
   'team.problem.undoGone': 'لم يعد من الممكن التراجع عن هذا التغيير هنا (مضى عليه أكثر من 10 دقائق، أو أُجري في جلسة أخرى). أعد العناصر بالنموذج.',
   'team.problem.mergeInto': 'اختر العنصر الذي يُدمج فيه هذا العنصر',
   'team.problem.mergeOther': 'اختر عنصرًا غير هذا العنصر',
+  'team.problem.replyGone': 'التعليق الذي كنت ترد عليه لم يعد موجودًا: ردك أدناه لتنشره على العنصر.',
   'team.problem.enterKey': 'أدخل مفتاحًا سريًا',
   'team.problem.publicKey': 'هذا مفتاح عام (pk_): صفحات الفريق تحتاج إلى مفتاح سري (sk_)',
   'team.problem.wrongKey': 'هذا المفتاح ليس مفتاحًا سريًا لهذا الخادم، أو أُلغي',
@@ -90,4 +91,13 @@ export const teamAr: TeamCatalogue = {
 
   'team.signIn.signedOut': 'سجّلت الخروج.',
   'team.signIn.ended': 'انتهت جلستك (سُجّل الخروج من مكان آخر، أو طال الخمول، أو أُلغي مفتاحها). سجّل الدخول مرة أخرى.',
+  'team.comments.internal': 'ملاحظة خاصة: لا يراها إلا الفريق',
+  'team.comments.pin': 'تثبيت كإجابة رسمية',
+  'team.comments.unpin': 'إلغاء التثبيت',
+  'team.comments.replyLabel': 'الرد باسم الفريق',
+  'team.comments.send': 'إرسال الرد',
+  'team.item.internal': 'ملاحظة داخلية: لا يراها إلا الفريق، ولا تظهر أبدًا في اللوحة أو الواجهة البرمجية العامة',
+  'team.item.noted': 'حُفظت ملاحظتك الداخلية. لا يراها إلا الفريق.',
+  'team.item.pinned': 'مُثبَّت: تعرضه اللوحة أولًا كإجابة رسمية.',
+  'team.item.unpinned': 'أُلغي التثبيت.',
 };

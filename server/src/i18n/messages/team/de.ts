@@ -33,6 +33,7 @@ export const teamDe: TeamCatalogue = {
   'team.problem.undoGone': 'Diese Änderung kann hier nicht mehr rückgängig gemacht werden (sie ist älter als 10 Minuten oder wurde in einer anderen Sitzung gemacht). Setzen Sie die Einträge mit dem Formular zurück.',
   'team.problem.mergeInto': 'Wählen Sie den Eintrag, in den dieser zusammengeführt wird',
   'team.problem.mergeOther': 'Wählen Sie einen anderen Eintrag als diesen',
+  'team.problem.replyGone': 'Der Kommentar, auf den Sie geantwortet haben, ist nicht mehr da: Ihre Antwort steht unten und kann zum Eintrag veröffentlicht werden.',
   'team.problem.enterKey': 'Geben Sie einen geheimen Schlüssel ein',
   'team.problem.publicKey': 'Das ist ein öffentlicher Schlüssel (pk_): Die Team-Seiten brauchen einen geheimen Schlüssel (sk_)',
   'team.problem.wrongKey': 'Dieser Schlüssel ist kein geheimer Schlüssel dieses Servers, oder er wurde widerrufen',
@@ -87,4 +88,13 @@ export const teamDe: TeamCatalogue = {
 
   'team.signIn.signedOut': 'Sie haben sich abgemeldet.',
   'team.signIn.ended': 'Ihre Sitzung ist beendet (anderswo abgemeldet, zu lange inaktiv oder ihr Schlüssel wurde widerrufen). Melden Sie sich erneut an.',
+  'team.comments.internal': 'Private Notiz: nur das Team sieht sie',
+  'team.comments.pin': 'Als offizielle Antwort anheften',
+  'team.comments.unpin': 'Lösen',
+  'team.comments.replyLabel': 'Als Team antworten',
+  'team.comments.send': 'Antwort senden',
+  'team.item.internal': 'Interne Notiz: nur das Team sieht sie, nie das Board oder die öffentliche API',
+  'team.item.noted': 'Ihre interne Notiz ist gespeichert. Nur das Team sieht sie.',
+  'team.item.pinned': 'Angeheftet: Das Board zeigt sie zuerst, als offizielle Antwort.',
+  'team.item.unpinned': 'Gelöst.',
 };

@@ -41,6 +41,7 @@ export const teamEn = {
   'team.problem.undoGone': 'That change can no longer be undone here (it is more than 10 minutes old, or was made in another session). Change the items back with the form.',
   'team.problem.mergeInto': 'Choose the item to merge this one into',
   'team.problem.mergeOther': 'Choose another item than this one',
+  'team.problem.replyGone': 'The comment you replied to is no longer there: your reply is below, to post on the item.',
   'team.problem.enterKey': 'Enter a secret key',
   'team.problem.publicKey': 'That is a public key (pk_): the team pages need a secret key (sk_)',
   'team.problem.wrongKey': 'That key is not a secret key of this server, or it has been revoked',
@@ -100,6 +101,17 @@ export const teamEn = {
   // English (kit/views/refusal.ts marks it so).
   'team.signIn.signedOut': 'You have signed out.',
   'team.signIn.ended': 'Your session has ended (signed out elsewhere, idle for too long, or its key was revoked). Sign in again.',
+
+  // The team's conversation controls (web/team/views/comment-parts.ts).
+  'team.comments.internal': 'Private note: only the team sees it',
+  'team.comments.pin': 'Pin as the official answer',
+  'team.comments.unpin': 'Unpin',
+  'team.comments.replyLabel': 'Reply as the team',
+  'team.comments.send': 'Send reply',
+  'team.item.internal': 'Internal note: only the team sees it, never the board or the public API',
+  'team.item.noted': 'Your internal note is saved. Only the team sees it.',
+  'team.item.pinned': 'Pinned: the board shows it first, as the official answer.',
+  'team.item.unpinned': 'Unpinned.',
 } as const;
 
 /** A locale's team messages: every key of English's, and no other. */

@@ -33,6 +33,7 @@ export const teamEs: TeamCatalogue = {
   'team.problem.undoGone': 'Ese cambio ya no se puede deshacer aquí (tiene más de 10 minutos o se hizo en otra sesión). Devuelva los elementos con el formulario.',
   'team.problem.mergeInto': 'Elija el elemento en el que fusionar este',
   'team.problem.mergeOther': 'Elija un elemento distinto de este',
+  'team.problem.replyGone': 'El comentario al que respondías ya no está: tu respuesta está abajo, para publicarla en el elemento.',
   'team.problem.enterKey': 'Introduzca una clave secreta',
   'team.problem.publicKey': 'Esa es una clave pública (pk_): las páginas del equipo necesitan una clave secreta (sk_)',
   'team.problem.wrongKey': 'Esa clave no es una clave secreta de este servidor, o ha sido revocada',
@@ -87,4 +88,13 @@ export const teamEs: TeamCatalogue = {
 
   'team.signIn.signedOut': 'Ha cerrado la sesión.',
   'team.signIn.ended': 'Su sesión ha terminado (cerrada en otro lugar, inactiva demasiado tiempo o su clave fue revocada). Inicie sesión de nuevo.',
+  'team.comments.internal': 'Nota privada: solo la ve el equipo',
+  'team.comments.pin': 'Fijar como respuesta oficial',
+  'team.comments.unpin': 'Desfijar',
+  'team.comments.replyLabel': 'Responder como el equipo',
+  'team.comments.send': 'Enviar respuesta',
+  'team.item.internal': 'Nota interna: solo la ve el equipo, nunca el tablero ni la API pública',
+  'team.item.noted': 'Tu nota interna está guardada. Solo la ve el equipo.',
+  'team.item.pinned': 'Fijado: el tablero lo muestra primero, como respuesta oficial.',
+  'team.item.unpinned': 'Desfijado.',
 };

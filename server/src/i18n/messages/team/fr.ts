@@ -33,6 +33,7 @@ export const teamFr: TeamCatalogue = {
   'team.problem.undoGone': 'Ce changement ne peut plus être annulé ici (il date de plus de 10 minutes, ou a été fait dans une autre session). Remettez les éléments avec le formulaire.',
   'team.problem.mergeInto': 'Choisissez l’élément dans lequel fusionner celui-ci',
   'team.problem.mergeOther': 'Choisissez un autre élément que celui-ci',
+  'team.problem.replyGone': 'Le commentaire auquel vous répondiez n’est plus là : votre réponse est ci-dessous, à publier sur l’élément.',
   'team.problem.enterKey': 'Saisissez une clé secrète',
   'team.problem.publicKey': 'C’est une clé publique (pk_) : les pages de l’équipe demandent une clé secrète (sk_)',
   'team.problem.wrongKey': 'Cette clé n’est pas une clé secrète de ce serveur, ou elle a été révoquée',
@@ -87,4 +88,13 @@ export const teamFr: TeamCatalogue = {
 
   'team.signIn.signedOut': 'Vous êtes déconnecté.',
   'team.signIn.ended': 'Votre session a pris fin (déconnexion ailleurs, inactivité trop longue, ou clé révoquée). Reconnectez-vous.',
+  'team.comments.internal': 'Note privée : seule l’équipe la voit',
+  'team.comments.pin': 'Épingler comme réponse officielle',
+  'team.comments.unpin': 'Désépingler',
+  'team.comments.replyLabel': 'Répondre au nom de l’équipe',
+  'team.comments.send': 'Envoyer la réponse',
+  'team.item.internal': 'Note interne : seule l’équipe la voit, jamais le tableau ni l’API publique',
+  'team.item.noted': 'Votre note interne est enregistrée. Seule l’équipe la voit.',
+  'team.item.pinned': 'Épinglé : le tableau l’affiche en premier, comme réponse officielle.',
+  'team.item.unpinned': 'Désépinglé.',
 };

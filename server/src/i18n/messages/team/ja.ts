@@ -33,6 +33,7 @@ export const teamJa: TeamCatalogue = {
   'team.problem.undoGone': 'この変更はここでは元に戻せません(10分以上前の変更か、別のセッションでの変更です)。フォームで項目を戻してください。',
   'team.problem.mergeInto': 'この項目の統合先を選んでください',
   'team.problem.mergeOther': 'この項目以外を選んでください',
+  'team.problem.replyGone': '返信先のコメントはもうありません。返信は下にあり、項目に投稿できます。',
   'team.problem.enterKey': 'シークレットキーを入力してください',
   'team.problem.publicKey': 'これは公開キー(pk_)です。チームのページにはシークレットキー(sk_)が必要です',
   'team.problem.wrongKey': 'このキーはこのサーバーのシークレットキーではないか、失効しています',
@@ -87,4 +88,13 @@ export const teamJa: TeamCatalogue = {
 
   'team.signIn.signedOut': 'サインアウトしました。',
   'team.signIn.ended': 'セッションが終了しました(別の場所でのサインアウト、長時間の無操作、またはキーの失効)。もう一度サインインしてください。',
+  'team.comments.internal': '非公開メモ：チームだけが見られます',
+  'team.comments.pin': '公式の回答としてピン留め',
+  'team.comments.unpin': 'ピン留めを外す',
+  'team.comments.replyLabel': 'チームとして返信',
+  'team.comments.send': '返信を送信',
+  'team.item.internal': '内部メモ：チームだけが見られ、ボードや公開 API には表示されません',
+  'team.item.noted': '内部メモを保存しました。チームだけが見られます。',
+  'team.item.pinned': 'ピン留めしました。ボードで公式の回答として最初に表示されます。',
+  'team.item.unpinned': 'ピン留めを外しました。',
 };

@@ -33,6 +33,7 @@ export const teamPtBR: TeamCatalogue = {
   'team.problem.undoGone': 'Essa alteração não pode mais ser desfeita aqui (tem mais de 10 minutos ou foi feita em outra sessão). Volte os itens com o formulário.',
   'team.problem.mergeInto': 'Escolha o item no qual mesclar este',
   'team.problem.mergeOther': 'Escolha um item diferente deste',
+  'team.problem.replyGone': 'O comentário que você respondia não está mais lá: sua resposta está abaixo, para publicar no item.',
   'team.problem.enterKey': 'Digite uma chave secreta',
   'team.problem.publicKey': 'Essa é uma chave pública (pk_): as páginas da equipe precisam de uma chave secreta (sk_)',
   'team.problem.wrongKey': 'Essa chave não é uma chave secreta deste servidor, ou foi revogada',
@@ -87,4 +88,13 @@ export const teamPtBR: TeamCatalogue = {
 
   'team.signIn.signedOut': 'Você saiu.',
   'team.signIn.ended': 'Sua sessão terminou (saída em outro lugar, inativa por muito tempo ou a chave foi revogada). Entre novamente.',
+  'team.comments.internal': 'Nota privada: só a equipe vê',
+  'team.comments.pin': 'Fixar como resposta oficial',
+  'team.comments.unpin': 'Desafixar',
+  'team.comments.replyLabel': 'Responder como a equipe',
+  'team.comments.send': 'Enviar resposta',
+  'team.item.internal': 'Nota interna: só a equipe vê, nunca o quadro nem a API pública',
+  'team.item.noted': 'Sua nota interna foi salva. Só a equipe a vê.',
+  'team.item.pinned': 'Fixado: o quadro o mostra primeiro, como resposta oficial.',
+  'team.item.unpinned': 'Desafixado.',
 };

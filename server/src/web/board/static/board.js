@@ -201,3 +201,56 @@ document.addEventListener('change', (event) => {
   const select = event.target;
   if (select instanceof HTMLSelectElement && select.form?.hasAttribute('data-language-switcher')) select.form.requestSubmit();
 });
+
+/**
+ * A comment form (views/comment-parts.ts) posts with fetch and asks for JSON: the new comment, as
+ * the server writes it, goes in place (a reply under its comment), the form is emptied and the
+ * heading's count changes, without a reload. A refusal (spam guard, the address's budget, the
+ * text) is shown in the form's alert with the text kept; anything else posts as without script.
+ */
+document.addEventListener('submit', async (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-comment-form') || form.action.endsWith('/edit')) return;
+  event.preventDefault();
+  const button = form.querySelector('button[type="submit"]');
+  const problem = form.querySelector('[data-form-problem]');
+  if (!button || button.getAttribute('aria-busy') === 'true') return;
+  button.setAttribute('aria-busy', 'true');
+  try {
+    const response = await fetch(form.action, {
+      method: 'POST',
+      headers: { Accept: 'application/json' },
+      body: new URLSearchParams(new FormData(form)),
+      credentials: 'same-origin',
+    });
+    const result = await response.json().catch(() => undefined);
+    if (!result) return form.submit();
+    if (!response.ok) {
+      if (problem) problem.textContent = result.error;
+      form.querySelector('textarea')?.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    const list = result.parentId ? document.querySelector(`[data-replies="${CSS.escape(result.parentId)}"]`) : document.querySelector('[data-comments]');
+    if (!list) return location.assign(`${location.pathname}#comment-${result.id}`);
+    const template = document.createElement('template');
+    template.innerHTML = result.html;
+    list.append(template.content);
+    document.querySelector('[data-no-comments]')?.remove();
+    const count = document.getElementById('comments-title');
+    if (count) count.textContent = result.count;
+    if (problem) problem.textContent = '';
+    form.reset();
+    form.querySelector('textarea')?.removeAttribute('aria-invalid');
+    form.closest('details')?.removeAttribute('open');
+    // The new comment takes the focus, so a screen reader reads what was posted and where.
+    const added = document.getElementById(`comment-${result.id}`);
+    if (added) {
+      added.setAttribute('tabindex', '-1');
+      added.focus();
+    }
+  } catch {
+    form.submit();
+  } finally {
+    button.removeAttribute('aria-busy');
+  }
+});

@@ -4,7 +4,9 @@ import type { Visitor } from '../visitors.js';
 import { html, isolated, type SafeHtml } from '../../kit/html.js';
 import { ENGLISH, type I18n } from '../../kit/i18n.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
-import { commentsSection, date } from '../../kit/views/list-parts.js';
+import { date } from '../../kit/views/list-parts.js';
+import { unsignedGuard, type FormGuard } from '../../kit/form-guard.js';
+import { conversation, type CommentFormState } from './comment-parts.js';
 import { itemMeta, voteForm } from '../../kit/views/parts.js';
 import { person } from '../../kit/views/people.js';
 import { statusTimeline, type StatusStep } from '../../kit/views/timeline.js';
@@ -24,11 +26,18 @@ export interface ItemView {
   shippedIn?: readonly { id: string; title: string }[] | undefined;
   /** The page's language (kit/locale-choice.ts, chosenI18n); English when not given. */
   i18n?: I18n | undefined;
+  /** The spam guard of the comment forms (kit/form-guard.ts). */
+  guard?: FormGuard | undefined;
+  /** Whether anonymous visitors may comment (the project's setting). */
+  anonymousComments?: boolean | undefined;
+  /** A refused comment form, shown again filled with the reason. */
+  refused?: CommentFormState | undefined;
 }
 
 /**
  * GET /b/:slug/items/:id: the item, its vote button, who posted it (their name beside a circle of
- * their initials, or Anonymous), its status history, and its comments oldest first (the team's marked).
+ * their initials, or Anonymous), its status history, and its conversation (comment-parts.ts):
+ * the pinned answer first, threads of one level, the team's marked, and the comment form.
  */
 export function itemPage(view: ItemView): SafeHtml {
   const { project, item } = view;
@@ -48,6 +57,6 @@ ${item.description ? html`<p class="description">${isolated(item.description)}</
 </div>
 </article>
 ${statusTimeline(item, view.history, when, false, i18n)}
-${commentsSection(item.comments, when, i18n)}`;
+${conversation({ slug: project.slug, itemId: item.id, comments: item.comments, visitor: view.visitor, anonymousComments: view.anonymousComments ?? false, guard: view.guard ?? unsignedGuard(), when, i18n, refused: view.refused })}`;
   return page({ title: item.title, assets: view.assets, project, visitor: view.visitor, path: boardPaths.item(project.slug, item.id), body, i18n });
 }

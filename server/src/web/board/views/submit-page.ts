@@ -1,6 +1,7 @@
 import { FEEDBACK_TYPES, TITLE_MAX_LENGTH, type SimilarFeedbackItem } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../../kit/assets.js';
 import type { Visitor } from '../visitors.js';
+import { unsignedGuard, type FormGuard } from '../../kit/form-guard.js';
 import { html, isolated, type SafeHtml } from '../../kit/html.js';
 import { ENGLISH, type I18n } from '../../kit/i18n.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
@@ -32,6 +33,8 @@ export interface SubmitView {
   similar?: SimilarShown | undefined;
   /** The page's language (kit/locale-choice.ts, chosenI18n); English when not given. */
   i18n?: I18n | undefined;
+  /** The spam guard's fields (kit/form-guard.ts); a view rendered without one gets an unsigned stamp. */
+  guard?: FormGuard | undefined;
 }
 
 /** GET and a refused POST /b/:slug/new: the form, with the contract's messages next to the fields. */
@@ -46,6 +49,7 @@ ${field('title', t('board.submit.titleField'), problems, (describedBy) => html`<
 ${similarList(project.slug, view.similar, i18n)}
 ${field('description', t('board.submit.description'), problems, (describedBy) => html`<textarea id="description" name="description" rows="6"${describedBy}>${values.description ?? ''}</textarea>`, undefined, i18n)}
 ${field('type', t('board.submit.type'), problems, (describedBy) => html`<select id="type" name="type"${describedBy}>${options(FEEDBACK_TYPES.map((type) => ({ value: type, text: label(type, i18n) })), values.type ?? 'idea')}</select>`, undefined, i18n)}
+${(view.guard ?? unsignedGuard()).fields(i18n, 'submit')}
 <button type="submit" class="button">${t('board.submit.send')}</button>
 <button type="submit" name="intent" value="similar" class="button secondary">${t('board.submit.lookFirst')}</button>
 </form>

@@ -3,7 +3,8 @@ import type { TeamAssetPaths } from '../team-assets.js';
 import { html, isolated, isolatedPlain, type HtmlValue, type SafeHtml } from '../../kit/html.js';
 import { ENGLISH, type I18n } from '../../kit/i18n.js';
 import { boardPaths } from '../../kit/paths.js';
-import { commentsSection, dateTime } from '../../kit/views/list-parts.js';
+import { dateTime } from '../../kit/views/list-parts.js';
+import { teamConversation } from './comment-parts.js';
 import { person } from '../../kit/views/people.js';
 import { statusTimeline } from '../../kit/views/timeline.js';
 import { field } from '../../kit/views/fields.js';
@@ -19,6 +20,10 @@ export interface ItemFormValues {
   status?: string | undefined;
   comment?: string | undefined;
   reply?: string | undefined;
+  /** The comment a refused reply answered (a thread's Reply), shown again open there. */
+  parentId?: string | undefined;
+  /** Whether a refused reply was an internal note. */
+  internal?: string | undefined;
 }
 
 export interface TeamItemView {
@@ -79,11 +84,12 @@ ${votersSection(view.people, (n) => `${teamPaths.item(item.id)}?voters=${n}`, i1
 </aside>
 <div class="item-rest">
 ${statusTimeline(item, item.statusHistory ?? [], (iso) => dateTime(iso, i18n), true, i18n)}
-${commentsSection(item.comments, (iso) => dateTime(iso, i18n), i18n)}
+${teamConversation(item.id, item.comments, (iso) => dateTime(iso, i18n), i18n, values.parentId && values.reply !== undefined ? { parentId: values.parentId, reply: values.reply } : undefined)}
 <section aria-labelledby="reply-title">
 <h2 id="reply-title">${t('team.item.replyTitle')}</h2>
 <form method="post" action="${teamPaths.itemComment(item.id)}" novalidate>
-${textField('reply', t('team.item.reply'), undefined, values.reply, problems, 4, i18n)}
+${textField('reply', t('team.item.reply'), undefined, values.parentId ? undefined : values.reply, problems, 4, i18n)}
+<div class="field checkbox"><input type="checkbox" id="internal" name="internal" value="on"${values.internal === 'on' && !values.parentId ? html` checked` : ''}> <label for="internal">${t('team.item.internal')}</label></div>
 <button type="submit" class="button">${t('team.item.postReply')}</button>
 </form>
 </section>
