@@ -139,7 +139,7 @@ export const ja: Catalogue = {
   'comments.formLabel': 'あなたのコメント',
   'comments.post': 'コメントを投稿',
   'comments.signInToComment': 'コメントするには、お使いのアプリにサインインした状態でこのボードを開いてください。',
-  'comments.problem.limit': 'あなたのアドレスから短時間に多くのコメントが送られました。{seconds, number} 秒後にもう一度お試しください。入力した文章は下に残っています。',
+  'comments.problem.limit': 'あなたのアドレスから短時間に多くのコメントが送られました。{seconds, plural, other {# 秒}}後にもう一度お試しください。入力した文章は下に残っています。',
   'comments.problem.empty': '先にコメントを書いてください。',
   'comments.problem.tooLong': 'コメントは最大 {max, number} 文字です。',
   'comments.problem.answered': 'チームがこのコメントに返信したため、編集や削除はできなくなりました。',
