@@ -4,6 +4,7 @@ import type { SqlPool } from '../db/pool.js';
 import { answersInPlace, statementBatches, type Batched } from '../db/statement-batches.js';
 import { jsonReply, type JsonText, type Statements } from '../http/mount.js';
 import { watchBatches } from '../metrics/figures.js';
+import { postingBlocked } from './moderation.js';
 import { SUBMIT_ANONYMOUS, SUBMIT_BATCH, SUBMIT_IDENTIFIED } from './submit.sql.js';
 
 /*
@@ -89,5 +90,7 @@ export async function submitAlone(sql: Pick<SqlPool, 'query'>, s: Submission): P
     s.externalId !== undefined
       ? await sql.query<{ body: string }>(SUBMIT_IDENTIFIED.name, SUBMIT_IDENTIFIED.text, [...item, s.externalId, s.profile])
       : await sql.query<{ body: string }>(SUBMIT_ANONYMOUS.name, SUBMIT_ANONYMOUS.text, [...item, s.voterKey]);
-  return row!.body;
+  // No row: the team blocked this author (docs/moderation.md).
+  if (!row) throw postingBlocked();
+  return row.body;
 }

@@ -37,6 +37,10 @@ export const Project = defineEntity({
     boardLocale: p.text().nullable(),
     /** Whether end users may comment without `endUser` through a public key (PATCH /api/v1/board `anonymousComments`); off by default. */
     anonymousComments: p.boolean().default(false),
+    /** Whose posts wait for the team (docs/moderation.md): none, those without an identified end user, or every end user's. */
+    moderation: p.enum(['none', 'anonymous', 'all'] as const).default('none'),
+    /** Whether a post with a link waits for the team whatever `moderation` says. */
+    moderationHoldLinks: p.boolean().default(false),
     createdAt: p.datetime(3).defaultRaw('now()'),
   },
 });
