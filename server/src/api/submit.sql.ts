@@ -43,12 +43,16 @@ export const SUBMIT_IDENTIFIED: Statement = {
   select ${submittedItem('uid')} from f cross join uid`,
 };
 
-/** Without `endUser`: the submission is the caller's anonymous vote. $6 voter key. No row: that key is blocked. */
+/**
+ * Without `endUser`: the submission is the caller's anonymous vote. $6 voter key, $7 whether a
+ * secret key sends it (the team's own: a block on the address's anonymous key does not stop it).
+ * No row: that key is blocked.
+ */
 export const SUBMIT_ANONYMOUS: Statement = {
   name: 'submit_anonymous',
   text: `with f as (
     insert into feedback (project_id, end_user_id, title, description, type, metadata)
-    select $1::uuid, null, $2::text, $3::text, $4::text, $5::jsonb where ${notBlocked('$1::uuid', '$6::text')}
+    select $1::uuid, null, $2::text, $3::text, $4::text, $5::jsonb where $7::boolean or ${notBlocked('$1::uuid', '$6::text')}
     returning *
   ), ${countersAndVote('$6::text', 'f')}, w as (
     ${feedbackCreatedEvents('f', 'null::text')}
