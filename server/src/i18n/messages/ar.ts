@@ -136,6 +136,8 @@ export const ar: Catalogue = {
   'timeline.unchanged': 'لم تتغير الحالة منذ نشر العنصر.',
 
   'contract.titleRequired': 'العنوان مطلوب',
+
+  'contract.postingBlocked': 'لم يعد بإمكانك النشر في هذا المشروع: حظر الفريق هذا الكاتب',
   'contract.titleNotText': 'يجب أن يكون العنوان نصًا',
   'contract.titleTooLong': 'يجب ألا يزيد العنوان على {max} حرف',
   'contract.descriptionNotText': 'يجب أن يكون الوصف نصًا',
@@ -176,6 +178,8 @@ export const ar: Catalogue = {
   'board.submit.type': 'النوع',
   'board.submit.send': 'إرسال الملاحظة',
   'board.submit.lookFirst': 'البحث عن ملاحظات مشابهة أولًا',
+
+  'board.submit.held': 'شكرًا لك. ستظهر ملاحظاتك على اللوحة بعد أن يوافق عليها الفريق.',
   'board.similar.noTitle': 'اكتب عنوانًا أولًا: يُبحث عن الملاحظات المشابهة حسب عنوانها.',
   'board.similar.none': 'لا شيء مشابه بعد: تفضّل بإرسالها.',
   'board.similar.heading': 'هل طُلبت من قبل؟ صوّت لها بدلًا من ذلك',

@@ -136,6 +136,8 @@ export const de: Catalogue = {
   'timeline.unchanged': 'Der Status hat sich seit der Veröffentlichung nicht geändert.',
 
   'contract.titleRequired': 'Der Titel fehlt',
+
+  'contract.postingBlocked': 'Sie können in diesem Projekt nichts mehr veröffentlichen: Das Team hat diesen Autor gesperrt',
   'contract.titleNotText': 'Der Titel muss Text sein',
   'contract.titleTooLong': 'Der Titel darf höchstens {max} Zeichen lang sein',
   'contract.descriptionNotText': 'Die Beschreibung muss Text sein',
@@ -176,6 +178,8 @@ export const de: Catalogue = {
   'board.submit.type': 'Art',
   'board.submit.send': 'Feedback senden',
   'board.submit.lookFirst': 'Zuerst nach ähnlichem Feedback suchen',
+
+  'board.submit.held': 'Danke. Ihr Feedback erscheint auf dem Board, sobald das Team es freigegeben hat.',
   'board.similar.noTitle': 'Geben Sie zuerst einen Titel ein: Ähnliches Feedback wird anhand des Titels gesucht.',
   'board.similar.none': 'Noch nichts Ähnliches: Senden Sie es ruhig ab.',
   'board.similar.heading': 'Schon gefragt? Stimmen Sie stattdessen dafür',

@@ -136,6 +136,8 @@ export const fr: Catalogue = {
   'timeline.unchanged': 'Le statut n’a pas changé depuis la publication.',
 
   'contract.titleRequired': 'Le titre est obligatoire',
+
+  'contract.postingBlocked': 'Vous ne pouvez plus publier dans ce projet : l’équipe a bloqué cet auteur',
   'contract.titleNotText': 'Le titre doit être du texte',
   'contract.titleTooLong': 'Le titre doit faire au plus {max} caractères',
   'contract.descriptionNotText': 'La description doit être du texte',
@@ -176,6 +178,8 @@ export const fr: Catalogue = {
   'board.submit.type': 'Type',
   'board.submit.send': 'Envoyer l’avis',
   'board.submit.lookFirst': 'Chercher d’abord des avis semblables',
+
+  'board.submit.held': 'Merci. Votre avis apparaîtra sur le tableau dès que l’équipe l’aura approuvé.',
   'board.similar.noTitle': 'Saisissez d’abord un titre : les avis semblables sont cherchés d’après le titre.',
   'board.similar.none': 'Rien de semblable pour l’instant : vous pouvez l’envoyer.',
   'board.similar.heading': 'Déjà demandé ? Votez plutôt pour celui-ci',

@@ -136,6 +136,8 @@ export const ptBR: Catalogue = {
   'timeline.unchanged': 'O status não mudou desde a publicação.',
 
   'contract.titleRequired': 'O título é obrigatório',
+
+  'contract.postingBlocked': 'Você não pode mais publicar neste projeto: a equipe bloqueou este autor',
   'contract.titleNotText': 'O título deve ser texto',
   'contract.titleTooLong': 'O título deve ter no máximo {max} caracteres',
   'contract.descriptionNotText': 'A descrição deve ser texto',
@@ -176,6 +178,8 @@ export const ptBR: Catalogue = {
   'board.submit.type': 'Tipo',
   'board.submit.send': 'Enviar feedback',
   'board.submit.lookFirst': 'Procurar feedback parecido primeiro',
+
+  'board.submit.held': 'Obrigado. Seu feedback aparecerá no quadro assim que a equipe o aprovar.',
   'board.similar.noTitle': 'Digite um título primeiro: o feedback parecido é procurado pelo título.',
   'board.similar.none': 'Nada parecido ainda: pode enviar.',
   'board.similar.heading': 'Já pediram? Vote nele em vez disso',

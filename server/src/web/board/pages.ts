@@ -106,7 +106,8 @@ export function boardPages(sql: SqlPool, assets: AssetPaths) {
     async newItem({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
       const title = text(ctx.query.title);
       const i18n = chosenI18n(ctx, project.locale);
-      if (title === undefined) return submitPage({ project, assets, visitor, values: {}, problems: [], i18n });
+      // `held=1`: a held submission was sent here (actions.ts); the notice says it waits for the team.
+      if (title === undefined) return submitPage({ project, assets, visitor, values: {}, problems: [], i18n, held: ctx.query.held === '1' });
       return submitPage({ project, assets, visitor, values: { title }, problems: [], similar: await similarTo(sql, project, voterKey, title), i18n });
     },
 
