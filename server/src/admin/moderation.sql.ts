@@ -38,6 +38,9 @@ export const HELD_QUEUE = `select (
     ) q
   ) as items, (select count(*)::int from held_posts where project_id = $1::uuid) as total`;
 
+/** How many posts the project holds: $1 project (the team inbox's Held tab). */
+export const HELD_COUNT = { name: 'held_count', text: 'select count(*)::int as n from held_posts where project_id = $1::uuid' };
+
 /** The project's held posts among ids $2 (a uuid[]), locked for the decision: $1 project. */
 export const HELD_FOR_DECISION = `select id, kind, feedback_id from held_posts where project_id = $1::uuid and id = any($2::uuid[]) order by id for update`;
 

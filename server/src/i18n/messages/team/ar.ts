@@ -90,4 +90,25 @@ export const teamAr: TeamCatalogue = {
 
   'team.signIn.signedOut': 'سجّلت الخروج.',
   'team.signIn.ended': 'انتهت جلستك (سُجّل الخروج من مكان آخر، أو طال الخمول، أو أُلغي مفتاحها). سجّل الدخول مرة أخرى.',
+
+  // The Held view (web/team/held.ts, docs/moderation.md).
+  'team.held.tab': 'المحتجزة',
+  'team.held.title': 'محتجزة بانتظار الموافقة',
+  'team.held.intro': 'منشورات المستخدمين التي تنتظر الفريق: لا يراها أحد غيره حتى تتم الموافقة عليها.',
+  'team.held.empty': 'لا شيء بانتظار الموافقة.',
+  'team.held.legend': 'البت في المنشورات المحددة',
+  'team.held.approve': 'موافقة',
+  'team.held.reject': 'رفض',
+  'team.held.block': 'عند الرفض، احظر كتّابها أيضًا',
+  'team.held.submission': 'اقتراح',
+  'team.held.comment': 'تعليق',
+  'team.held.reason': '{reason, select, anonymous {منشور مجهول} all {كل المنشورات محتجزة} other {يحتوي على رابط}}',
+  'team.held.anonymous': 'مجهول',
+  'team.held.count': '{count, plural, zero {لا منشورات} one {منشور واحد} two {منشوران} few {# منشورات} many {# منشورًا} other {# منشور}}',
+  'team.held.approved': '{count, plural, zero {لم تتم الموافقة على أي منشور.} one {تمت الموافقة على منشور واحد.} two {تمت الموافقة على منشورين.} few {تمت الموافقة على # منشورات.} many {تمت الموافقة على # منشورًا.} other {تمت الموافقة على # منشور.}}',
+  'team.held.rejected': '{count, plural, zero {لم يُرفض أي منشور.} one {رُفض منشور واحد.} two {رُفض منشوران.} few {رُفضت # منشورات.} many {رُفض # منشورًا.} other {رُفض # منشور.}}',
+  'team.held.blocked': '{count, plural, zero {لم يُحظر أي كاتب.} one {حُظر كاتب واحد.} two {حُظر كاتبان.} few {حُظر # كتّاب.} many {حُظر # كاتبًا.} other {حُظر # كاتب.}}',
+  'team.held.selectRequired': 'حدد منشورًا واحدًا على الأقل.',
+  'team.shortcuts.approve': 'المحتجزة: الموافقة على المنشورات المحددة (أو الحالي)',
+  'team.shortcuts.reject': 'المحتجزة: رفض المنشورات المحددة (أو الحالي)',
 };

@@ -87,4 +87,25 @@ export const teamDe: TeamCatalogue = {
 
   'team.signIn.signedOut': 'Sie haben sich abgemeldet.',
   'team.signIn.ended': 'Ihre Sitzung ist beendet (anderswo abgemeldet, zu lange inaktiv oder ihr Schlüssel wurde widerrufen). Melden Sie sich erneut an.',
+
+  // The Held view (web/team/held.ts, docs/moderation.md).
+  'team.held.tab': 'Zurückgehalten',
+  'team.held.title': 'Zur Freigabe zurückgehalten',
+  'team.held.intro': 'Beiträge von Endnutzern, die auf das Team warten: Niemand sonst sieht sie, bevor sie freigegeben sind.',
+  'team.held.empty': 'Nichts wartet auf Freigabe.',
+  'team.held.legend': 'Über die ausgewählten Beiträge entscheiden',
+  'team.held.approve': 'Freigeben',
+  'team.held.reject': 'Ablehnen',
+  'team.held.block': 'Beim Ablehnen auch die Autoren sperren',
+  'team.held.submission': 'Einreichung',
+  'team.held.comment': 'Kommentar',
+  'team.held.reason': '{reason, select, anonymous {Anonymer Beitrag} all {Jeder Beitrag wird zurückgehalten} other {Enthält einen Link}}',
+  'team.held.anonymous': 'Anonym',
+  'team.held.count': '{count, plural, one {# Beitrag} other {# Beiträge}}',
+  'team.held.approved': '{count, plural, one {# Beitrag freigegeben.} other {# Beiträge freigegeben.}}',
+  'team.held.rejected': '{count, plural, one {# Beitrag abgelehnt.} other {# Beiträge abgelehnt.}}',
+  'team.held.blocked': '{count, plural, one {# Autor gesperrt.} other {# Autoren gesperrt.}}',
+  'team.held.selectRequired': 'Wählen Sie mindestens einen Beitrag aus.',
+  'team.shortcuts.approve': 'Zurückgehalten: ausgewählte Beiträge (oder den aktuellen) freigeben',
+  'team.shortcuts.reject': 'Zurückgehalten: ausgewählte Beiträge (oder den aktuellen) ablehnen',
 };

@@ -87,4 +87,25 @@ export const teamEs: TeamCatalogue = {
 
   'team.signIn.signedOut': 'Ha cerrado la sesión.',
   'team.signIn.ended': 'Su sesión ha terminado (cerrada en otro lugar, inactiva demasiado tiempo o su clave fue revocada). Inicie sesión de nuevo.',
+
+  // The Held view (web/team/held.ts, docs/moderation.md).
+  'team.held.tab': 'Retenidos',
+  'team.held.title': 'Retenidos para aprobación',
+  'team.held.intro': 'Publicaciones de usuarios que esperan al equipo: nadie más las ve hasta que se aprueban.',
+  'team.held.empty': 'No hay nada pendiente de aprobación.',
+  'team.held.legend': 'Decidir sobre las publicaciones seleccionadas',
+  'team.held.approve': 'Aprobar',
+  'team.held.reject': 'Rechazar',
+  'team.held.block': 'Al rechazar, bloquear también a sus autores',
+  'team.held.submission': 'Propuesta',
+  'team.held.comment': 'Comentario',
+  'team.held.reason': '{reason, select, anonymous {Publicación anónima} all {Se retiene toda publicación} other {Contiene un enlace}}',
+  'team.held.anonymous': 'Anónimo',
+  'team.held.count': '{count, plural, one {# publicación} other {# publicaciones}}',
+  'team.held.approved': '{count, plural, one {# publicación aprobada.} other {# publicaciones aprobadas.}}',
+  'team.held.rejected': '{count, plural, one {# publicación rechazada.} other {# publicaciones rechazadas.}}',
+  'team.held.blocked': '{count, plural, one {# autor bloqueado.} other {# autores bloqueados.}}',
+  'team.held.selectRequired': 'Seleccione al menos una publicación.',
+  'team.shortcuts.approve': 'Retenidos: aprobar las publicaciones seleccionadas (o la actual)',
+  'team.shortcuts.reject': 'Retenidos: rechazar las publicaciones seleccionadas (o la actual)',
 };

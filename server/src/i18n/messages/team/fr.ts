@@ -87,4 +87,25 @@ export const teamFr: TeamCatalogue = {
 
   'team.signIn.signedOut': 'Vous êtes déconnecté.',
   'team.signIn.ended': 'Votre session a pris fin (déconnexion ailleurs, inactivité trop longue, ou clé révoquée). Reconnectez-vous.',
+
+  // The Held view (web/team/held.ts, docs/moderation.md).
+  'team.held.tab': 'En attente',
+  'team.held.title': 'En attente d’approbation',
+  'team.held.intro': 'Les publications des utilisateurs qui attendent l’équipe : personne d’autre ne les voit avant leur approbation.',
+  'team.held.empty': 'Rien n’attend d’approbation.',
+  'team.held.legend': 'Décider des publications sélectionnées',
+  'team.held.approve': 'Approuver',
+  'team.held.reject': 'Refuser',
+  'team.held.block': 'En refusant, bloquer aussi leurs auteurs',
+  'team.held.submission': 'Proposition',
+  'team.held.comment': 'Commentaire',
+  'team.held.reason': '{reason, select, anonymous {Publication anonyme} all {Toute publication est retenue} other {Contient un lien}}',
+  'team.held.anonymous': 'Anonyme',
+  'team.held.count': '{count, plural, one {# publication} other {# publications}}',
+  'team.held.approved': '{count, plural, one {# publication approuvée.} other {# publications approuvées.}}',
+  'team.held.rejected': '{count, plural, one {# publication refusée.} other {# publications refusées.}}',
+  'team.held.blocked': '{count, plural, one {# auteur bloqué.} other {# auteurs bloqués.}}',
+  'team.held.selectRequired': 'Sélectionnez au moins une publication.',
+  'team.shortcuts.approve': 'En attente : approuver les publications sélectionnées (ou la publication courante)',
+  'team.shortcuts.reject': 'En attente : refuser les publications sélectionnées (ou la publication courante)',
 };

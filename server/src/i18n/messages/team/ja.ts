@@ -87,4 +87,25 @@ export const teamJa: TeamCatalogue = {
 
   'team.signIn.signedOut': 'サインアウトしました。',
   'team.signIn.ended': 'セッションが終了しました(別の場所でのサインアウト、長時間の無操作、またはキーの失効)。もう一度サインインしてください。',
+
+  // The Held view (web/team/held.ts, docs/moderation.md).
+  'team.held.tab': '保留中',
+  'team.held.title': '承認待ちの投稿',
+  'team.held.intro': 'チームの確認を待っているエンドユーザーの投稿です。承認されるまで、ほかの人には表示されません。',
+  'team.held.empty': '承認待ちの投稿はありません。',
+  'team.held.legend': '選択した投稿を処理する',
+  'team.held.approve': '承認',
+  'team.held.reject': '却下',
+  'team.held.block': '却下するときに投稿者もブロックする',
+  'team.held.submission': '投稿',
+  'team.held.comment': 'コメント',
+  'team.held.reason': '{reason, select, anonymous {匿名の投稿} all {すべての投稿を保留中} other {リンクを含む}}',
+  'team.held.anonymous': '匿名',
+  'team.held.count': '{count, plural, other {# 件}}',
+  'team.held.approved': '{count, plural, other {# 件を承認しました。}}',
+  'team.held.rejected': '{count, plural, other {# 件を却下しました。}}',
+  'team.held.blocked': '{count, plural, other {# 人の投稿者をブロックしました。}}',
+  'team.held.selectRequired': '投稿を1件以上選択してください。',
+  'team.shortcuts.approve': '保留中：選択した投稿(または現在の投稿)を承認',
+  'team.shortcuts.reject': '保留中：選択した投稿(または現在の投稿)を却下',
 };

@@ -87,4 +87,25 @@ export const teamPtBR: TeamCatalogue = {
 
   'team.signIn.signedOut': 'Você saiu.',
   'team.signIn.ended': 'Sua sessão terminou (saída em outro lugar, inativa por muito tempo ou a chave foi revogada). Entre novamente.',
+
+  // The Held view (web/team/held.ts, docs/moderation.md).
+  'team.held.tab': 'Retidos',
+  'team.held.title': 'Retidos para aprovação',
+  'team.held.intro': 'Publicações de usuários que aguardam a equipe: ninguém mais as vê até que sejam aprovadas.',
+  'team.held.empty': 'Nada aguarda aprovação.',
+  'team.held.legend': 'Decidir sobre as publicações selecionadas',
+  'team.held.approve': 'Aprovar',
+  'team.held.reject': 'Rejeitar',
+  'team.held.block': 'Ao rejeitar, bloquear também os autores',
+  'team.held.submission': 'Sugestão',
+  'team.held.comment': 'Comentário',
+  'team.held.reason': '{reason, select, anonymous {Publicação anônima} all {Toda publicação é retida} other {Contém um link}}',
+  'team.held.anonymous': 'Anônimo',
+  'team.held.count': '{count, plural, one {# publicação} other {# publicações}}',
+  'team.held.approved': '{count, plural, one {# publicação aprovada.} other {# publicações aprovadas.}}',
+  'team.held.rejected': '{count, plural, one {# publicação rejeitada.} other {# publicações rejeitadas.}}',
+  'team.held.blocked': '{count, plural, one {# autor bloqueado.} other {# autores bloqueados.}}',
+  'team.held.selectRequired': 'Selecione pelo menos uma publicação.',
+  'team.shortcuts.approve': 'Retidos: aprovar as publicações selecionadas (ou a atual)',
+  'team.shortcuts.reject': 'Retidos: rejeitar as publicações selecionadas (ou a atual)',
 };
