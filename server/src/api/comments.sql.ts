@@ -1,7 +1,7 @@
 import type { Statement } from '../db/pool.js';
 import { isoTimestamp, jsonObject, type JsonFields } from '../db/json.sql.js';
 import { endUserCtes } from './end-user.sql.js';
-import { notBlocked } from './moderation.sql.js';
+import { notBlocked } from './posting-blocks.sql.js';
 
 /*
  * The conversation's statements (docs/api.md, "Comments"). Every writer takes its locks in the

@@ -2,6 +2,7 @@ import type { Statement } from '../db/pool.js';
 import { itemFields, jsonObject } from '../db/json.sql.js';
 import { commentJson } from './comments.sql.js';
 import { endUserCtes } from './end-user.sql.js';
+import { notBlocked } from './posting-blocks.sql.js';
 
 /*
  * Moderation's hot statements (docs/moderation.md): a held post is written to `held_posts`, not
@@ -9,15 +10,6 @@ import { endUserCtes } from './end-user.sql.js';
  * team approves it (admin/moderation.sql.ts). One round trip each, like the posts they stand in
  * for; which one runs is decided before (api/moderation.ts), from the cached setting.
  */
-
-/**
- * Whether the author `voterKey` (an expression: the end user's id as text, or an anonymous
- * caller's voter key) may post to project `project`: no block of the team's names them. The
- * submit and comment statements carry it as a condition; `posting_blocks` is keyed by the pair.
- */
-export function notBlocked(project: string, voterKey: string): string {
-  return `not exists (select 1 from posting_blocks pb where pb.project_id = ${project} and pb.voter_key = ${voterKey})`;
-}
 
 /** A held submission as the item it will be (the same id and time): `h` a held_posts row, new as a submission is. */
 function heldItem(user: string | null): string {

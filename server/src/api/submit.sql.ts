@@ -3,7 +3,7 @@ import { endUserCtes, profileUnchanged } from './end-user.sql.js';
 import type { Statement } from '../db/pool.js';
 import { itemFields, jsonObject } from '../db/json.sql.js';
 import { feedbackCreatedEvents } from '../db/outbox.sql.js';
-import { notBlocked } from './moderation.sql.js';
+import { notBlocked } from './posting-blocks.sql.js';
 
 /**
  * Spec 4.2, submit: each submission inserts the item, its counters (voteCount 1), the
