@@ -135,6 +135,21 @@ for (const backend of backends()) {
       }
     });
 
+    it('when a held submission is sent again with its Idempotency-Key, then the same 202 answers and one post waits', async () => {
+      const { site, team } = await project({ moderation: 'all' });
+      const send = () => request(site, 'POST', '/api/v1/feedback', { body: { title: 'Sent twice', endUser: { externalId: 'ida' } }, headers: { 'idempotency-key': `held-${randomUUID()}`.slice(0, 40) } });
+      const key = `held-${randomUUID()}`;
+      const again = () => request(site, 'POST', '/api/v1/feedback', { body: { title: 'Sent twice', endUser: { externalId: 'ida' } }, headers: { 'idempotency-key': key } });
+      const first = await again();
+      const second = await again();
+      expect(first.status).to.equal(202);
+      expect(second.status).to.equal(202);
+      expect(second.body).to.deep.equal(first.body);
+      expect((await queue(team)).total).to.equal(1);
+      expect((await send()).status, 'another key is another post').to.equal(202);
+      expect((await queue(team)).total).to.equal(2);
+    });
+
     it('when the project holds links only, then a post with a link (a bare domain too) waits and one without goes out', async () => {
       const { site, team } = await project({ moderationHoldLinks: true });
       expect((await submit(site, { title: 'Dark mode please' })).status).to.equal(201);
