@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { MODERATION_MODES, type ModerationMode } from '@feedbackd/sdk/contract';
+import { MODERATION_MODES } from '@feedbackd/sdk/constants';
+import type { ModerationMode } from '@feedbackd/sdk/contract';
 import type { BoardSetting } from '@feedbackd/server';
 import type { DatabaseFlags } from '../database-options.js';
 import type { ServerModule } from '../operator.js';

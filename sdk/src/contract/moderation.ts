@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { MetadataSchema, TimestampSchema } from './common.js';
 import { AddCommentResponseSchema } from './comments.js';
+import { MODERATION_MODES } from './constants.js';
 import { CreateFeedbackResponseSchema } from './feedback.js';
 
 // Moderation (docs/moderation.md), off by default: a project may hold its end users' posts
 // (submissions and comments through a public key, or from the board) until the team approves
 // them. A held post is invisible to every public read and fires no webhook until approved.
-
-/** Whose posts wait: nobody's (the default), those without an identified end user, or every end user's. */
-export const MODERATION_MODES = ['none', 'anonymous', 'all'] as const;
 
 /** A project's moderation mode. */
 export const ModerationModeSchema = z.enum(MODERATION_MODES, { error: "moderation must be 'none', 'anonymous' or 'all'" });
