@@ -29,6 +29,7 @@ export const API_COMMANDS = {
   webhooks: 'secret',
   changelog: 'secret',
   open: 'secret',
+  moderation: 'secret',
 } as const satisfies Record<string, 'public' | 'secret'>;
 
 /** The API commands that need a secret key, as a phrase: "status, comment, merge and delete". */

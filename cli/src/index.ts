@@ -65,6 +65,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: CommandLoader]> = [
   ['open', async () => (await import('./commands/open.js')).openCommand],
   ['sessions', async () => (await import('./commands/sessions.js')).sessionsCommand],
   ['users', async () => (await import('./commands/users.js')).usersCommand],
+  ['moderation', async () => (await import('./commands/moderation.js')).moderationCommand],
 ];
 
 /** The program's options that take a value: the word after one of them is not a command name. */

@@ -4,6 +4,7 @@ import { AdminResource } from './resources/admin.js';
 import { ChangelogResource } from './resources/changelog.js';
 import { CommentsResource } from './resources/comments.js';
 import { FeedbackResource } from './resources/feedback.js';
+import { ModerationResource } from './resources/moderation.js';
 import { UsersResource } from './resources/users.js';
 import { VotesResource } from './resources/votes.js';
 import { WebhooksResource } from './resources/webhooks.js';
@@ -63,6 +64,8 @@ export class FeedbackClient {
   readonly webhooks: WebhooksResource;
   /** The changelog: `list` (any key; a public key sees published entries), `create`, `update`, `publish`, `delete` (secret key). */
   readonly changelog: ChangelogResource;
+  /** The moderation queue (secret key): `list`, `approve`, `reject` (docs/moderation.md). */
+  readonly moderation: ModerationResource;
   readonly #transport: Transport;
 
   /**
@@ -90,6 +93,7 @@ export class FeedbackClient {
     this.comments = new CommentsResource(this.#transport);
     this.webhooks = new WebhooksResource(this.#transport);
     this.changelog = new ChangelogResource(this.#transport);
+    this.moderation = new ModerationResource(this.#transport);
   }
 
   /**

@@ -30,6 +30,7 @@ export {
 export type { AdminResource } from './resources/admin.js';
 export type { ChangelogResource } from './resources/changelog.js';
 export type { CommentsResource } from './resources/comments.js';
+export type { ModerationResource } from './resources/moderation.js';
 export type { WebhooksResource, WebhookWithSecret } from './resources/webhooks.js';
 export type { FeedbackResource, ListFeedbackParams, SimilarFeedbackParams } from './resources/feedback.js';
 export type { UsersResource } from './resources/users.js';

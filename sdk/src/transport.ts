@@ -106,6 +106,9 @@ const METHOD_NAMES: Record<OperationName, string> = {
   updateChangelog: 'changelog.update',
   publishChangelog: 'changelog.publish',
   deleteChangelog: 'changelog.delete',
+  listHeld: 'moderation.list',
+  approveHeld: 'moderation.approve',
+  rejectHeld: 'moderation.reject',
 };
 
 /**

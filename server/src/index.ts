@@ -24,6 +24,7 @@ export {
   InvalidOriginError,
   setBoardEnabled,
   setAnonymousComments,
+  setModeration,
   setBoardFrameOrigins,
   type BoardSetting,
   type IdentitySecret,

@@ -230,6 +230,9 @@ for (const backend of backends()) {
         locale: null,
         // Who may comment (`feedback board comments`): end users who name themselves only, by default.
         anonymousComments: false,
+        // Whose posts wait for the team (`feedback board moderation`): nobody's, by default.
+        moderation: 'none',
+        moderationHoldLinks: false,
       });
       await sleep(BOARD_PROJECT_CACHE_TTL_MS);
       expect((await browse(server, '/b/acme')).status).to.equal(200);

@@ -24,6 +24,7 @@ const ALL = [
   'Migration20261130001800_conversation',
   'Migration20261201001000_changelog',
   'Migration20261202001100_subscriptions',
+  'Migration20261203001200_moderation',
   'Migration20261205001400_widget',
 ];
 

@@ -8,6 +8,7 @@ import { CliError, EXIT } from '../exit-codes.js';
 import { withDatabase, type ServerModule } from '../operator.js';
 import { printJson, type Output } from '../output.js';
 import { boardCommentsCommand } from './board-comments.js';
+import { boardModerationCommand } from './board-moderation.js';
 
 interface BoardFlags extends DatabaseFlags {
   project: string;
@@ -39,6 +40,7 @@ export function boardCommand(output: Output): Command {
   board.addCommand(secretCommand(output));
   board.addCommand(brandCommand(output));
   board.addCommand(boardCommentsCommand(output, boardAction));
+  board.addCommand(boardModerationCommand(output, boardAction));
   board.addCommand(
     boardAction(
       new Command('embed')
@@ -137,8 +139,11 @@ function boardAction<F extends BoardFlags, S extends BoardSetting>(
   describe: (setting: S) => string | [line: string, note: string],
 ): Command {
   command.addOption(new Option('--project <slug>', 'the project').default('default')).option('--json', 'print the board\'s settings as JSON');
-  return addDatabaseOptions(command).action(async (flags: F) =>
-    withDatabase(databaseLocation(flags), async (orm, server) => {
+  // The options are read from the command, not the action's first argument: a command with an
+  // argument (`board moderation <mode>`) is handed that first.
+  return addDatabaseOptions(command).action(async () => {
+    const flags = command.opts<F>();
+    return withDatabase(databaseLocation(flags), async (orm, server) => {
       const setting = await change(server, orm.em.fork(), flags).catch((error: unknown) => {
         if (error instanceof server.ProjectNotFoundError) throw new CliError(error.message, EXIT.notFound);
         if (error instanceof server.IdentitySecretExistsError || error instanceof server.InvalidOriginError) throw new CliError(error.message, EXIT.usage);
@@ -149,6 +154,6 @@ function boardAction<F extends BoardFlags, S extends BoardSetting>(
       const [line, note] = [describe(setting)].flat();
       output.out(line!);
       if (note) output.err(note);
-    }),
-  );
+    });
+  });
 }

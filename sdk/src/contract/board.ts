@@ -3,6 +3,7 @@ import { DISPLAY_NAME_MAX_LENGTH } from './admin.js';
 import { labelledString } from './common.js';
 import { BOARD_LOCALES } from './constants.js';
 import { SortBySchema } from './enums.js';
+import { ModerationModeSchema } from './moderation.js';
 
 // A project's public board as its operator sets it (docs/board.md): what `feedback board` shows,
 // and the brand (name, description, logo, accent colour, default order, default language) that PATCH /api/v1/board
@@ -17,6 +18,8 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 
 /** The fields PATCH /api/v1/board may change; at least one of them must be given. */
 const BRAND_FIELDS = ['name', 'description', 'accent', 'defaultSort', 'logo', 'locale'] as const;
+/** The other settings PATCH /api/v1/board may change. */
+const SETTING_FIELDS = ['anonymousComments', 'moderation', 'moderationHoldLinks'] as const;
 
 /** A board's default language: one of BOARD_LOCALES, as spelled there. */
 export const BoardLocaleSchema = z.enum(BOARD_LOCALES, { error: () => `locale must be one of the supported languages: ${BOARD_LOCALES.join(', ')}` });
@@ -49,8 +52,12 @@ export const BoardBrandFieldsSchema = z.object({
 export const UpdateBoardRequestSchema = BoardBrandFieldsSchema.extend({
   /** Whether end users may comment without `endUser` through a public key (docs/api.md, "Comments"); off by default. */
   anonymousComments: z.boolean({ error: 'anonymousComments must be true or false' }).optional(),
-}).refine((body) => [...BRAND_FIELDS, 'anonymousComments' as const].some((field) => body[field] !== undefined), {
-  error: `Give at least one of ${BRAND_FIELDS.join(', ')}, anonymousComments`,
+  /** Whose posts wait for the team (docs/moderation.md); `none` by default. */
+  moderation: ModerationModeSchema.optional(),
+  /** Whether a post with a link waits for the team whatever `moderation` says. */
+  moderationHoldLinks: z.boolean({ error: 'moderationHoldLinks must be true or false' }).optional(),
+}).refine((body) => [...BRAND_FIELDS, ...SETTING_FIELDS].some((field) => body[field] !== undefined), {
+  error: `Give at least one of ${[...BRAND_FIELDS, ...SETTING_FIELDS].join(', ')}`,
 });
 
 /** The board's logo as it is served: at `path` on the server, for a year (the path changes with the image). */
@@ -83,6 +90,10 @@ export const BoardSettingsSchema = z.object({
   locale: BoardLocaleSchema.nullable(),
   /** Whether end users may comment anonymously (without `endUser`) through a public key. */
   anonymousComments: z.boolean(),
+  /** Whose posts wait for the team (docs/moderation.md): `none`, `anonymous` or `all`. */
+  moderation: ModerationModeSchema,
+  /** Whether a post with a link waits for the team whatever `moderation` says. */
+  moderationHoldLinks: z.boolean(),
 });
 
 export type BoardSettings = z.infer<typeof BoardSettingsSchema>;

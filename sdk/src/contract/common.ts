@@ -77,4 +77,6 @@ export const ERROR_MESSAGES = {
   notCommentAuthor: 'Only the author of this comment can change it',
   /** Not in the spec: the author's comment was answered by the team, so it stays as it is (403). */
   commentAnswered: 'The team has replied to this comment: it can no longer be edited or deleted',
+  /** Not in the spec: the team blocked this author when rejecting one of their posts (403; docs/moderation.md). */
+  postingBlocked: 'You can no longer post to this project: the team blocked this author',
 } as const;

@@ -14,6 +14,9 @@ export const SORT_ORDERS = ['newest', 'oldest', 'votes', 'comments'] as const;
 /** The languages of the board and the team's pages (BCP 47 tags): a board's default (`locale`) is one of them. */
 export const BOARD_LOCALES = ['en', 'fr', 'de', 'es', 'pt-BR', 'ar', 'ja'] as const;
 
+/** Whose posts a project holds for its team (docs/moderation.md): nobody's (the default), those without an identified end user, or every end user's. */
+export const MODERATION_MODES = ['none', 'anonymous', 'all'] as const;
+
 /** Every webhook event type this version of the contract knows, in the order the docs list them. */
 export const WEBHOOK_EVENT_TYPES = [
   'feedback.created',

@@ -30,6 +30,15 @@ import {
 } from './comments.js';
 import { BoardSettingsSchema, UpdateBoardRequestSchema } from './board.js';
 import {
+  ApproveHeldRequestSchema,
+  ApproveHeldResponseSchema,
+  HeldCommentResponseSchema,
+  HeldFeedbackResponseSchema,
+  ModerationQueueResponseSchema,
+  RejectHeldRequestSchema,
+  RejectHeldResponseSchema,
+} from './moderation.js';
+import {
   ChangelogEntryIdParamsSchema,
   ChangelogEntryResponseSchema,
   ChangelogListResponseSchema,
@@ -115,7 +124,9 @@ export const routes = {
     auth: 'public',
     summary: "Submit feedback; counts as the submitter's vote",
     body: CreateFeedbackRequestSchema,
-    responses: { 201: CreateFeedbackResponseSchema },
+    // 202: the project holds the post for its team (docs/moderation.md); 403: the author was blocked.
+    responses: { 201: CreateFeedbackResponseSchema, 202: HeldFeedbackResponseSchema },
+    refuses: true,
   },
   listFeedback: {
     method: 'GET',
@@ -181,7 +192,7 @@ export const routes = {
     summary: 'Comment on an item, or reply to a comment: as an end user (or anonymously where the project allows it); with a secret key also as the team, as an internal note, or pinned',
     params: FeedbackIdParamsSchema,
     body: AddCommentRequestSchema,
-    responses: { 201: AddCommentResponseSchema },
+    responses: { 201: AddCommentResponseSchema, 202: HeldCommentResponseSchema },
     refuses: true,
   },
   updateComment: {
@@ -465,6 +476,29 @@ export const routes = {
     summary: 'Delete an entry (its items stay)',
     params: ChangelogEntryIdParamsSchema,
     responses: { 200: DeleteChangelogResponseSchema },
+  },
+  listHeld: {
+    method: 'GET',
+    path: '/api/v1/moderation',
+    auth: 'secret',
+    summary: "The project's moderation queue: submissions and comments held for the team, oldest first",
+    responses: { 200: ModerationQueueResponseSchema },
+  },
+  approveHeld: {
+    method: 'POST',
+    path: '/api/v1/moderation/approve',
+    auth: 'secret',
+    summary: 'Approve held posts: each becomes public with the id it was given, and `feedback.created` or `comment.created` goes out once',
+    body: ApproveHeldRequestSchema,
+    responses: { 200: ApproveHeldResponseSchema },
+  },
+  rejectHeld: {
+    method: 'POST',
+    path: '/api/v1/moderation/reject',
+    auth: 'secret',
+    summary: "Reject held posts: each is deleted; with `block`, its author (the end user, or the anonymous caller's voter key) can no longer post",
+    body: RejectHeldRequestSchema,
+    responses: { 200: RejectHeldResponseSchema },
   },
 } as const satisfies Record<string, RouteDefinition>;
 

@@ -6,6 +6,7 @@ import type {
   UpdateCommentRequest,
 } from '../contract/comments.js';
 import type { Comment } from '../contract/feedback.js';
+import type { HoldReason } from '../contract/moderation.js';
 import type { RequestOptions, Transport } from '../transport.js';
 
 /**
@@ -26,7 +27,7 @@ export class CommentsResource {
    * Comments on an item, or replies to a comment with `parentId` (a reply to a reply joins the
    * same thread). `POST /api/v1/feedback/:id/comments`.
    *
-   * @returns The new comment, and the item's `commentCount` after it (internal notes are not counted).
+   * @returns The new comment, and the item's `commentCount` after it (internal notes are not counted); with `held` when the project holds it for its team (docs/moderation.md), unseen and uncounted until approved.
    * @throws BadRequestError for empty or too long content (4,000 characters for an end user), or a
    *   `parentId` that is not a comment of this item; PermissionDeniedError for `team`, `internal` or
    *   `pin` with a public key, or an anonymous comment where the project does not allow them.
@@ -34,7 +35,7 @@ export class CommentsResource {
    * const { comment } = await client.comments.create(itemId, { content: 'Same here!', endUser: { externalId: 'user-42' } });
    * await client.comments.create(itemId, { content: 'Thanks', endUser: { externalId: 'user-7' }, parentId: comment.id });
    */
-  async create(id: string, input: AddCommentRequest, options?: RequestOptions): Promise<AddCommentResult> {
+  async create(id: string, input: AddCommentRequest, options?: RequestOptions): Promise<AddCommentResult & { held?: { reason: HoldReason } }> {
     return this.#transport.call('addComment', { params: { id }, body: input }, options);
   }
 

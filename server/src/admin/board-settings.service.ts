@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BOARD_LOCALES, type BoardSettings } from '@feedbackd/sdk/contract';
+import { BOARD_LOCALES, type BoardSettings, type ModerationMode } from '@feedbackd/sdk/contract';
 import { Project } from '../db/entities/project.entity.js';
 import { exactOrigin } from '../http/origins.js';
 import { ProjectNotFoundError } from './projects.service.js';
@@ -88,6 +88,18 @@ export async function setAnonymousComments(em: EntityManager, which: BoardOf, al
   });
 }
 
+/**
+ * Whose posts wait for the team (docs/moderation.md), and whether any post with a link does;
+ * `holdLinks` left out keeps its value. The API reads the setting through its key cache and the
+ * board through its settings cache, both of about a second.
+ */
+export async function setModeration(em: EntityManager, which: BoardOf, mode: ModerationMode | undefined, holdLinks?: boolean): Promise<BoardSetting> {
+  return change(em, which, (project) => {
+    if (mode !== undefined) project.moderation = mode;
+    if (holdLinks !== undefined) project.moderationHoldLinks = holdLinks;
+  });
+}
+
 /** Loads the project (its lazy `logo` too when `withLogo`, so that a change of it is seen), applies the change, flushes. */
 export async function change(em: EntityManager, which: BoardOf, apply: (project: Project) => void, withLogo = false): Promise<BoardSetting> {
   const where = typeof which === 'string' ? { slug: which } : which;
@@ -115,6 +127,8 @@ export function settingOf(project: Project): BoardSetting {
     // A language this version no longer offers (a row written by a newer one) reads as none.
     locale: BOARD_LOCALES.find((locale) => locale === project.boardLocale) ?? null,
     anonymousComments: project.anonymousComments,
+    moderation: project.moderation,
+    moderationHoldLinks: project.moderationHoldLinks,
     logo: project.boardLogoHash ? { path: logoPath(project.slug, project.boardLogoHash), type: project.boardLogoType as LogoType, width: project.boardLogoWidth!, height: project.boardLogoHeight! } : null,
   };
 }

@@ -7,6 +7,9 @@ import { feedbackNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
 import { checkEndUserContent, createComment, publicComment } from '../api/comments.js';
 import { listComments } from '../api/comments.sql.js';
+import { holdComment } from '../api/held-posts.js';
+import { holdReason } from '../api/moderation.js';
+import { anonymousVoterKey } from '../api/votes.js';
 import { addComment, commentHistory, deleteComment, missing, updateComment } from './comments.service.js';
 
 /**
@@ -33,7 +36,11 @@ export function mountCommentRoutes(router: Router<AppState>, em: (ctx: AppContex
       if (body.team || body.internal || body.pin) throw new AppError(403, ERROR_MESSAGES.teamCommentRequiresSecretKey);
       checkEndUserContent(body.content);
       const author = body.endUser ? { kind: 'user' as const, endUser: body.endUser } : { kind: 'anonymous' as const };
-      const added = await createComment(sql, { ...item, author, secret: false });
+      const voterKey = body.endUser ? undefined : anonymousVoterKey(ctx);
+      // Where the project holds such a comment it waits for the team (docs/moderation.md): 202.
+      const reason = holdReason(ctx.state.caller.moderation, Boolean(body.endUser), [body.content]);
+      if (reason) return reply(202, await holdComment(sql, { ...item, author, secret: false, voterKey }, reason));
+      const added = await createComment(sql, { ...item, author, secret: false, voterKey });
       return reply(201, { comment: publicComment(added.comment), commentCount: added.commentCount });
     }
     if (!body.team && !body.endUser) throw AppError.invalidInput({ formErrors: [], fieldErrors: { team: ['A comment needs an author: team or endUser'] } });

@@ -10,9 +10,10 @@ import { mountCommentRoutes } from './comment-routes.js';
 import { deleteItem, updateItem } from './items.service.js';
 import { mergeItems } from './merge.service.js';
 import { createSignInLink } from './team-sessions.service.js';
-import { boardSetting, setAnonymousComments } from './board-settings.service.js';
+import { boardSetting, setAnonymousComments, setModeration } from './board-settings.service.js';
 import { InvalidBrandError, setBoardBrand } from './board-brand.service.js';
 import { eraseEndUser } from './end-users/erasure.service.js';
+import { approveHeld, heldQueue, rejectHeld } from './moderation.service.js';
 import { exportEndUser } from './end-users/export.service.js';
 
 /** What the operator's endpoints need: the ORM for their transactions, the hot pool to read an item back. */
@@ -60,6 +61,11 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
     return jsonReply(routes.mergeFeedback, 200, `{"feedback":${await detail(body.intoId, ctx, sql)},"merged":${summary}}`);
   });
 
+  // The moderation queue (docs/moderation.md): the services `feedback moderation` and the team's inbox call too.
+  mount(router, routes.listHeld, options, async (_input, ctx) => reply(200, await heldQueue(await em(ctx), projectOf(ctx))));
+  mount(router, routes.approveHeld, options, async ({ body }, ctx) => reply(200, await approveHeld(await em(ctx), projectOf(ctx), body.ids)));
+  mount(router, routes.rejectHeld, options, async ({ body }, ctx) => reply(200, await rejectHeld(await em(ctx), projectOf(ctx), body.ids, body.block ?? false)));
+
   // One end user's data (docs/api.md): erasure, then what is held of them.
   mount(router, routes.eraseUser, options, async ({ params: { externalId }, query: { content } }, ctx) => {
     return reply(200, await eraseEndUser(await em(ctx), { projectId: projectOf(ctx) }, externalId, content));
@@ -80,13 +86,14 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
   mount(router, routes.getBoard, options, async (_input, ctx) => reply(200, await boardSetting(await em(ctx), { id: projectOf(ctx) })));
 
   mount(router, routes.updateBoard, options, async ({ body }, ctx) => {
-    const { logo, anonymousComments, ...texts } = body;
+    const { logo, anonymousComments, moderation, moderationHoldLinks, ...texts } = body;
     const bytes = typeof logo === 'string' ? Buffer.from(logo, 'base64') : logo;
     const project = { id: projectOf(ctx) };
     // The comment setting is no part of the brand: its own service, after the brand's (which may
     // refuse its input first, changing nothing), and the brand's only when a brand field is given.
     let setting = logo !== undefined || Object.values(texts).some((value) => value !== undefined) ? await setBoardBrand(await em(ctx), project, { ...texts, logo: bytes }).catch(brandRefusal) : undefined;
     if (anonymousComments !== undefined) setting = await setAnonymousComments(await em(ctx), project, anonymousComments);
+    if (moderation !== undefined || moderationHoldLinks !== undefined) setting = await setModeration(await em(ctx), project, moderation, moderationHoldLinks);
     return reply(200, setting!);
   });
 }

@@ -1,6 +1,7 @@
 import type { Statement } from '../db/pool.js';
 import { isoTimestamp, jsonObject, type JsonFields } from '../db/json.sql.js';
 import { endUserCtes } from './end-user.sql.js';
+import { notBlocked } from './posting-blocks.sql.js';
 
 /*
  * The conversation's statements (docs/api.md, "Comments"). Every writer takes its locks in the
@@ -78,16 +79,20 @@ export function commentEventData(cm: string, authorName: string, externalId: str
       'editedAt', case when ${cm}.edited_at is null then null else ${isoTimestamp(`${cm}.edited_at`)} end))`;
 }
 
+/** A commenter as votes key them: the end user's id (a blocked one exists already), else the anonymous caller's voter key ($10). */
+const COMMENT_AUTHOR_KEY = `coalesce((select e.id::text from end_users e where e.project_id = $2::uuid and e.external_id = $4::text), $10::text)`;
+
 /**
  * A new comment, in one statement (one round trip, no ORM): $1 item, $2 project, $3 content,
  * $4 the end user's externalId (null: the team or an anonymous caller), $5 the end user's profile
  * (jsonb, as identify takes it), $6 the team's display name (null: not the team), $7 parentId
  * (null: top level), $8 internal, $9 whether the caller is a secret key (it may reply under an
- * internal note). The end user is upserted as identify does. A reply to a reply joins its
+ * internal note), $10 the anonymous caller's voter key (null: none). The end user is upserted as identify does. A reply to a reply joins its
  * top-level comment; a reply under an internal note is internal too, so no visible comment hangs
  * under one a public key cannot see. Internal notes are not counted in `comment_count`.
  *
- * One row: `item_found`, `parent_found`, `anonymous_refused` (why nothing was written), and the
+ * One row: `item_found`, `parent_found`, `anonymous_refused`, `blocked` (the team blocked this
+ * author: docs/moderation.md) (why nothing was written), and the
  * comment (JSON text, as a secret key sees it when $9) with the item's `comment_count` after it.
  */
 export const CREATE_COMMENT: Statement = {
@@ -104,6 +109,7 @@ export const CREATE_COMMENT: Statement = {
     select k.feedback_id from counters k
     where ($7::uuid is null or exists (select 1 from par))
       and ($4::text is not null or $6::text is not null or (select pr.anonymous_comments from projects pr where pr.id = $2::uuid))
+      and ($6::text is not null or ${notBlocked('$2::uuid', COMMENT_AUTHOR_KEY)})
   ), ${endUserCtes({ project: '$2::uuid', externalId: '$4::text', profile: '$5::jsonb' }, '$4::text is not null and exists (select 1 from allowed)')},
   ins as (
     insert into comments (feedback_id, parent_id, author_end_user_id, author_name, is_team, is_internal, content)
@@ -125,6 +131,7 @@ export const CREATE_COMMENT: Statement = {
   select exists (select 1 from f) as item_found,
     ($7::uuid is null or exists (select 1 from par)) as parent_found,
     ($4::text is null and $6::text is null and not coalesce((select pr.anonymous_comments from projects pr where pr.id = $2::uuid), false)) as anonymous_refused,
+    ($6::text is null and not ${notBlocked('$2::uuid', COMMENT_AUTHOR_KEY)}) as blocked,
     (select ${commentJson({ cm: 'ins', userName: 'u.name', userAvatar: 'u.avatar_url', userExternalId: '$4::text' }, true)}::text
       from ins left join uid u on true) as comment,
     (select comment_count from now_count) as comment_count`,

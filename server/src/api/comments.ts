@@ -3,6 +3,7 @@ import { AppError } from '../http/errors.js';
 import { feedbackNotFound, isItemGone } from '../http/item-ids.js';
 import type { Statements } from '../http/mount.js';
 import { CREATE_COMMENT } from './comments.sql.js';
+import { postingBlocked } from './moderation.js';
 
 /*
  * A new comment (docs/api.md, "Comments"), the one implementation: the API's POST .../comments
@@ -25,6 +26,8 @@ export interface NewComment {
   internal?: boolean;
   /** Whether the caller holds a secret key: it may then reply under an internal note, and sees `internal` in the answer. */
   secret: boolean;
+  /** An anonymous caller's voter key (api/votes.ts): what a block of the team's names (docs/moderation.md). */
+  voterKey?: string | undefined;
 }
 
 /** The new comment, as a secret key sees it (`internal` included), and the item's comment count after it. */
@@ -36,11 +39,12 @@ export interface CreatedComment {
 /**
  * Adds a comment with one statement on `sql` (the pool, or a transaction's). Throws the API's
  * answers: 404 for an item not in the project, 400 for a parentId that names no comment of the
- * item the caller may see, 403 for an anonymous comment where the project does not allow them.
+ * item the caller may see, 403 for an anonymous comment where the project does not allow them or
+ * an author the team blocked.
  */
 export async function createComment(sql: Statements, input: NewComment): Promise<CreatedComment> {
   const { author } = input;
-  let row: { item_found: boolean; parent_found: boolean; anonymous_refused: boolean; comment: string | null; comment_count: number | null } | undefined;
+  let row: { item_found: boolean; parent_found: boolean; anonymous_refused: boolean; blocked: boolean; comment: string | null; comment_count: number | null } | undefined;
   try {
     [row] = await sql.query<NonNullable<typeof row>>(CREATE_COMMENT.name, CREATE_COMMENT.text, [
       input.item,
@@ -52,6 +56,7 @@ export async function createComment(sql: Statements, input: NewComment): Promise
       input.parentId ?? null,
       input.internal ?? false,
       input.secret,
+      input.voterKey ?? null,
     ]);
   } catch (error) {
     // The item (or the parent) was deleted while the statement ran: as if the comment came a moment later.
@@ -60,6 +65,7 @@ export async function createComment(sql: Statements, input: NewComment): Promise
   if (!row?.item_found) throw feedbackNotFound();
   if (!row.parent_found) throw AppError.invalidInput({ formErrors: [], fieldErrors: { parentId: ['parentId must be the id of a comment of this item'] } });
   if (row.anonymous_refused) throw new AppError(403, ERROR_MESSAGES.anonymousCommentsOff);
+  if (row.blocked) throw postingBlocked();
   return { comment: JSON.parse(row.comment!) as Comment, commentCount: row.comment_count! };
 }
 

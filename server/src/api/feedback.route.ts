@@ -7,6 +7,8 @@ import { DETAIL, DETAIL_WITH_HISTORY } from './feedback.sql.js';
 import { listStatement, listValues } from './lists.js';
 import { submitFeedback, type SubmitBatches, type Submission } from './submissions.js';
 import { anonymousVoterKey } from './votes.js';
+import { holdSubmission } from './held-posts.js';
+import { holdReason } from './moderation.js';
 
 /**
  * Spec 4.2 to 4.4: submit, list and read feedback. A submission is submissions.ts's, a
@@ -19,7 +21,10 @@ export function mountFeedbackRoutes(router: Router<AppState>, options: MountOpti
     const item = { project: ctx.state.caller.projectId, title: body.title, description: body.description ?? null, type: body.type, metadata: body.metadata == null ? null : JSON.stringify(body.metadata) };
     const submission: Submission = body.endUser
       ? { ...item, externalId: body.endUser.externalId, profile: JSON.stringify(body.endUser) }
-      : { ...item, voterKey: anonymousVoterKey(ctx) };
+      : { ...item, voterKey: anonymousVoterKey(ctx), byTeam: ctx.state.caller.kind === 'secret' };
+    // A secret key's submission is the team's: never held (docs/moderation.md).
+    const reason = ctx.state.caller.kind === 'secret' ? null : holdReason(ctx.state.caller.moderation, Boolean(body.endUser), [body.title, body.description]);
+    if (reason) return holdSubmission(sql, submission, reason);
     return submitFeedback(submissions, sql, submission, !ctx.state.tx);
   });
 

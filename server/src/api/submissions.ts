@@ -4,6 +4,7 @@ import type { SqlPool } from '../db/pool.js';
 import { answersInPlace, statementBatches, type Batched } from '../db/statement-batches.js';
 import { jsonReply, type JsonText, type Statements } from '../http/mount.js';
 import { watchBatches } from '../metrics/figures.js';
+import { postingBlocked } from './moderation.js';
 import { SUBMIT_ANONYMOUS, SUBMIT_BATCH, SUBMIT_IDENTIFIED } from './submit.sql.js';
 
 /*
@@ -23,7 +24,11 @@ export type Submission = {
   type: string;
   /** The metadata as JSON text, or null. */
   metadata: string | null;
-} & ({ externalId: string; profile: string; voterKey?: undefined } | { voterKey: string; externalId?: undefined; profile?: undefined });
+} & (
+  | { externalId: string; profile: string; voterKey?: undefined }
+  /** `byTeam`: sent with a secret key, which a block of the address's anonymous key (docs/moderation.md) does not stop. */
+  | { voterKey: string; byTeam?: boolean; externalId?: undefined; profile?: undefined }
+);
 
 /**
  * A batched submission's answer: the new item as JSON text, or `alone` (the submitter must be
@@ -88,6 +93,8 @@ export async function submitAlone(sql: Pick<SqlPool, 'query'>, s: Submission): P
   const [row] =
     s.externalId !== undefined
       ? await sql.query<{ body: string }>(SUBMIT_IDENTIFIED.name, SUBMIT_IDENTIFIED.text, [...item, s.externalId, s.profile])
-      : await sql.query<{ body: string }>(SUBMIT_ANONYMOUS.name, SUBMIT_ANONYMOUS.text, [...item, s.voterKey]);
-  return row!.body;
+      : await sql.query<{ body: string }>(SUBMIT_ANONYMOUS.name, SUBMIT_ANONYMOUS.text, [...item, s.voterKey, s.byTeam ?? false]);
+  // No row: the team blocked this author (docs/moderation.md).
+  if (!row) throw postingBlocked();
+  return row.body;
 }

@@ -3,6 +3,7 @@ import { endUserCtes, profileUnchanged } from './end-user.sql.js';
 import type { Statement } from '../db/pool.js';
 import { itemFields, jsonObject } from '../db/json.sql.js';
 import { feedbackCreatedEvents } from '../db/outbox.sql.js';
+import { notBlocked } from './posting-blocks.sql.js';
 
 /**
  * Spec 4.2, submit: each submission inserts the item, its counters (voteCount 1), the
@@ -15,8 +16,8 @@ function submittedItem(user: string | null): string {
   return `${jsonObject(itemFields({ feedback: 'f', voteCount: '1', commentCount: '0', user }))}::text as body`;
 }
 
-/** The counters and the submitter's vote of the items in `f`; `voterKey` is an expression over `f` and `from`. */
-function countersAndVote(voterKey: string, from: string): string {
+/** The counters and the submitter's vote of the items in `f`; `voterKey` is an expression over `f` and `from` (approval's too: admin/moderation.sql.ts). */
+export function countersAndVote(voterKey: string, from: string): string {
   return `c as (
     ${counterRowsOfNewItems('f i', { votes: '1', comments: '0' })}
   ), v as (
@@ -26,14 +27,15 @@ function countersAndVote(voterKey: string, from: string): string {
 
 /**
  * By an identified user: upsert the submitter, then the item. $1 project, $2 title,
- * $3 description, $4 type, $5 metadata, $6 externalId, $7 given profile.
+ * $3 description, $4 type, $5 metadata, $6 externalId, $7 given profile. No row: the team
+ * blocked the submitter (docs/moderation.md).
  */
 export const SUBMIT_IDENTIFIED: Statement = {
   name: 'submit_identified',
   text: `with ${endUserCtes({ project: '$1::uuid', externalId: '$6::text', profile: '$7' })},
   f as (
     insert into feedback (project_id, end_user_id, title, description, type, metadata)
-    select $1::uuid, uid.id, $2::text, $3::text, $4::text, $5::jsonb from uid
+    select $1::uuid, uid.id, $2::text, $3::text, $4::text, $5::jsonb from uid where ${notBlocked('$1::uuid', 'uid.id::text')}
     returning *
   ), ${countersAndVote('f.end_user_id::text', 'f')}, w as (
     ${feedbackCreatedEvents('f', '$6::text')}
@@ -41,12 +43,16 @@ export const SUBMIT_IDENTIFIED: Statement = {
   select ${submittedItem('uid')} from f cross join uid`,
 };
 
-/** Without `endUser`: the submission is the caller's anonymous vote. $6 voter key. */
+/**
+ * Without `endUser`: the submission is the caller's anonymous vote. $6 voter key, $7 whether a
+ * secret key sends it (the team's own: a block on the address's anonymous key does not stop it).
+ * No row: that key is blocked.
+ */
 export const SUBMIT_ANONYMOUS: Statement = {
   name: 'submit_anonymous',
   text: `with f as (
     insert into feedback (project_id, end_user_id, title, description, type, metadata)
-    values ($1::uuid, null, $2::text, $3::text, $4::text, $5::jsonb)
+    select $1::uuid, null, $2::text, $3::text, $4::text, $5::jsonb where $7::boolean or ${notBlocked('$1::uuid', '$6::text')}
     returning *
   ), ${countersAndVote('$6::text', 'f')}, w as (
     ${feedbackCreatedEvents('f', 'null::text')}
@@ -60,8 +66,8 @@ export const SUBMIT_ANONYMOUS: Statement = {
  * ($7) or the anonymous voter key ($8). Each item's id is made first, so that its row can be told
  * apart from the others' whatever order the inserts take.
  *
- * End users are only read here: a submission whose submitter is unknown, or whose profile would
- * change a stored field, is left out and answers no row, and the caller submits it alone (with
+ * End users are only read here: a submission whose submitter is unknown, whose profile would
+ * change a stored field, or whose author is blocked, is left out and answers no row, and the caller submits it alone (with
  * the upsert). So two submissions of one user can share a batch, and no batch waits on another's
  * end-user row lock. One row per submission made: `idx`, its 1-based place, and `body`.
  */
@@ -74,7 +80,8 @@ export const SUBMIT_BATCH: Statement = {
   ), r as materialized (
     select b.i, b.id, b.title, b.description, b.type, b.metadata, b.voter_key, b.external_id, e.id as user_id, e.name, e.avatar_url
     from b left join end_users e on e.project_id = $1::uuid and e.external_id = b.external_id
-    where b.external_id is null or (e.id is not null and ${profileUnchanged('b.profile', 'e')})
+    where (b.external_id is null or (e.id is not null and ${profileUnchanged('b.profile', 'e')}))
+      and ${notBlocked('$1::uuid', 'coalesce(e.id::text, b.voter_key)')}
   ), f as (
     insert into feedback (id, project_id, end_user_id, title, description, type, metadata)
     select r.id, $1::uuid, r.user_id, r.title, r.description, r.type, r.metadata from r order by r.id

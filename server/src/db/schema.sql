@@ -165,6 +165,30 @@ CREATE TABLE public.feedback_status_changes (
   CONSTRAINT feedback_status_changes_to_status_check CHECK ((to_status = ANY (ARRAY['new'::text, 'under-review'::text, 'planned'::text, 'in-progress'::text, 'completed'::text, 'closed'::text])))
 );
 
+CREATE TABLE public.held_posts (
+  id uuid NOT NULL DEFAULT time_ordered_uuid(),
+  project_id uuid NOT NULL,
+  kind text NOT NULL,
+  feedback_id uuid,
+  parent_id uuid,
+  end_user_id uuid,
+  voter_key text NOT NULL,
+  title text,
+  description text,
+  type text,
+  metadata jsonb,
+  content text,
+  reason text NOT NULL,
+  created_at timestamp(3) with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT held_posts_pkey PRIMARY KEY (id),
+  CONSTRAINT held_posts_end_user_id_foreign FOREIGN KEY (end_user_id) REFERENCES end_users(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT held_posts_feedback_id_foreign FOREIGN KEY (feedback_id) REFERENCES feedback(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT held_posts_parent_id_foreign FOREIGN KEY (parent_id) REFERENCES comments(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT held_posts_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT held_posts_kind_check CHECK ((kind = ANY (ARRAY['feedback'::text, 'comment'::text]))),
+  CONSTRAINT held_posts_reason_check CHECK ((reason = ANY (ARRAY['anonymous'::text, 'all'::text, 'link'::text])))
+);
+
 CREATE TABLE public.idempotency_keys (
   project_id uuid NOT NULL,
   key text NOT NULL,
@@ -174,6 +198,16 @@ CREATE TABLE public.idempotency_keys (
   created_at timestamp(3) with time zone NOT NULL DEFAULT now(),
   CONSTRAINT idempotency_keys_pkey PRIMARY KEY (project_id, key),
   CONSTRAINT idempotency_keys_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE
+);
+
+CREATE TABLE public.posting_blocks (
+  project_id uuid NOT NULL,
+  voter_key text NOT NULL,
+  end_user_id uuid,
+  created_at timestamp(3) with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT posting_blocks_pkey PRIMARY KEY (project_id, voter_key),
+  CONSTRAINT posting_blocks_end_user_id_foreign FOREIGN KEY (end_user_id) REFERENCES end_users(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT posting_blocks_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
 CREATE TABLE public.projects (
@@ -195,11 +229,14 @@ CREATE TABLE public.projects (
   board_logo_height integer,
   board_locale text,
   anonymous_comments boolean NOT NULL DEFAULT false,
+  moderation text NOT NULL DEFAULT 'none'::text,
+  moderation_hold_links boolean NOT NULL DEFAULT false,
   widget_enabled boolean NOT NULL DEFAULT false,
   widget_origins text[] NOT NULL DEFAULT '{}'::text[],
   CONSTRAINT projects_pkey PRIMARY KEY (id),
   CONSTRAINT projects_slug_unique UNIQUE (slug),
-  CONSTRAINT projects_board_default_sort_check CHECK ((board_default_sort = ANY (ARRAY['newest'::text, 'oldest'::text, 'votes'::text, 'comments'::text])))
+  CONSTRAINT projects_board_default_sort_check CHECK ((board_default_sort = ANY (ARRAY['newest'::text, 'oldest'::text, 'votes'::text, 'comments'::text]))),
+  CONSTRAINT projects_moderation_check CHECK ((moderation = ANY (ARRAY['none'::text, 'anonymous'::text, 'all'::text])))
 );
 
 CREATE TABLE public.subscriptions (
@@ -348,6 +385,7 @@ CREATE INDEX feedback_search_text_trgm_index ON public.feedback USING gin (searc
 CREATE INDEX feedback_counters_comments_index ON public.feedback_counters USING btree (project_id, comment_count DESC, created_at DESC, feedback_id DESC) INCLUDE (status, type);
 CREATE INDEX feedback_counters_votes_index ON public.feedback_counters USING btree (project_id, vote_count DESC, created_at DESC, feedback_id DESC) INCLUDE (status, type);
 CREATE INDEX feedback_status_changes_feedback_id_id_index ON public.feedback_status_changes USING btree (feedback_id, id);
+CREATE INDEX held_posts_project_id_created_at_index ON public.held_posts USING btree (project_id, created_at);
 CREATE INDEX idempotency_keys_created_at_index ON public.idempotency_keys USING btree (created_at);
 CREATE INDEX subscriptions_end_user_id_index ON public.subscriptions USING btree (end_user_id);
 CREATE INDEX team_sessions_api_key_id_index ON public.team_sessions USING btree (api_key_id);

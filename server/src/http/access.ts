@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { ERROR_MESSAGES } from '@feedbackd/sdk/contract';
+import { ERROR_MESSAGES, type ModerationMode } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import type { FailedAuthLimit } from '../limits/failed-auth.js';
 import { flexibleLimiter } from '../limits/flexible-limiter.js';
@@ -135,7 +135,7 @@ function countFailure(failures: FailedAuthLimit, ip: string, requestId: string, 
 
 const FIND_KEY = {
   name: 'auth_find_key',
-  text: `select k.id as key_id, k.kind, k.project_id, p.voter_salt
+  text: `select k.id as key_id, k.kind, k.project_id, p.voter_salt, p.moderation, p.moderation_hold_links
     from api_keys k join projects p on p.id = k.project_id
     where k.key_hash = $1 and k.revoked_at is null`,
 };
@@ -165,8 +165,14 @@ export class KeyCache {
   }
 
   private async find(hash: string): Promise<Caller | undefined> {
-    const rows = await this.sql.query<{ key_id: string; kind: KeyKind; project_id: string; voter_salt: string }>(FIND_KEY.name, FIND_KEY.text, [hash]);
+    const rows = await this.sql.query<{ key_id: string; kind: KeyKind; project_id: string; voter_salt: string; moderation: ModerationMode; moderation_hold_links: boolean }>(
+      FIND_KEY.name,
+      FIND_KEY.text,
+      [hash],
+    );
     const row = rows[0];
-    return row ? { keyId: row.key_id, kind: row.kind, projectId: row.project_id, voterSalt: row.voter_salt, voterSecret: this.voterSecret } : undefined;
+    if (!row) return undefined;
+    const moderation = { mode: row.moderation, holdLinks: row.moderation_hold_links };
+    return { keyId: row.key_id, kind: row.kind, projectId: row.project_id, voterSalt: row.voter_salt, voterSecret: this.voterSecret, moderation };
   }
 }

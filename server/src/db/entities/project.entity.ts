@@ -41,6 +41,10 @@ export const Project = defineEntity({
     widgetEnabled: p.boolean().default(false),
     /** The host origins allowed to frame the widget's panel and talk to it by postMessage. */
     widgetOrigins: p.array().defaultRaw("'{}'"),
+    /** Whose posts wait for the team (docs/moderation.md): none, those without an identified end user, or every end user's. */
+    moderation: p.enum(['none', 'anonymous', 'all'] as const).default('none'),
+    /** Whether a post with a link waits for the team whatever `moderation` says. */
+    moderationHoldLinks: p.boolean().default(false),
     createdAt: p.datetime(3).defaultRaw('now()'),
   },
 });

@@ -139,6 +139,7 @@ export const ar: Catalogue = {
   'comments.formLabel': 'تعليقك',
   'comments.post': 'نشر التعليق',
   'comments.signInToComment': 'للتعليق، افتح هذه اللوحة من التطبيق الذي تستخدمه وأنت مسجّل الدخول.',
+  'comments.held': 'شكرًا لك: تعليقك بانتظار موافقة الفريق، وسيظهر هنا بعد الموافقة عليه.',
   'comments.problem.limit': 'تعليقات كثيرة جدًا من عنوانك في وقت قصير. حاول مرة أخرى بعد {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}؛ نصك محفوظ أدناه.',
   'comments.problem.empty': 'اكتب تعليقًا أولًا.',
   'comments.problem.tooLong': 'يمكن أن يحتوي التعليق على {max, number} حرف كحد أقصى.',
@@ -161,6 +162,8 @@ export const ar: Catalogue = {
   'timeline.unchanged': 'لم تتغير الحالة منذ نشر العنصر.',
 
   'contract.titleRequired': 'العنوان مطلوب',
+
+  'contract.postingBlocked': 'لم يعد بإمكانك النشر في هذا المشروع: حظر الفريق هذا الكاتب',
   'contract.titleNotText': 'يجب أن يكون العنوان نصًا',
   'contract.titleTooLong': 'يجب ألا يزيد العنوان على {max} حرف',
   'contract.descriptionNotText': 'يجب أن يكون الوصف نصًا',
@@ -201,6 +204,8 @@ export const ar: Catalogue = {
   'board.submit.type': 'النوع',
   'board.submit.send': 'إرسال الملاحظة',
   'board.submit.lookFirst': 'البحث عن ملاحظات مشابهة أولًا',
+
+  'board.submit.held': 'شكرًا لك. ستظهر ملاحظاتك على اللوحة بعد أن يوافق عليها الفريق.',
   'board.similar.noTitle': 'اكتب عنوانًا أولًا: يُبحث عن الملاحظات المشابهة حسب عنوانها.',
   'board.similar.none': 'لا شيء مشابه بعد: تفضّل بإرسالها.',
   'board.similar.heading': 'هل طُلبت من قبل؟ صوّت لها بدلًا من ذلك',

@@ -139,6 +139,7 @@ export const de: Catalogue = {
   'comments.formLabel': 'Ihr Kommentar',
   'comments.post': 'Kommentar veröffentlichen',
   'comments.signInToComment': 'Um zu kommentieren, öffnen Sie dieses Board angemeldet aus der App, die Sie nutzen.',
+  'comments.held': 'Danke: Ihr Kommentar wartet auf die Freigabe durch das Team und erscheint hier, sobald er freigegeben ist.',
   'comments.problem.limit': 'Zu viele Kommentare von Ihrer Adresse in kurzer Zeit. Versuchen Sie es in {seconds, plural, one {# Sekunde} other {# Sekunden}} erneut; Ihr Text bleibt unten erhalten.',
   'comments.problem.empty': 'Schreiben Sie zuerst einen Kommentar.',
   'comments.problem.tooLong': 'Ein Kommentar darf höchstens {max, number} Zeichen lang sein.',
@@ -161,6 +162,8 @@ export const de: Catalogue = {
   'timeline.unchanged': 'Der Status hat sich seit der Veröffentlichung nicht geändert.',
 
   'contract.titleRequired': 'Der Titel fehlt',
+
+  'contract.postingBlocked': 'Sie können in diesem Projekt nichts mehr veröffentlichen: Das Team hat diesen Autor gesperrt',
   'contract.titleNotText': 'Der Titel muss Text sein',
   'contract.titleTooLong': 'Der Titel darf höchstens {max} Zeichen lang sein',
   'contract.descriptionNotText': 'Die Beschreibung muss Text sein',
@@ -201,6 +204,8 @@ export const de: Catalogue = {
   'board.submit.type': 'Art',
   'board.submit.send': 'Feedback senden',
   'board.submit.lookFirst': 'Zuerst nach ähnlichem Feedback suchen',
+
+  'board.submit.held': 'Danke. Ihr Feedback erscheint auf dem Board, sobald das Team es freigegeben hat.',
   'board.similar.noTitle': 'Geben Sie zuerst einen Titel ein: Ähnliches Feedback wird anhand des Titels gesucht.',
   'board.similar.none': 'Noch nichts Ähnliches: Senden Sie es ruhig ab.',
   'board.similar.heading': 'Schon gefragt? Stimmen Sie stattdessen dafür',

@@ -164,6 +164,7 @@ export const en = {
   'comments.formLabel': 'Your comment',
   'comments.post': 'Post comment',
   'comments.signInToComment': 'To comment, open this board from the app you use, signed in.',
+  'comments.held': 'Thank you: your comment waits for the team’s approval, and appears here once approved.',
   'comments.problem.limit': 'Too many comments from your address in a short time. Try again in {seconds, plural, one {# second} other {# seconds}}; your text is kept below.',
   'comments.problem.empty': 'Write a comment first.',
   'comments.problem.tooLong': 'A comment can be at most {max, number} characters.',
@@ -190,6 +191,7 @@ export const en = {
   // The contract's messages about the board's forms (web/kit/contract-messages.ts): in English the API's
   // exact words; a page shows them through these keys, so another language says them in its own.
   'contract.titleRequired': 'Title is required',
+  'contract.postingBlocked': 'You can no longer post to this project: the team blocked this author',
   'contract.titleNotText': 'Title must be a string',
   'contract.titleTooLong': 'Title must be at most {max} characters',
   'contract.descriptionNotText': 'Description must be a string',
@@ -233,6 +235,7 @@ export const en = {
   'board.submit.type': 'Type',
   'board.submit.send': 'Send feedback',
   'board.submit.lookFirst': 'Look for similar feedback first',
+  'board.submit.held': 'Thank you. Your feedback will appear on the board once the team has approved it.',
   'board.similar.noTitle': 'Type a title first: similar feedback is looked for by its title.',
   'board.similar.none': 'Nothing like it yet: go ahead and send it.',
   'board.similar.heading': 'Already asked? Vote for it instead',

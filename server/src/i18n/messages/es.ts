@@ -139,6 +139,7 @@ export const es: Catalogue = {
   'comments.formLabel': 'Tu comentario',
   'comments.post': 'Publicar comentario',
   'comments.signInToComment': 'Para comentar, abre este tablero desde la aplicación que usas, con tu sesión iniciada.',
+  'comments.held': 'Gracias: tu comentario espera la aprobación del equipo y aparecerá aquí cuando se apruebe.',
   'comments.problem.limit': 'Demasiados comentarios desde tu dirección en poco tiempo. Inténtalo de nuevo en {seconds, plural, one {# segundo} other {# segundos}}; tu texto se conserva abajo.',
   'comments.problem.empty': 'Escribe primero un comentario.',
   'comments.problem.tooLong': 'Un comentario puede tener como máximo {max, number} caracteres.',
@@ -161,6 +162,8 @@ export const es: Catalogue = {
   'timeline.unchanged': 'El estado no ha cambiado desde que se publicó.',
 
   'contract.titleRequired': 'El título es obligatorio',
+
+  'contract.postingBlocked': 'Ya no puede publicar en este proyecto: el equipo ha bloqueado a este autor',
   'contract.titleNotText': 'El título debe ser texto',
   'contract.titleTooLong': 'El título debe tener como máximo {max} caracteres',
   'contract.descriptionNotText': 'La descripción debe ser texto',
@@ -201,6 +204,8 @@ export const es: Catalogue = {
   'board.submit.type': 'Tipo',
   'board.submit.send': 'Enviar',
   'board.submit.lookFirst': 'Buscar antes comentarios similares',
+
+  'board.submit.held': 'Gracias. Sus comentarios aparecerán en el tablero en cuanto el equipo los apruebe.',
   'board.similar.noTitle': 'Escribe primero un título: los comentarios similares se buscan por su título.',
   'board.similar.none': 'Todavía no hay nada parecido: adelante, envíalo.',
   'board.similar.heading': '¿Ya lo pidió alguien? Vota por ello en su lugar',

@@ -139,6 +139,7 @@ export const fr: Catalogue = {
   'comments.formLabel': 'Votre commentaire',
   'comments.post': 'Publier le commentaire',
   'comments.signInToComment': 'Pour commenter, ouvrez ce tableau depuis l’application que vous utilisez, en étant connecté.',
+  'comments.held': 'Merci : votre commentaire attend l’approbation de l’équipe et apparaîtra ici une fois approuvé.',
   'comments.problem.limit': 'Trop de commentaires depuis votre adresse en peu de temps. Réessayez dans {seconds, plural, one {# seconde} other {# secondes}} ; votre texte est conservé ci-dessous.',
   'comments.problem.empty': 'Écrivez d’abord un commentaire.',
   'comments.problem.tooLong': 'Un commentaire compte au plus {max, number} caractères.',
@@ -161,6 +162,8 @@ export const fr: Catalogue = {
   'timeline.unchanged': 'Le statut n’a pas changé depuis la publication.',
 
   'contract.titleRequired': 'Le titre est obligatoire',
+
+  'contract.postingBlocked': 'Vous ne pouvez plus publier dans ce projet : l’équipe a bloqué cet auteur',
   'contract.titleNotText': 'Le titre doit être du texte',
   'contract.titleTooLong': 'Le titre doit faire au plus {max} caractères',
   'contract.descriptionNotText': 'La description doit être du texte',
@@ -201,6 +204,8 @@ export const fr: Catalogue = {
   'board.submit.type': 'Type',
   'board.submit.send': 'Envoyer l’avis',
   'board.submit.lookFirst': 'Chercher d’abord des avis semblables',
+
+  'board.submit.held': 'Merci. Votre avis apparaîtra sur le tableau dès que l’équipe l’aura approuvé.',
   'board.similar.noTitle': 'Saisissez d’abord un titre : les avis semblables sont cherchés d’après le titre.',
   'board.similar.none': 'Rien de semblable pour l’instant : vous pouvez l’envoyer.',
   'board.similar.heading': 'Déjà demandé ? Votez plutôt pour celui-ci',

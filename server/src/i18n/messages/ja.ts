@@ -139,6 +139,7 @@ export const ja: Catalogue = {
   'comments.formLabel': 'あなたのコメント',
   'comments.post': 'コメントを投稿',
   'comments.signInToComment': 'コメントするには、お使いのアプリにサインインした状態でこのボードを開いてください。',
+  'comments.held': 'ありがとうございます。コメントはチームの承認待ちです。承認されるとここに表示されます。',
   'comments.problem.limit': 'あなたのアドレスから短時間に多くのコメントが送られました。{seconds, plural, other {# 秒}}後にもう一度お試しください。入力した文章は下に残っています。',
   'comments.problem.empty': '先にコメントを書いてください。',
   'comments.problem.tooLong': 'コメントは最大 {max, number} 文字です。',
@@ -161,6 +162,8 @@ export const ja: Catalogue = {
   'timeline.unchanged': '投稿後、ステータスは変更されていません。',
 
   'contract.titleRequired': 'タイトルは必須です',
+
+  'contract.postingBlocked': 'このプロジェクトにはもう投稿できません。チームがこの投稿者をブロックしました',
   'contract.titleNotText': 'タイトルは文字列で入力してください',
   'contract.titleTooLong': 'タイトルは {max} 文字以内で入力してください',
   'contract.descriptionNotText': '説明は文字列で入力してください',
@@ -201,6 +204,8 @@ export const ja: Catalogue = {
   'board.submit.type': '種類',
   'board.submit.send': 'フィードバックを送信',
   'board.submit.lookFirst': '先に似たフィードバックを探す',
+
+  'board.submit.held': 'ありがとうございます。チームが承認すると、フィードバックがボードに表示されます。',
   'board.similar.noTitle': '先にタイトルを入力してください。似たフィードバックはタイトルで探します。',
   'board.similar.none': '似たものはまだありません。そのまま送信してください。',
   'board.similar.heading': 'すでに投稿されていますか? 代わりに投票してください',

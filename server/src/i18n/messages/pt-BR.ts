@@ -139,6 +139,7 @@ export const ptBR: Catalogue = {
   'comments.formLabel': 'Seu comentário',
   'comments.post': 'Publicar comentário',
   'comments.signInToComment': 'Para comentar, abra este quadro a partir do app que você usa, com login feito.',
+  'comments.held': 'Obrigado: seu comentário aguarda a aprovação da equipe e aparecerá aqui quando for aprovado.',
   'comments.problem.limit': 'Comentários demais do seu endereço em pouco tempo. Tente de novo em {seconds, plural, one {# segundo} other {# segundos}}; seu texto foi mantido abaixo.',
   'comments.problem.empty': 'Escreva um comentário primeiro.',
   'comments.problem.tooLong': 'Um comentário pode ter no máximo {max, number} caracteres.',
@@ -161,6 +162,8 @@ export const ptBR: Catalogue = {
   'timeline.unchanged': 'O status não mudou desde a publicação.',
 
   'contract.titleRequired': 'O título é obrigatório',
+
+  'contract.postingBlocked': 'Você não pode mais publicar neste projeto: a equipe bloqueou este autor',
   'contract.titleNotText': 'O título deve ser texto',
   'contract.titleTooLong': 'O título deve ter no máximo {max} caracteres',
   'contract.descriptionNotText': 'A descrição deve ser texto',
@@ -201,6 +204,8 @@ export const ptBR: Catalogue = {
   'board.submit.type': 'Tipo',
   'board.submit.send': 'Enviar feedback',
   'board.submit.lookFirst': 'Procurar feedback parecido primeiro',
+
+  'board.submit.held': 'Obrigado. Seu feedback aparecerá no quadro assim que a equipe o aprovar.',
   'board.similar.noTitle': 'Digite um título primeiro: o feedback parecido é procurado pelo título.',
   'board.similar.none': 'Nada parecido ainda: pode enviar.',
   'board.similar.heading': 'Já pediram? Vote nele em vez disso',

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { SqlPool } from '../../db/pool.js';
 import { AppError } from '../../http/errors.js';
 import { submitFeedback } from '../../api/submissions.js';
+import { holdSubmission } from '../../api/held-posts.js';
+import { holdReason, NO_MODERATION } from '../../api/moderation.js';
 import type { HotWrites } from '../../api/hot-writes.js';
 import { toggleAnonymousVote, toggleIdentifiedVote } from '../../api/votes.js';
 import type { AssetPaths } from '../kit/assets.js';
@@ -79,10 +81,25 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
       const item = { project: project.id, title, description: description ?? null, type, metadata: null };
       // An identified visitor's item is their end user's, as the API's submission with only an externalId (no profile change).
       const submitter = visitor ? { externalId: visitor.externalId, profile: '{}' } : { voterKey };
-      const created = await submitFeedback(writes.submissions, sql, { ...item, ...submitter }, true);
-      const { feedback } = JSON.parse(created.body.text) as { feedback: { id: string } };
-      seeOther(ctx, boardPaths.item(project.slug, feedback.id));
-      return undefined;
+      const submission = { ...item, ...submitter };
+      // Where the project holds such a post (docs/moderation.md), it waits for the team: the form again, with a notice.
+      const reason = holdReason(project.moderation ?? NO_MODERATION, Boolean(visitor), [title, description]);
+      try {
+        if (reason) {
+          await holdSubmission(sql, submission, reason);
+          seeOther(ctx, `${boardPaths.submit(project.slug)}?held=1`);
+          return undefined;
+        }
+        const created = await submitFeedback(writes.submissions, sql, submission, true);
+        const { feedback } = JSON.parse(created.body.text) as { feedback: { id: string } };
+        seeOther(ctx, boardPaths.item(project.slug, feedback.id));
+        return undefined;
+      } catch (error) {
+        if (!(error instanceof AppError && error.status === 403)) throw error;
+        // A blocked author: the form comes back filled in, with the reason.
+        ctx.status = 403;
+        return submitPage({ project, assets, visitor, values, problems: [{ message: error.message }], i18n: chosenI18n(ctx, project.locale), guard });
+      }
     },
 
     /** A refused submission: the form again (400) with the contract's messages beside its fields. */

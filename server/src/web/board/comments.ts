@@ -6,6 +6,8 @@ import type { AppContext } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
 import { commentNotFound } from '../../http/item-ids.js';
 import { createComment, publicComment } from '../../api/comments.js';
+import { holdComment } from '../../api/held-posts.js';
+import { holdReason, NO_MODERATION } from '../../api/moderation.js';
 import { deleteComment, missing, updateComment } from '../../admin/comments.service.js';
 import { countFormRefusal, type FormRefusalReason } from '../../metrics/form-metrics.js';
 import type { FormGuard } from '../kit/form-guard.js';
@@ -121,9 +123,22 @@ export function boardComments(deps: BoardCommentDeps) {
       if (parentId !== undefined && !UUID.test(parentId)) return refuse(request, 400, { ...state, problem: reasonText(i18n, 'parent') });
       // The visitor's end user by externalId alone: the profile is what the sign-in link recorded.
       const author = visitor ? { kind: 'user' as const, endUser: { externalId: visitor.externalId } } : { kind: 'anonymous' as const };
+      // An anonymous visitor's comment carries their voter key, as the API's does: a block names it.
+      const input = { project: project.id, item: id, content: text.content, author, parentId, secret: false, voterKey: visitor ? undefined : request.voterKey };
+      // Where the project holds such a comment (docs/moderation.md), it waits for the team: the
+      // item again with a notice (a script gets `{ held, message }` and shows it by the form).
+      const reason = holdReason(project.moderation ?? NO_MODERATION, Boolean(visitor), [text.content]);
       let created;
       try {
-        created = await createComment(sql, { project: project.id, item: id, content: text.content, author, parentId, secret: false });
+        if (reason) {
+          await holdComment(sql, input, reason);
+          if (wantsJson(ctx)) {
+            ctx.status = 202;
+            ctx.body = { held: true, message: i18n.text('comments.held') };
+          } else seeOther(ctx, `${boardPaths.item(project.slug, id)}?held=comment#comment-form-title`);
+          return undefined;
+        }
+        created = await createComment(sql, input);
       } catch (error) {
         if (error instanceof AppError && (error.status === 400 || error.status === 403)) {
           return refuse(request, error.status, { ...state, problem: reasonText(i18n, error.status === 400 ? 'parent' : error.message) });

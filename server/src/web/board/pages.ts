@@ -70,7 +70,7 @@ export function boardPages(sql: SqlPool, assets: AssetPaths, guard: FormGuard) {
     const i18n = chosenI18n(ctx, project.locale);
     const shippedIn = JSON.parse(shipped?.entries ?? '[]') as { id: string; title: string }[];
     const item = JSON.parse(row.body) as FeedbackDetail;
-    return itemPage({ project, assets, visitor, item, voted: vote?.voted ?? false, history: JSON.parse(history?.history ?? '[]') as StatusStep[], shippedIn, i18n, guard, anonymousComments: project.anonymousComments, refused });
+    return itemPage({ project, assets, visitor, item, voted: vote?.voted ?? false, history: JSON.parse(history?.history ?? '[]') as StatusStep[], shippedIn, i18n, guard, anonymousComments: project.anonymousComments, refused, heldComment: ctx.query.held === 'comment' });
   };
   return {
     /** GET /b/:slug/items/:id (itemView); the comment actions show it again with a refused form. */
@@ -110,7 +110,8 @@ export function boardPages(sql: SqlPool, assets: AssetPaths, guard: FormGuard) {
     async newItem({ ctx, project, visitor, voterKey }: BoardRequest): Promise<SafeHtml> {
       const title = text(ctx.query.title);
       const i18n = chosenI18n(ctx, project.locale);
-      if (title === undefined) return submitPage({ project, assets, visitor, values: {}, problems: [], i18n, guard });
+      // `held=1`: a held submission was sent here (actions.ts); the notice says it waits for the team.
+      if (title === undefined) return submitPage({ project, assets, visitor, values: {}, problems: [], i18n, guard, held: ctx.query.held === '1' });
       return submitPage({ project, assets, visitor, values: { title }, problems: [], similar: await similarTo(sql, project, voterKey, title), i18n, guard });
     },
 

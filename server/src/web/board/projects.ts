@@ -4,6 +4,7 @@ import type { SqlPool } from '../../db/pool.js';
 import { ShortCache } from '../../http/short-cache.js';
 import { accentStyle } from '../../admin/brand/accent.js';
 import { logoPath } from '../../admin/board-settings.service.js';
+import type { ModerationPolicy } from '../../api/moderation.js';
 
 /** A project whose board is on, as the pages know it. */
 export interface BoardProject {
@@ -27,6 +28,8 @@ export interface BoardProject {
   locale?: string | null | undefined;
   /** Whether anonymous visitors may comment (`anonymousComments`, off by default): else the form asks them to sign in through the app. */
   anonymousComments?: boolean | undefined;
+  /** Whose posts wait for the team (`feedback board moderation`, api/moderation.ts); none given: nobody's. */
+  moderation?: ModerationPolicy | undefined;
   /**
    * The origin this request's pages are at (the public URL, or else the request's own): set per
    * request (board.ts), for the link previews' absolute og:url and og:image.
@@ -47,7 +50,7 @@ const BOARD_PROJECT_CACHE_MAX_ENTRIES = 1_000;
 const BOARD_PROJECT = {
   name: 'board_project',
   text: `select id::text, slug, name, voter_salt, identity_secret, board_frame_origins, board_description, board_accent, board_default_sort,
-board_logo_hash, board_logo_width, board_logo_height, board_locale, anonymous_comments from projects where slug = $1 and board_enabled`,
+board_logo_hash, board_logo_width, board_logo_height, board_locale, anonymous_comments, moderation, moderation_hold_links from projects where slug = $1 and board_enabled`,
 };
 
 type Row = {
@@ -65,6 +68,8 @@ type Row = {
   board_logo_height: number | null;
   board_locale: string | null;
   anonymous_comments: boolean;
+  moderation: ModerationPolicy['mode'];
+  moderation_hold_links: boolean;
 };
 
 /** The boards' projects by slug, each read at most once a second per process. */
@@ -92,6 +97,7 @@ function projectOf(row: Row): BoardProject {
     accent: style === undefined ? null : { style, hash: `'sha256-${createHash('sha256').update(style).digest('base64')}'` },
     locale: row.board_locale,
     anonymousComments: row.anonymous_comments,
+    moderation: { mode: row.moderation, holdLinks: row.moderation_hold_links },
   };
 }
 

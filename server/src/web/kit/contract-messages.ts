@@ -1,4 +1,4 @@
-import { DESCRIPTION_MAX_LENGTH, FEEDBACK_STATUSES, FEEDBACK_TYPES, PAGE_SIZE_MAX, SORT_ORDERS, TITLE_MAX_LENGTH } from '@feedbackd/sdk/contract';
+import { DESCRIPTION_MAX_LENGTH, ERROR_MESSAGES, FEEDBACK_STATUSES, FEEDBACK_TYPES, PAGE_SIZE_MAX, SORT_ORDERS, TITLE_MAX_LENGTH } from '@feedbackd/sdk/contract';
 import type { MessageKey } from '../../i18n/index.js';
 import type { I18n } from './i18n.js';
 
@@ -19,6 +19,7 @@ const FIELDS = ['title', 'description', 'type', 'status', 'search', 'sortBy', 'p
 /** Every message of the contract the board's forms can produce, by its exact text. */
 export const CONTRACT_MESSAGES: ReadonlyMap<string, Said> = new Map<string, Said>([
   ['Title is required', ['contract.titleRequired']],
+  [ERROR_MESSAGES.postingBlocked, ['contract.postingBlocked']],
   ['Title must be a string', ['contract.titleNotText']],
   [`Title must be at most ${TITLE_MAX_LENGTH} characters`, ['contract.titleTooLong', { max: TITLE_MAX_LENGTH }]],
   ['Description must be a string', ['contract.descriptionNotText']],

@@ -20,6 +20,7 @@ import { chosenI18n } from '../kit/locale-choice.js';
 import { problemsIn, teamProblem } from './team-problems.js';
 import { readUndoToken, UNDO_SECONDS, undoToken, type Undo } from './undo-token.js';
 import { inboxPage } from './views/inbox-page.js';
+import { heldCount } from './held.js';
 
 /** What the inbox lists when no status is asked for: what nobody has looked at yet. */
 export const INBOX_DEFAULT_STATUS = 'new';
@@ -113,8 +114,9 @@ export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: TeamAs
     }
     const list = await readList(sql, session.project.id, parsed.query);
     const counts = await readStatusCounts(sql, session.project.id, parsed.query);
+    const held = await heldCount(sql, session.project.id);
     if (problems.length > 0) ctx.status = 400;
-    return inboxPage({ ...view, list, counts });
+    return inboxPage({ ...view, list, counts, held });
   };
 
   return {

@@ -15,6 +15,8 @@ export const teamPaths = {
   locale: '/team/locale',
   bulkStatus: '/team/items/status',
   undoStatus: '/team/items/status/undo',
+  /** The Held view (held.ts): GET lists, POST decides. */
+  held: '/team/held',
   item: (id: string) => `/team/items/${encodeURIComponent(id)}`,
   itemStatus: (id: string) => `/team/items/${encodeURIComponent(id)}/status`,
   itemComment: (id: string) => `/team/items/${encodeURIComponent(id)}/comments`,
@@ -81,6 +83,8 @@ export const SHORTCUTS: readonly [key: string, does: MessageKey][] = [
   ['r', 'team.shortcuts.reply'],
   ['m', 'team.shortcuts.merge'],
   ['o', 'team.shortcuts.open'],
+  ['a', 'team.shortcuts.approve'],
+  ['r', 'team.shortcuts.reject'],
   ['?', 'team.shortcuts.help'],
 ];
 

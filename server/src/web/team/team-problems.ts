@@ -24,6 +24,7 @@ const MESSAGES: readonly [key: MessageKey, values?: Record<string, number>][] = 
   ['team.problem.enterKey'],
   ['team.problem.publicKey'],
   ['team.problem.wrongKey'],
+  ['team.held.selectRequired'],
 ];
 
 /** A team form message in English, as the checks write it. */

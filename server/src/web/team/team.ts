@@ -12,6 +12,7 @@ import { CROSS_SITE_REFUSAL, postLimit, setPageHeaders } from '../kit/guards.js'
 import { pageRunner, routeSteps } from '../kit/pages.js';
 import { chosenI18n, keepLocale } from '../kit/locale-choice.js';
 import { bulkStatusForm, inbox, undoForm } from './inbox.js';
+import { heldDecisionForm, heldView } from './held.js';
 import { mergeForm, replyForm, pinForm, statusForm, teamItems } from './items.js';
 import { teamErrorPage, teamPaths } from './layout.js';
 import type { TeamRequest } from './requests.js';
@@ -54,6 +55,7 @@ export function team(options: TeamOptions): Middleware<AppState> {
   const ways = signIn(sessions, assets);
   const items = inbox(sql, options.orm, assets);
   const item = teamItems(sql, options.orm, assets);
+  const held = heldView(sql, options.orm, assets);
   const limit = postLimit(options.limiter, logger, 'team');
 
   /**
@@ -93,6 +95,8 @@ export function team(options: TeamOptions): Middleware<AppState> {
   router.post(teamPaths.locale, visitor.post((ctx) => keepLocale(ctx, TEAM_PREFIX)));
   router.post(teamPaths.bulkStatus, member.post(bulkStatusForm, items.changeStatus, items.refused));
   router.post(teamPaths.undoStatus, member.post(undoForm, items.undo, items.undoRefused));
+  router.get(teamPaths.held, member.read(held.page));
+  router.post(teamPaths.held, member.post(heldDecisionForm, held.decide, held.refused));
   router.get('/team/items/:id', member.read(item.page));
   router.post('/team/items/:id/status', member.post(statusForm, item.changeStatus, item.statusRefused));
   router.post('/team/items/:id/comments', member.post(replyForm, item.reply, item.replyRefused));

@@ -112,6 +112,26 @@ export const teamEn = {
   'team.item.noted': 'Your internal note is saved. Only the team sees it.',
   'team.item.pinned': 'Pinned: the board shows it first, as the official answer.',
   'team.item.unpinned': 'Unpinned.',
+  // The Held view (web/team/held.ts, docs/moderation.md).
+  'team.held.tab': 'Held',
+  'team.held.title': 'Held for approval',
+  'team.held.intro': 'End users’ posts that wait for the team: nobody else sees them until they are approved.',
+  'team.held.empty': 'Nothing is waiting for approval.',
+  'team.held.legend': 'Decide on the selected posts',
+  'team.held.approve': 'Approve',
+  'team.held.reject': 'Reject',
+  'team.held.block': 'When rejecting, also block their authors from posting',
+  'team.held.submission': 'Submission',
+  'team.held.comment': 'Comment',
+  'team.held.reason': '{reason, select, anonymous {Anonymous post} all {Every post is held} other {Contains a link}}',
+  'team.held.anonymous': 'Anonymous',
+  'team.held.count': '{count, plural, one {# post} other {# posts}}',
+  'team.held.approved': '{count, plural, one {# post approved.} other {# posts approved.}}',
+  'team.held.rejected': '{count, plural, one {# post rejected.} other {# posts rejected.}}',
+  'team.held.blocked': '{count, plural, one {# author blocked.} other {# authors blocked.}}',
+  'team.held.selectRequired': 'Select at least one post.',
+  'team.shortcuts.approve': 'Held: approve the selected posts (or the current one)',
+  'team.shortcuts.reject': 'Held: reject the selected posts (or the current one)',
 } as const;
 
 /** A locale's team messages: every key of English's, and no other. */

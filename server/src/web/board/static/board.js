@@ -230,6 +230,22 @@ document.addEventListener('submit', async (event) => {
       form.querySelector('textarea')?.setAttribute('aria-invalid', 'true');
       return;
     }
+    if (result.held) {
+      // Held for the team (docs/moderation.md): nothing to add in place; the notice says why.
+      let notice = document.querySelector('[data-comment-held]');
+      if (!notice) {
+        notice = document.createElement('p');
+        notice.className = 'form-notice';
+        notice.setAttribute('role', 'status');
+        notice.setAttribute('data-comment-held', '');
+        form.before(notice);
+      }
+      notice.textContent = result.message;
+      if (problem) problem.textContent = '';
+      form.reset();
+      form.closest('details')?.removeAttribute('open');
+      return;
+    }
     const list = result.parentId ? document.querySelector(`[data-replies="${CSS.escape(result.parentId)}"]`) : document.querySelector('[data-comments]');
     if (!list) return location.assign(`${location.pathname}#comment-${result.id}`);
     const template = document.createElement('template');

@@ -33,6 +33,8 @@ export interface ConversationView {
   when: (iso: string) => SafeHtml;
   i18n: I18n;
   refused?: CommentFormState | undefined;
+  /** The visitor's comment was held for the team (docs/moderation.md): a notice above the form says so. */
+  held?: boolean | undefined;
 }
 
 /** The paths of a comment's posts. */
@@ -115,6 +117,7 @@ export function conversation(view: ConversationView): SafeHtml {
 ${commentThread(view.comments, boardThreadOptions(view))}
 <section aria-labelledby="comment-form-title" class="comment-form-section">
 <h2 id="comment-form-title">${t('comments.formTitle')}</h2>
+${view.held && html`<p class="form-notice" role="status" data-comment-held>${t('comments.held')}</p>`}
 ${form}
 </section>`;
 }

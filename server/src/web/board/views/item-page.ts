@@ -32,6 +32,8 @@ export interface ItemView {
   anonymousComments?: boolean | undefined;
   /** A refused comment form, shown again filled with the reason. */
   refused?: CommentFormState | undefined;
+  /** The visitor's comment was held for the team: the conversation says so above its form. */
+  heldComment?: boolean | undefined;
 }
 
 /**
@@ -57,6 +59,6 @@ ${item.description ? html`<p class="description">${isolated(item.description)}</
 </div>
 </article>
 ${statusTimeline(item, view.history, when, false, i18n)}
-${conversation({ slug: project.slug, itemId: item.id, comments: item.comments, visitor: view.visitor, anonymousComments: view.anonymousComments ?? false, guard: view.guard ?? unsignedGuard(), when, i18n, refused: view.refused })}`;
+${conversation({ slug: project.slug, itemId: item.id, comments: item.comments, visitor: view.visitor, anonymousComments: view.anonymousComments ?? false, guard: view.guard ?? unsignedGuard(), when, i18n, refused: view.refused, held: view.heldComment })}`;
   return page({ title: item.title, assets: view.assets, project, visitor: view.visitor, path: boardPaths.item(project.slug, item.id), body, i18n });
 }

@@ -35,6 +35,8 @@ export interface SubmitView {
   i18n?: I18n | undefined;
   /** The spam guard's fields (kit/form-guard.ts); a view rendered without one gets an unsigned stamp. */
   guard?: FormGuard | undefined;
+  /** The visitor's last post is held for the team (docs/moderation.md): a notice says so. */
+  held?: boolean | undefined;
 }
 
 /** GET and a refused POST /b/:slug/new: the form, with the contract's messages next to the fields. */
@@ -43,6 +45,7 @@ export function submitPage(view: SubmitView): SafeHtml {
   const i18n = view.i18n ?? ENGLISH;
   const { t } = i18n;
   const body = html`<h1>${t('board.submit.title')}</h1>
+${view.held === true && html`<p class="submit-notice" role="status">${t('board.submit.held')}</p>`}
 ${errorSummary(problems, i18n)}
 <form method="post" action="${boardPaths.submit(project.slug)}" novalidate>
 ${field('title', t('board.submit.titleField'), problems, (describedBy) => html`<input type="text" id="title" name="title" value="${values.title ?? ''}" maxlength="${TITLE_MAX_LENGTH}" required autocomplete="off"${describedBy}>`, t('board.submit.titleHint', { max: TITLE_MAX_LENGTH }), i18n)}

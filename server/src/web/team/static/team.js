@@ -25,6 +25,23 @@ function openItem(part) {
   if (link) location.href = link.getAttribute('href') + (part ? `#${part}` : '');
 }
 
+/**
+ * The Held view's decision (`a` approve, `r` reject) on the selected posts, or on the one with
+ * the focus when none is selected: the form's own button, so it posts as a click would. False
+ * on any other page.
+ */
+function decideHeld(decision) {
+  const form = document.querySelector('form[data-held]');
+  if (!form) return false;
+  if (!rowBoxes().some((box) => box.checked)) {
+    const box = current()?.querySelector('input[type="checkbox"][name="id"]');
+    if (!box) return true;
+    box.checked = true;
+  }
+  form.requestSubmit(form.querySelector(`button[name="decision"][value="${decision}"]`));
+  return true;
+}
+
 /** Puts the focus on a control of this page, if it has it. */
 function focus(selector) {
   const control = document.querySelector(selector);
@@ -44,7 +61,9 @@ const shortcuts = {
     showSelected();
   },
   s: () => focus('#new-status') || focus('#status'),
-  r: () => focus('#reply') || openItem('reply'),
+  a: () => decideHeld('approve'),
+  // In the Held view `r` rejects; elsewhere it is the reply.
+  r: () => decideHeld('reject') || focus('#reply') || openItem('reply'),
   m: () => focus('#merge-search') || openItem('merge-search'),
   o: () => openItem(''),
   '?': () => {

@@ -6,7 +6,7 @@ import { filterForm, pagination, type ListFilters } from '../../kit/views/list-p
 import { errorSummary, label, type Problem } from '../../kit/views/parts.js';
 import { teamPage, teamPaths } from '../layout.js';
 import type { StatusCounts } from '../status-counts.js';
-import { banner, bulkBar, statusTabs } from './inbox-parts.js';
+import { banner, bulkBar, heldTabs, statusTabs } from './inbox-parts.js';
 import { when } from './when.js';
 import type { TeamProject } from '../session.js';
 
@@ -19,6 +19,8 @@ export interface InboxView {
   list?: { items: FeedbackListItem[]; total: number; page: number; totalPages: number };
   /** How many items each status tab has, under the type and search filters. */
   counts?: StatusCounts | undefined;
+  /** How many posts wait in the Held view (docs/moderation.md): its tab's count. */
+  held?: number | undefined;
   /** This page's path and query (without the banner's): where the forms come back to, and the banner's Dismiss. */
   here: string;
   pageLink: (page: number) => string;
@@ -47,6 +49,7 @@ ${errorSummary(view.problems, i18n)}
 ${view.notice && banner(view.notice, view.here, view.undo, i18n)}
 ${filterForm(teamPaths.inbox, filters, i18n)}
 ${view.counts && statusTabs(view.counts, filters.status, view.statusLink, i18n)}
+${view.held !== undefined && heldTabs(view.held, false, i18n)}
 ${list && html`<p id="list-summary" aria-live="polite">${summary(list.total, filters, i18n)}</p>
 ${list.items.length === 0
       ? html`<p class="empty">${t('team.inbox.empty')}</p>`

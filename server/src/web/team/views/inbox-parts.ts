@@ -28,6 +28,20 @@ export function statusTabs(counts: StatusCounts, current: string | undefined, li
 }
 
 /**
+ * The Held view's tab (docs/moderation.md): its link and how many posts wait. A list of its own
+ * beside the statuses' (a held post has no status yet), in the same tab style.
+ */
+export function heldTabs(count: number, current: boolean, i18n: I18n): SafeHtml {
+  return html`<nav class="status-tabs held-tabs" aria-label="${i18n.t('team.held.title')}"><ul>${current && html`<li><a href="${teamPaths.inbox}">${i18n.t('team.nav.inbox')}</a></li>`}${heldTab(count, current, i18n)}</ul></nav>`;
+}
+
+/** The Held tab itself. */
+export function heldTab(count: number, current: boolean, i18n: I18n): SafeHtml {
+  const { t } = i18n;
+  return html`<li><a href="${teamPaths.held}"${current ? html` aria-current="page"` : ''}><span class="tab-label">${t('team.held.tab')}</span> <span class="tab-count" aria-hidden="true">${i18n.number(count)}</span><span class="visually-hidden">${t('team.held.count', { count })}</span></a></li>`;
+}
+
+/**
  * The bar of the bulk form, first in the form and sticky (team.css), inside a fieldset whose
  * legend says what its controls are for ("New status" is read as of the selected items): "Select all on this page"
  * (a real checkbox: without the script it posts `all=page`, which the server reads as every id

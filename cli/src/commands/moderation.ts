@@ -1,0 +1,79 @@
+import { Command } from 'commander';
+import type { ApproveHeldResult, HeldPost, RejectHeldResult } from '@feedbackd/sdk/contract';
+import { addApiOptions, apiFlags } from '../api-options.js';
+import { withClient } from '../api-call.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { formatTime, oneLine, printJson, printLine, printTable, truncate, type Output } from '../output.js';
+
+/**
+ * `feedback moderation list|approve|reject`: the project's moderation queue through the API with a
+ * secret key (docs/moderation.md). Which posts wait is `feedback board moderation`'s setting.
+ * Each prints for people on a terminal, tab-separated lines when piped, the API's answer with --json.
+ */
+export function moderationCommand(output: Output): Command {
+  const moderation = new Command('moderation').description("The posts held for the team's approval: list them, approve or reject them (needs a secret key)");
+
+  const list = new Command('list').description('List the held submissions and comments, oldest first');
+  moderation.addCommand(
+    addApiOptions(list).action(async (_flags: unknown, self: Command) => {
+      const api = apiFlags(self);
+      const items = await withClient(api, (client) => client.moderation.list());
+      if (api.json) return printJson(output, { items });
+      if (output.isTty && items.length === 0) return output.out('Nothing is waiting for the team.');
+      printTable(
+        output,
+        [
+          { header: 'ID', value: (p: HeldPost) => p.id },
+          { header: 'KIND', value: (p: HeldPost) => p.kind },
+          { header: 'WHY', value: (p: HeldPost) => p.reason },
+          { header: 'AUTHOR', value: (p: HeldPost) => p.author?.externalId ?? '(anonymous)' },
+          { header: 'HELD', value: (p: HeldPost) => formatTime(p.createdAt) },
+          { header: 'TEXT', value: (p: HeldPost) => truncate(oneLine(p.title ?? p.content ?? ''), 60) },
+        ],
+        items,
+      );
+    }),
+  );
+
+  const approve = new Command('approve')
+    .description('Approve held posts: each becomes public with its id, and its feedback.created or comment.created webhook goes out')
+    .argument('<id...>', 'ids of held posts (see `feedback moderation list`)');
+  moderation.addCommand(
+    addApiOptions(approve).action(async (ids: string[], _flags: unknown, self: Command) => {
+      const api = apiFlags(self);
+      const result = await withClient(api, (client) => client.moderation.approve(checked(ids)));
+      if (api.json) return printJson(output, result);
+      report(output, result.approved.map((post) => [post.id, 'approved', post.kind]), result);
+    }),
+  );
+
+  const reject = new Command('reject')
+    .description("Reject held posts: each is deleted; with --block its author (the end user, or the anonymous caller's address) can no longer post")
+    .argument('<id...>', 'ids of held posts (see `feedback moderation list`)')
+    .option('--block', 'also block each post\'s author from submitting and commenting');
+  moderation.addCommand(
+    addApiOptions(reject).action(async (ids: string[], flags: { block?: boolean }, self: Command) => {
+      const api = apiFlags(self);
+      const result = await withClient(api, (client) => client.moderation.reject(checked(ids), { block: flags.block }));
+      if (api.json) return printJson(output, result);
+      report(output, result.rejected.map((post) => [post.id, 'rejected', post.kind]), result);
+      if (output.isTty && flags.block) output.out(`${result.blocked} author(s) blocked`);
+    }),
+  );
+  return moderation;
+}
+
+function checked(ids: string[]): string[] {
+  if (ids.some((id) => id.trim() === '')) throw new CliError('<id...> must not be empty: give ids of held posts (see `feedback moderation list`)', EXIT.usage);
+  return ids;
+}
+
+/**
+ * One line per post decided, then the ids no longer held. Nothing decided at all is "not found"
+ * (exit 3), as `feedback show` of an unknown id; some decided is success.
+ */
+function report(output: Output, lines: string[][], result: ApproveHeldResult | RejectHeldResult): void {
+  for (const line of lines) printLine(output, line);
+  for (const id of result.notFound) output.err(`not held: ${id} (decided already, or not a held post of this project)`);
+  if (lines.length === 0) throw new CliError('none of these ids is held', EXIT.notFound);
+}

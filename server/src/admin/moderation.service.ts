@@ -1,0 +1,65 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ApproveHeldResult, HeldPost, RejectHeldResult } from '@feedbackd/sdk/contract';
+import { transaction } from '../db/conflicts.js';
+import { transactionSql } from '../db/request-transaction.js';
+import { lockCounters } from './counter-moves.js';
+import { lockItem } from './item-locks.js';
+import { APPROVE_COMMENT, APPROVE_SUBMISSION, HELD_FOR_DECISION, HELD_QUEUE, REJECT_HELD } from './moderation.sql.js';
+
+/*
+ * The team's decisions on held posts (docs/moderation.md): the operator API, the CLI and the
+ * team's inbox all call these. Each decision on a batch of ids is one transaction; an id that is
+ * no longer held (decided by someone else meanwhile, or never held) is reported, not an error.
+ */
+
+/** Most posts the queue lists at once (the total counts them all). */
+export const HELD_QUEUE_LIMIT = 500;
+
+/** The project's queue, oldest first. */
+export async function heldQueue(em: EntityManager, projectId: string): Promise<{ items: HeldPost[]; total: number }> {
+  const [row] = await transaction(em, (tx) => transactionSql(tx).query<{ items: string; total: number }>('', HELD_QUEUE, [projectId, HELD_QUEUE_LIMIT]));
+  return { items: JSON.parse(row!.items) as HeldPost[], total: row!.total };
+}
+
+type Decidable = { id: string; kind: 'feedback' | 'comment'; feedback_id: string | null };
+
+/**
+ * Approves held posts: each becomes the item or comment it stands for, with its id and time, and
+ * its `feedback.created` or `comment.created` event goes out once (the held row is gone in the
+ * same transaction, so a second approval finds nothing).
+ */
+export async function approveHeld(em: EntityManager, projectId: string, ids: readonly string[]): Promise<ApproveHeldResult> {
+  return transaction(em, async (tx) => {
+    const sql = transactionSql(tx);
+    const held = await sql.query<Decidable>('', HELD_FOR_DECISION, [projectId, [...ids]]);
+    const approved: ApproveHeldResult['approved'] = [];
+    for (const post of held) {
+      if (post.kind === 'feedback') {
+        await sql.query('', APPROVE_SUBMISSION, [post.id]);
+        approved.push({ id: post.id, kind: 'feedback', feedbackId: post.id });
+        continue;
+      }
+      // The house order (admin/item-locks.ts): the item, its counters, then the comment.
+      if (!(await lockItem(tx, projectId, post.feedback_id!, 'key share'))) continue;
+      await lockCounters(tx, post.feedback_id!);
+      await sql.query('', APPROVE_COMMENT, [post.id]);
+      approved.push({ id: post.id, kind: 'comment', feedbackId: post.feedback_id! });
+    }
+    const done = new Set(approved.map((post) => post.id));
+    return { approved, notFound: unique(ids).filter((id) => !done.has(id)) };
+  });
+}
+
+/** Rejects held posts: each is deleted; with `block`, its author can no longer submit or comment. */
+export async function rejectHeld(em: EntityManager, projectId: string, ids: readonly string[], block: boolean): Promise<RejectHeldResult> {
+  return transaction(em, async (tx) => {
+    const [row] = await transactionSql(tx).query<{ rejected: string; blocked: number }>('', REJECT_HELD, [projectId, [...ids], block]);
+    const rejected = JSON.parse(row!.rejected) as RejectHeldResult['rejected'];
+    const done = new Set(rejected.map((post) => post.id));
+    return { rejected, blocked: row!.blocked, notFound: unique(ids).filter((id) => !done.has(id)) };
+  });
+}
+
+function unique(ids: readonly string[]): string[] {
+  return [...new Set(ids)];
+}
