@@ -21,6 +21,8 @@ export const EndUser = defineEntity({
     updatedAt: p.datetime(3).defaultRaw('now()'),
     /** The end user's unsubscribe from the whole project's notifications (docs/notifications.md). */
     unsubscribedAt: p.datetime(3).nullable(),
+    /** When a mail server refused this address for good (a 5xx): no mail goes to it again (docs/notifications.md). */
+    emailSuppressedAt: p.datetime(3).nullable(),
   },
 });
 

@@ -37,6 +37,8 @@ export const Project = defineEntity({
     boardLocale: p.text().nullable(),
     /** Whether end users may comment without `endUser` through a public key (PATCH /api/v1/board `anonymousComments`); off by default. */
     anonymousComments: p.boolean().default(false),
+    /** Mail subscribers one daily digest instead of a message per coalescing window (`feedback notifications digest`). */
+    notifyDigest: p.boolean().default(false),
     createdAt: p.datetime(3).defaultRaw('now()'),
   },
 });
