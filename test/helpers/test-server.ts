@@ -40,6 +40,10 @@ export interface TestServerOptions {
   publicUrl?: string;
   /** The voter secret (FEEDBACK_VOTER_SECRET); absent, the server makes its own, as on a first start. */
   voterSecret?: string;
+  /** The notifications' mail server, sender and window (`serve --smtp-url --mail-from --notify-window`). */
+  smtpUrl?: string;
+  mailFrom?: string;
+  notifyWindowSeconds?: number;
 }
 
 export async function startTestServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
@@ -60,6 +64,9 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     webhooksPerSecond: options.webhooksPerSecond,
     publicUrl: options.publicUrl,
     voterSecret: options.voterSecret,
+    smtpUrl: options.smtpUrl,
+    mailFrom: options.mailFrom,
+    notifyWindowSeconds: options.notifyWindowSeconds,
     logger: {
       debug: () => {},
       info: (message, fields) => logs.push(`INFO ${message} ${JSON.stringify(fields ?? {})}`),

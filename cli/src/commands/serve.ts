@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import type { LogLevel } from '@feedbackd/server';
 import { DEFAULT_PORT } from '@feedbackd/sdk/constants';
-import { DEFAULT_CONNECTION_LIMITS, DEFAULT_RATE_LIMIT, DEFAULT_WEBHOOKS_PER_SECOND, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '@feedbackd/server/serve-defaults';
+import { DEFAULT_CONNECTION_LIMITS, DEFAULT_NOTIFY_WINDOW_SECONDS, DEFAULT_RATE_LIMIT, DEFAULT_WEBHOOKS_PER_SECOND, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '@feedbackd/server/serve-defaults';
 import { wholeNumber } from '../flag-values.js';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -34,6 +34,9 @@ interface ServeFlags extends DatabaseFlags {
   webhooksAllowPrivate?: boolean;
   webhooksPerSecond?: string;
   publicUrl?: string;
+  smtpUrl?: string;
+  mailFrom?: string;
+  notifyWindow: string;
 }
 
 export function serveCommand(output: Output): Command {
@@ -120,6 +123,15 @@ export function serveCommand(output: Output): Command {
         "the origin the public reaches the server at (https://feedback.example.com): the board's and the team's pages then answer only requests for its host (a Host allow-list against DNS rebinding), take form posts only from it, and redirect to it",
       ).env('FEEDBACK_PUBLIC_URL'),
     )
+    .addOption(
+      new Option('--smtp-url <url>', "the mail server of the notifications' email (smtp://user:pass@host:587, smtps:// for TLS at once); without it no mail is sent").env('FEEDBACK_SMTP_URL'),
+    )
+    .addOption(new Option('--mail-from <address>', 'the sender of the notifications\' email, such as "Acme <feedback@acme.example>" (needed with --smtp-url)').env('FEEDBACK_MAIL_FROM'))
+    .addOption(
+      new Option('--notify-window <seconds>', "how long a person's notifications wait to leave as one message (0 sends each at once)")
+        .env('FEEDBACK_NOTIFY_WINDOW')
+        .default(String(DEFAULT_NOTIFY_WINDOW_SECONDS)),
+    )
     .action(async (flags: ServeFlags) => serve(flags, output));
   return command;
 }
@@ -135,8 +147,11 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const webhooksPerSecond = wholeNumber(flags.webhooksPerSecond ?? String(DEFAULT_WEBHOOKS_PER_SECOND), '--webhooks-per-second', { min: 1, max: 100_000 });
   const connectionLimits = connectionLimitFlags(flags);
   const metricsPort = metricsPortFlag(flags.metricsPort, port);
+  const notifyWindowSeconds = wholeNumber(flags.notifyWindow, '--notify-window', { min: 0, max: 7 * 86_400 });
+  const smtpUrl = flags.smtpUrl?.trim() || undefined;
+  if (smtpUrl && !flags.mailFrom?.trim()) throw new CliError('--mail-from is needed with --smtp-url: the sender of the notifications, such as "Acme <feedback@acme.example>"', EXIT.usage);
   const startedAt = performance.now();
-  const { createLogger, DataDirInUseError, embeddedDatabaseExists, InvalidPublicUrlError, publicOrigin, startCluster, startServer } = await import('@feedbackd/server');
+  const { createLogger, DataDirInUseError, embeddedDatabaseExists, InvalidMailSettingsError, InvalidPublicUrlError, publicOrigin, startCluster, startServer } = await import('@feedbackd/server');
   // `--public-url` (or FEEDBACK_PUBLIC_URL; empty is none), checked by the server's own rule before any database is touched.
   let publicUrl: string | undefined;
   try {
@@ -170,6 +185,9 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     webhooksAllowPrivate: flags.webhooksAllowPrivate === true,
     webhooksPerSecond,
     publicUrl,
+    smtpUrl,
+    mailFrom: flags.mailFrom,
+    notifyWindowSeconds,
     onFirstKey: (key: string) => {
       firstKey = key;
     },
@@ -178,6 +196,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     server = workers > 1 ? await startCluster({ ...options, workers }) : await startServer(options);
   } catch (error) {
     if (error instanceof DataDirInUseError) throw new CliError(error.message);
+    if (error instanceof InvalidMailSettingsError) throw new CliError(error.message, EXIT.usage);
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${port} on ${flags.host} is already in use (choose another with --port)`);
     throw error;
   }

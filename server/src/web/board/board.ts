@@ -19,6 +19,7 @@ import { boardPaths } from '../kit/paths.js';
 import { visitorOf } from './visitors.js';
 import { serveLogo } from './logo.js';
 import { errorPage } from './views/error-page.js';
+import { unsubscribeRoutes } from './unsubscribe.js';
 
 /** Where the boards are: /b/<project slug>. */
 export const BOARD_PREFIX = '/b/';
@@ -69,7 +70,12 @@ export function board(options: BoardOptions): Middleware<AppState> {
   // A post: from our own pages only, within the address's budget (kit/pages.ts, routeSteps).
   const { read, post } = routeSteps({ limit: postLimit(options.limiter, logger), who: boardRequest, publicOrigin: options.publicOrigin });
 
+  const unsubscribes = unsubscribeRoutes(sql, assets.paths, options.voterSecret, postLimit(options.limiter, logger));
+
   const router = new Router<AppState>({ sensitive: true, strict: true });
+  // Before the board's own steps: the link works for a board that is off, and from a mail client (no origin).
+  router.get('/b/:slug/unsubscribe', unsubscribes.read);
+  router.post('/b/:slug/unsubscribe', unsubscribes.post);
   router.get('/b/:slug', read(pages.board));
   router.get('/b/:slug/items/:id', read(pages.item));
   router.get('/b/:slug/new', read(pages.newItem));
