@@ -106,6 +106,9 @@ const METHOD_NAMES: Record<OperationName, string> = {
   updateChangelog: 'changelog.update',
   publishChangelog: 'changelog.publish',
   deleteChangelog: 'changelog.delete',
+  listNotifications: 'notifications.list',
+  retryNotifications: 'notifications.retry',
+  updateNotificationSettings: 'notifications.settings',
 };
 
 /**

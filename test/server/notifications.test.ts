@@ -141,5 +141,18 @@ for (const backend of backends()) {
       const rows = await server.sql<{ n: number }>(`select count(*)::int as n from webhook_events where type = 'notification.created' and data->'notification'->'feedback'->>'id' = ?`, [item]);
       expect(rows[0]!.n).to.equal(0);
     });
+
+    it('when the log is asked with bad input, then each answer is a 400 in the contract shape, and a public key gets a 403', async () => {
+      const state = await request(ops, 'GET', '/api/v1/notifications?state=lost');
+      expect(state.status).to.equal(400);
+      expect(state.body.error).to.be.a('string');
+      const ids = await request(ops, 'POST', '/api/v1/notifications/retry', { body: { ids: ['nope'] } });
+      expect(ids.status).to.equal(400);
+      expect(ids.body.details.fieldErrors.ids[0]).to.include('not a notification id');
+      expect((await request(ops, 'PATCH', '/api/v1/notifications/settings', { body: { digest: 'yes' } })).status).to.equal(400);
+      expect((await request(server, 'GET', '/api/v1/notifications')).status).to.equal(403);
+      expect(await client.notifications.settings({ digest: false })).to.deep.equal({ digest: false });
+      expect(await client.notifications.retry()).to.have.property('retried').that.is.a('number');
+    });
   });
 }
