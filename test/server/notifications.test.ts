@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { FeedbackClient } from '@feedbackd/sdk';
 import type { WebhookEventOf } from '@feedbackd/sdk/webhooks';
+import { PRUNE_NOTIFICATIONS } from '../../server/src/notify/log.sql.js';
 import { backends } from '../helpers/backends.js';
 import { notificationsOf, subscribe, subscribeMany } from '../helpers/subscriptions.js';
 import { request, withServer } from '../helpers/test-server.js';
@@ -153,6 +154,18 @@ for (const backend of backends()) {
       expect((await request(server, 'GET', '/api/v1/notifications')).status).to.equal(403);
       expect(await client.notifications.settings({ digest: false })).to.deep.equal({ digest: false });
       expect(await client.notifications.retry()).to.have.property('retried').that.is.a('number');
+    });
+
+    it('when settled notifications are older than the log keeps, then pruning deletes them and keeps pending and recent ones', async () => {
+      const item = await submit('Old news');
+      await subscribe(server, item, [{ externalId: 'old-a', email: 'a@example.com' }, { externalId: 'old-b', email: 'b@example.com' }]);
+      await client.admin.update(item, { status: 'planned' });
+      // Made 40 days old (the age is in the time-ordered id): one sent, one still pending.
+      const rows = await server.sql<{ id: string }>(`select n.id::text as id from notifications n where n.feedback_id = ? order by n.id`, [item]);
+      await server.sql(`update notifications set id = time_ordered_uuid_floor(now() - interval '40 days'), mail_state = 'sent' where id = ?`, [rows[0]!.id]);
+      await server.sql(`update notifications set id = overlay(time_ordered_uuid_floor(now() - interval '40 days')::text placing '1' from 36)::uuid where id = ?`, [rows[1]!.id]);
+      await server.sql(PRUNE_NOTIFICATIONS);
+      expect((await notificationsOf(server, item)).map((row) => row.mailState)).to.deep.equal(['pending']);
     });
   });
 }

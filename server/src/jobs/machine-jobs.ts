@@ -8,6 +8,7 @@ import { PRUNE_LINKS, PRUNE_SESSIONS } from '../admin/team-sessions.sql.js';
 import { webhookSender } from '../webhooks/sender.js';
 import { ANNOUNCE_DUE } from '../admin/changelog/changelog.sql.js';
 import { mailSender, type MailSettings } from '../notify/mail-sender.js';
+import { PRUNE_NOTIFICATIONS } from '../notify/log.sql.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
 
 /** How often expired idempotency keys are deleted: they expire after 24 hours, so this is plenty. */
@@ -87,7 +88,9 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
         run: async () => {
           // Listeners first: the pending deliveries of one gone for an hour no longer keep their events.
           const listeners = (await sql.query('', `${PRUNE_LISTENERS} returning 1`, [])).length;
-          return { listeners, events: (await sql.query('', `${PRUNE_LOG} returning 1`, [])).length };
+          const events = (await sql.query('', `${PRUNE_LOG} returning 1`, [])).length;
+          // The notifications' log ages out with the webhook log, on the same turn.
+          return { listeners, events, notifications: (await sql.query('', `${PRUNE_NOTIFICATIONS} returning 1`, [])).length };
         },
       },
       {

@@ -38,3 +38,13 @@ export const SET_DIGEST = `update projects set notify_digest = $2::boolean where
  */
 export const SUBSCRIBER_COUNT = `select count(*)::int as n from subscriptions s join end_users u on u.id = s.end_user_id
   where s.feedback_id = $1::uuid and s.project_id = $2::uuid and s.unsubscribed_at is null and u.unsubscribed_at is null`;
+
+/** How long the log keeps a notification whose mail is settled (sent, skipped, suppressed, failed), in days. */
+export const NOTIFICATION_LOG_DAYS = 30;
+
+/**
+ * Deletes settled notifications older than NOTIFICATION_LOG_DAYS, by the age of their time-ordered
+ * id (the primary key: no index on the time is kept up by the fan-out). Pending ones stay.
+ */
+export const PRUNE_NOTIFICATIONS = `delete from notifications
+  where id < time_ordered_uuid_floor(now() - ${NOTIFICATION_LOG_DAYS} * interval '1 day') and mail_state <> 'pending'`;
