@@ -7,7 +7,7 @@ import { SWEEP_SPENT_TOKENS } from '../web/board/board.sql.js';
 import { PRUNE_LINKS, PRUNE_SESSIONS } from '../admin/team-sessions.sql.js';
 import { webhookSender } from '../webhooks/sender.js';
 import { ANNOUNCE_DUE } from '../admin/changelog/changelog.sql.js';
-import { mailSender, type MailSettings } from '../notify/mail-sender.js';
+import type { MailSender, MailSettings } from '../notify/mail-sender.js';
 import { PRUNE_NOTIFICATIONS } from '../notify/log.sql.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
 
@@ -52,16 +52,20 @@ export type MailOutcome = (outcome: 'sent' | 'failed' | 'suppressed', count: num
 export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, options: MachineJobOptions, onMailOutcome?: MailOutcome): RunningJobs {
   const webhooks = webhookSender({ sql, logger, allowPrivate: options.webhooksAllowPrivate, perSecond: options.webhooksPerSecond });
   const { mail } = options;
-  const mails = mail && mailSender({ ...mail, sql, logger, serverSecret: Buffer.from(mail.serverSecret, 'base64url'), onOutcome: onMailOutcome });
+  // Loaded on the first run, and only with a mail server: nodemailer and the catalogues would
+  // otherwise slow every start of the jobs' thread.
+  let mails: MailSender | undefined;
+  const sender = async (settings: NonNullable<MachineJobOptions['mail']>) =>
+    (mails ??= (await import('../notify/mail-sender.js')).mailSender({ ...settings, sql, logger, serverSecret: Buffer.from(settings.serverSecret, 'base64url'), onOutcome: onMailOutcome }));
   const running = runPeriodically(
     [
-      ...(mails
+      ...(mail
         ? [
             {
               name: 'mail sender',
               everyMs: MAIL_POLL_EVERY_MS,
               quiet: true,
-              run: async (stopping: AbortSignal) => ({ messages: await mails.sendDue(stopping) }),
+              run: async (stopping: AbortSignal) => ({ messages: await (await sender(mail)).sendDue(stopping) }),
             },
           ]
         : []),
