@@ -149,6 +149,8 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const metricsPort = metricsPortFlag(flags.metricsPort, port);
   const notifyWindowSeconds = wholeNumber(flags.notifyWindow, '--notify-window', { min: 0, max: 7 * 86_400 });
   const smtpUrl = flags.smtpUrl?.trim() || undefined;
+  // Checked here, before a database is opened; the value is not echoed (it may hold a password).
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new CliError('--smtp-url must be smtp://… or smtps://…, such as smtp://user:pass@mail.example.com:587', EXIT.usage);
   if (smtpUrl && !flags.mailFrom?.trim()) throw new CliError('--mail-from is needed with --smtp-url: the sender of the notifications, such as "Acme <feedback@acme.example>"', EXIT.usage);
   const startedAt = performance.now();
   const { createLogger, DataDirInUseError, embeddedDatabaseExists, InvalidMailSettingsError, InvalidPublicUrlError, publicOrigin, startCluster, startServer } = await import('@feedbackd/server');
