@@ -371,7 +371,8 @@ CREATE INDEX feedback_counters_comments_index ON public.feedback_counters USING 
 CREATE INDEX feedback_counters_votes_index ON public.feedback_counters USING btree (project_id, vote_count DESC, created_at DESC, feedback_id DESC) INCLUDE (status, type);
 CREATE INDEX feedback_status_changes_feedback_id_id_index ON public.feedback_status_changes USING btree (feedback_id, id);
 CREATE INDEX idempotency_keys_created_at_index ON public.idempotency_keys USING btree (created_at);
-CREATE INDEX notifications_pending_index ON public.notifications USING btree (end_user_id, created_at) WHERE (mail_state = 'pending'::text);
+CREATE INDEX notifications_pending_created_at_index ON public.notifications USING btree (created_at) WHERE (mail_state = 'pending'::text);
+CREATE INDEX notifications_pending_end_user_id_index ON public.notifications USING btree (end_user_id) WHERE (mail_state = 'pending'::text);
 CREATE INDEX notifications_project_id_created_at_index ON public.notifications USING btree (project_id, created_at);
 CREATE INDEX subscriptions_end_user_id_index ON public.subscriptions USING btree (end_user_id);
 CREATE INDEX team_sessions_api_key_id_index ON public.team_sessions USING btree (api_key_id);

@@ -15,7 +15,8 @@ export const Notification = defineEntity({
   name: 'Notification',
   tableName: 'notifications',
   indexes: [
-    { name: 'notifications_pending_index', expression: `create index "notifications_pending_index" on "notifications" ("end_user_id", "created_at") where "mail_state" = 'pending'` },
+    { name: 'notifications_pending_created_at_index', expression: `create index "notifications_pending_created_at_index" on "notifications" ("created_at") where "mail_state" = 'pending'` },
+    { name: 'notifications_pending_end_user_id_index', expression: `create index "notifications_pending_end_user_id_index" on "notifications" ("end_user_id") where "mail_state" = 'pending'` },
     { name: 'notifications_project_id_created_at_index', properties: ['project', 'createdAt'] },
   ],
   properties: {

@@ -17,8 +17,10 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261204001300Notifications extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "notifications" ("id" uuid not null default time_ordered_uuid(), "project_id" uuid not null, "change_id" uuid not null, "end_user_id" uuid not null, "feedback_id" uuid null, "kind" text not null, "data" jsonb not null, "created_at" timestamptz(3) not null default now(), "mail_state" text not null default 'pending', "attempts" int not null default 0, "next_attempt_at" timestamptz(3) not null default now(), "claimed_until" timestamptz(3) null, "last_error" text null, "sent_at" timestamptz(3) null, primary key ("id"));`);
-    // The sender's question, "whose mail is due?", reads pending rows only.
-    this.addSql(`create index "notifications_pending_index" on "notifications" ("end_user_id", "created_at") where "mail_state" = 'pending';`);
+    // The sender's questions read pending rows only: "whose mail is due?" (the oldest first, by
+    // time, a few at a time even under a backlog of 100,000) and "what else waits for them?".
+    this.addSql(`create index "notifications_pending_created_at_index" on "notifications" ("created_at") where "mail_state" = 'pending';`);
+    this.addSql(`create index "notifications_pending_end_user_id_index" on "notifications" ("end_user_id") where "mail_state" = 'pending';`);
     this.addSql(`create index "notifications_project_id_created_at_index" on "notifications" ("project_id", "created_at");`);
     this.addSql(`alter table "notifications" add constraint "notifications_project_id_foreign" foreign key ("project_id") references "projects" ("id") on update cascade on delete cascade;`);
     this.addSql(`alter table "notifications" add constraint "notifications_end_user_id_foreign" foreign key ("end_user_id") references "end_users" ("id") on update cascade on delete cascade;`);
