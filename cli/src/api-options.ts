@@ -28,6 +28,7 @@ export const API_COMMANDS = {
   whoami: 'public',
   webhooks: 'secret',
   changelog: 'secret',
+  notifications: 'secret',
   open: 'secret',
   moderation: 'secret',
 } as const satisfies Record<string, 'public' | 'secret'>;

@@ -62,6 +62,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: CommandLoader]> = [
   ['whoami', async () => (await import('./commands/whoami.js')).whoamiCommand],
   ['webhooks', async () => (await import('./commands/webhooks.js')).webhooksCommand],
   ['changelog', async () => (await import('./commands/changelog.js')).changelogCommand],
+  ['notifications', async () => (await import('./commands/notifications.js')).notificationsCommand],
   ['open', async () => (await import('./commands/open.js')).openCommand],
   ['sessions', async () => (await import('./commands/sessions.js')).sessionsCommand],
   ['users', async () => (await import('./commands/users.js')).usersCommand],

@@ -2,6 +2,7 @@ import { DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS, DEFA
 import { FeedbackError } from './errors.js';
 import { AdminResource } from './resources/admin.js';
 import { ChangelogResource } from './resources/changelog.js';
+import { NotificationsResource } from './resources/notifications.js';
 import { CommentsResource } from './resources/comments.js';
 import { FeedbackResource } from './resources/feedback.js';
 import { ModerationResource } from './resources/moderation.js';
@@ -66,6 +67,8 @@ export class FeedbackClient {
   readonly changelog: ChangelogResource;
   /** The moderation queue (secret key): `list`, `approve`, `reject` (docs/moderation.md). */
   readonly moderation: ModerationResource;
+  /** The notifications' log: `list`, `retry` failed mail, and the digest `settings` (secret key). */
+  readonly notifications: NotificationsResource;
   readonly #transport: Transport;
 
   /**
@@ -94,6 +97,7 @@ export class FeedbackClient {
     this.webhooks = new WebhooksResource(this.#transport);
     this.changelog = new ChangelogResource(this.#transport);
     this.moderation = new ModerationResource(this.#transport);
+    this.notifications = new NotificationsResource(this.#transport);
   }
 
   /**

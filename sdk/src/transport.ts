@@ -109,6 +109,9 @@ const METHOD_NAMES: Record<OperationName, string> = {
   listHeld: 'moderation.list',
   approveHeld: 'moderation.approve',
   rejectHeld: 'moderation.reject',
+  listNotifications: 'notifications.list',
+  retryNotifications: 'notifications.retry',
+  updateNotificationSettings: 'notifications.settings',
 };
 
 /**

@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
 import { mountAdminRoutes } from './admin/routes.js';
 import { mountChangelogRoutes } from './admin/changelog/routes.js';
+import { mountNotificationRoutes } from './notify/routes.js';
 import type { SqlPool } from './db/pool.js';
 import { requestTransactions } from './db/request-transaction.js';
 import type { AppState } from './http/context.js';
@@ -99,6 +100,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   mountApiRoutes(router, mountOptions, writes);
   mountAdminRoutes(router, { orm }, mountOptions);
   mountChangelogRoutes(router, { orm }, mountOptions);
+  mountNotificationRoutes(router, mountOptions);
   mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger, stopping: deps.webhooks?.stopping });
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
   // One limiter for the keys' budgets and the board's posts per address (one store, one bank).

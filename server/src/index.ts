@@ -6,7 +6,7 @@
 import './runtime-floor.js'; // first of all: an old Node is refused before any other module of the package runs
 export { createApp, type AppDependencies } from './app.js';
 export { startServer, type RunningServer } from './serve/start-server.js';
-export { InvalidPublicUrlError, publicOrigin, type ServeOptions } from './serve/serve-options.js';
+export { InvalidMailSettingsError, InvalidPublicUrlError, publicOrigin, type ServeOptions } from './serve/serve-options.js';
 export { startCluster, type ClusterOptions, type RunningCluster } from './cluster/primary.js';
 export { openDatabase, redactUrl, type Database, type DatabaseLocation, type DatabaseRole } from './db/database.js';
 export { openSqlPool, type SqlPool } from './db/pool.js';

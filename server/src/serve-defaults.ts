@@ -38,6 +38,9 @@ export const DEFAULT_CONNECTION_LIMITS = {
  */
 export const DEFAULT_WEBHOOKS_PER_SECOND = 100;
 
+/** How long a recipient's notifications wait to leave as one message, in seconds (`serve --notify-window`). */
+export const DEFAULT_NOTIFY_WINDOW_SECONDS = 600;
+
 /** How long a stopping server lets requests in flight finish before it cuts their connections. */
 export const DRAIN_TIMEOUT_MS = 8_000;
 

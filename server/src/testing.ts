@@ -29,3 +29,6 @@ export { pace } from './webhooks/pace.js';
 export { loadVoterSecret, rekeyLegacyVoterKey, rekeyLegacyVoters } from './db/voter-secret.js';
 // The benchmark of the conversation (test/bench/comments.ts) times the detail statement alone.
 export { DETAIL } from './api/feedback.sql.js';
+
+export { mailSender, MAX_ATTEMPTS, type MailSender, type MailSenderOptions } from './notify/mail-sender.js';
+export { unsubscribeKey, signUnsubscribe, verifyUnsubscribe } from './notify/unsubscribe-token.js';

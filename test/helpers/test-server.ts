@@ -44,6 +44,10 @@ export interface TestServerOptions {
   boardMinFillMs?: number;
   /** Serve the metrics on a port of their own (0: any free one; server.metricsUrl). */
   metricsPort?: number;
+  /** The notifications' mail server, sender and window (`serve --smtp-url --mail-from --notify-window`). */
+  smtpUrl?: string;
+  mailFrom?: string;
+  notifyWindowSeconds?: number;
 }
 
 export async function startTestServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
@@ -66,6 +70,9 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     voterSecret: options.voterSecret,
     boardMinFillMs: options.boardMinFillMs ?? 0,
     metricsPort: options.metricsPort,
+    smtpUrl: options.smtpUrl,
+    mailFrom: options.mailFrom,
+    notifyWindowSeconds: options.notifyWindowSeconds,
     logger: {
       debug: () => {},
       info: (message, fields) => logs.push(`INFO ${message} ${JSON.stringify(fields ?? {})}`),

@@ -183,6 +183,7 @@ describe('webhooks: Standard Webhooks signing and verifying', () => {
           case 'comment.deleted': return `deleted with ${event.data.repliesDeleted} replies`;
           case 'user.erased': return `forget ${event.data.endUser.externalId}`;
           case 'changelog.published': return `shipped ${event.data.entry.title} (${event.data.entry.items.length} items)`;
+          case 'notification.created': return `${event.data.notification.kind} to ${event.data.recipients.length} recipients`;
           case 'webhook.test': return event.data.message;
           default: return event satisfies never;
         }
@@ -190,6 +191,7 @@ describe('webhooks: Standard Webhooks signing and verifying', () => {
       expect(summary(WEBHOOK_EVENT_SAMPLES['vote.removed'])).to.equal('12 votes, anonymous');
       expect(summary(WEBHOOK_EVENT_SAMPLES['feedback.status_changed'])).to.equal('under-review -> planned by Dana');
       expect(summary(WEBHOOK_EVENT_SAMPLES['comment.deleted'])).to.equal('deleted with 1 replies');
+      expect(summary(WEBHOOK_EVENT_SAMPLES['notification.created'])).to.equal('status_changed to 1 recipients');
     });
 
     it('when a newer server adds fields, then the event still verifies and the added fields are left out', () => {

@@ -44,6 +44,7 @@ const SINCE_RELEASE = [
   'Migration20261201001000_changelog',
   'Migration20261202001100_subscriptions',
   'Migration20261203001200_moderation',
+  'Migration20261204001300_notifications',
   'Migration20261205001400_widget',
 ];
 

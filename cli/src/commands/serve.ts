@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import type { LogLevel } from '@feedbackd/server';
 import { DEFAULT_PORT } from '@feedbackd/sdk/constants';
-import { DEFAULT_BOARD_MIN_FILL_SECONDS, DEFAULT_CONNECTION_LIMITS, DEFAULT_RATE_LIMIT, DEFAULT_WEBHOOKS_PER_SECOND, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '@feedbackd/server/serve-defaults';
+import { DEFAULT_BOARD_MIN_FILL_SECONDS, DEFAULT_CONNECTION_LIMITS, DEFAULT_NOTIFY_WINDOW_SECONDS, DEFAULT_RATE_LIMIT, DEFAULT_WEBHOOKS_PER_SECOND, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '@feedbackd/server/serve-defaults';
 import { wholeNumber } from '../flag-values.js';
 import { addDatabaseOptions, databaseLocation, type DatabaseFlags } from '../database-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -35,6 +35,9 @@ interface ServeFlags extends DatabaseFlags {
   webhooksPerSecond?: string;
   publicUrl?: string;
   boardMinFill?: string;
+  smtpUrl?: string;
+  mailFrom?: string;
+  notifyWindow: string;
 }
 
 export function serveCommand(output: Output): Command {
@@ -129,6 +132,15 @@ export function serveCommand(output: Output): Command {
         .env('FEEDBACK_BOARD_MIN_FILL')
         .default(String(DEFAULT_BOARD_MIN_FILL_SECONDS)),
     )
+    .addOption(
+      new Option('--smtp-url <url>', "the mail server of the notifications' email (smtp://user:pass@host:587, smtps:// for TLS at once); without it no mail is sent").env('FEEDBACK_SMTP_URL'),
+    )
+    .addOption(new Option('--mail-from <address>', 'the sender of the notifications\' email, such as "Acme <feedback@acme.example>" (needed with --smtp-url)').env('FEEDBACK_MAIL_FROM'))
+    .addOption(
+      new Option('--notify-window <seconds>', "how long a person's notifications wait to leave as one message (0 sends each at once)")
+        .env('FEEDBACK_NOTIFY_WINDOW')
+        .default(String(DEFAULT_NOTIFY_WINDOW_SECONDS)),
+    )
     .action(async (flags: ServeFlags) => serve(flags, output));
   return command;
 }
@@ -145,8 +157,13 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
   const connectionLimits = connectionLimitFlags(flags);
   const metricsPort = metricsPortFlag(flags.metricsPort, port);
   const boardMinFillMs = wholeNumber(flags.boardMinFill ?? String(DEFAULT_BOARD_MIN_FILL_SECONDS), '--board-min-fill', { min: 0, max: 600 }) * 1000;
+  const notifyWindowSeconds = wholeNumber(flags.notifyWindow, '--notify-window', { min: 0, max: 7 * 86_400 });
+  const smtpUrl = flags.smtpUrl?.trim() || undefined;
+  // Checked here, before a database is opened; the value is not echoed (it may hold a password).
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new CliError('--smtp-url must be smtp://… or smtps://…, such as smtp://user:pass@mail.example.com:587', EXIT.usage);
+  if (smtpUrl && !flags.mailFrom?.trim()) throw new CliError('--mail-from is needed with --smtp-url: the sender of the notifications, such as "Acme <feedback@acme.example>"', EXIT.usage);
   const startedAt = performance.now();
-  const { createLogger, DataDirInUseError, embeddedDatabaseExists, InvalidPublicUrlError, publicOrigin, startCluster, startServer } = await import('@feedbackd/server');
+  const { createLogger, DataDirInUseError, embeddedDatabaseExists, InvalidMailSettingsError, InvalidPublicUrlError, publicOrigin, startCluster, startServer } = await import('@feedbackd/server');
   // `--public-url` (or FEEDBACK_PUBLIC_URL; empty is none), checked by the server's own rule before any database is touched.
   let publicUrl: string | undefined;
   try {
@@ -181,6 +198,9 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     webhooksPerSecond,
     publicUrl,
     boardMinFillMs,
+    smtpUrl,
+    mailFrom: flags.mailFrom,
+    notifyWindowSeconds,
     onFirstKey: (key: string) => {
       firstKey = key;
     },
@@ -189,6 +209,7 @@ async function serve(flags: ServeFlags, output: Output): Promise<void> {
     server = workers > 1 ? await startCluster({ ...options, workers }) : await startServer(options);
   } catch (error) {
     if (error instanceof DataDirInUseError) throw new CliError(error.message);
+    if (error instanceof InvalidMailSettingsError) throw new CliError(error.message, EXIT.usage);
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${port} on ${flags.host} is already in use (choose another with --port)`);
     throw error;
   }

@@ -30,8 +30,18 @@ export const WEBHOOK_EVENT_TYPES = [
   'comment.deleted',
   'user.erased',
   'changelog.published',
+  'notification.created',
   'webhook.test',
 ] as const;
+
+/** What a notification tells its subscribers (docs/notifications.md). */
+export const NOTIFICATION_KINDS = ['status_changed', 'team_reply', 'merged', 'shipped'] as const;
+/**
+ * Where a notification's mail stands: `pending` (waiting for its window or a retry), `sent`,
+ * `failed` (retries spent), `suppressed` (the address was refused for good), `skipped` (no address:
+ * the webhook route serves the recipient).
+ */
+export const MAIL_STATES = ['pending', 'sent', 'failed', 'suppressed', 'skipped'] as const;
 
 /** Longest title accepted, after trimming (spec part 8). */
 export const TITLE_MAX_LENGTH = 200;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { BOARD_LOCALES, FEEDBACK_STATUSES, FEEDBACK_TYPES, SORT_ORDERS } from './constants.js';
+import { BOARD_LOCALES, FEEDBACK_STATUSES, FEEDBACK_TYPES, MAIL_STATES, NOTIFICATION_KINDS, SORT_ORDERS } from './constants.js';
 
-export { BOARD_LOCALES, FEEDBACK_STATUSES, FEEDBACK_TYPES, SORT_ORDERS };
+export { BOARD_LOCALES, FEEDBACK_STATUSES, FEEDBACK_TYPES, SORT_ORDERS, MAIL_STATES, NOTIFICATION_KINDS };
 
 /** The kind of a feedback item: `bug`, `idea`, `question` or `other`. */
 export const FeedbackTypeSchema = z.enum(FEEDBACK_TYPES, {

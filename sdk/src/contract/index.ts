@@ -11,6 +11,7 @@ export * from './common.js';
 export * from './enums.js';
 export * from './feedback.js';
 export * from './moderation.js';
+export * from './notifications.js';
 export * from './query.js';
 export * from './routes.js';
 export * from './status-history.js';

@@ -48,6 +48,7 @@ import {
   PublishChangelogRequestSchema,
   UpdateChangelogRequestSchema,
 } from './changelog.js';
+import { ListNotificationsQuerySchema, NotificationListResponseSchema, NotificationSettingsSchema, RetryNotificationsRequestSchema, RetryNotificationsResponseSchema } from './notifications.js';
 import { CreateSignInLinkRequestSchema, SignInLinkResponseSchema } from './team.js';
 import { EraseUserQuerySchema, EraseUserResponseSchema, ExternalIdParamsSchema, UserExportSchema } from './user-data.js';
 import { IdentifyRequestSchema, IdentifyResponseSchema } from './users.js';
@@ -499,6 +500,32 @@ export const routes = {
     summary: "Reject held posts: each is deleted; with `block`, its author (the end user, or the anonymous caller's voter key) can no longer post",
     body: RejectHeldRequestSchema,
     responses: { 200: RejectHeldResponseSchema },
+  },
+
+  // The notifications' log (docs/notifications.md): secret keys only.
+  listNotifications: {
+    method: 'GET',
+    path: '/api/v1/notifications',
+    auth: 'secret',
+    summary: 'What subscribers were told, newest first, one row per change and recipient, with where its mail stands (`state` filters)',
+    query: ListNotificationsQuerySchema,
+    responses: { 200: NotificationListResponseSchema },
+  },
+  retryNotifications: {
+    method: 'POST',
+    path: '/api/v1/notifications/retry',
+    auth: 'secret',
+    summary: "Send failed notifications' mail again: these `ids`, or every failed one of the project",
+    body: RetryNotificationsRequestSchema,
+    responses: { 200: RetryNotificationsResponseSchema },
+  },
+  updateNotificationSettings: {
+    method: 'PATCH',
+    path: '/api/v1/notifications/settings',
+    auth: 'secret',
+    summary: 'Choose how the project mails its subscribers: a message per coalescing window, or one daily digest (`digest: true`)',
+    body: NotificationSettingsSchema,
+    responses: { 200: NotificationSettingsSchema },
   },
 } as const satisfies Record<string, RouteDefinition>;
 

@@ -118,6 +118,42 @@ export const ChangelogPublishedDataSchema = z.object({
   }),
 });
 
+/** An item as a notification names it. */
+export const NotificationItemSchema = z.object({ id: IdSchema, title: z.string(), type: FeedbackTypeSchema, status: FeedbackStatusSchema });
+
+/** A recipient of a notification: the end user by the id your application gave them, with what it told us of them. */
+export const NotificationRecipientSchema = z.object({ externalId: z.string(), email: z.string().nullable(), name: z.string().nullable() });
+
+/**
+ * What a notification tells, by `kind` (docs/notifications.md). `id` names the change: every
+ * event of one change (500 recipients each) carries the same one.
+ */
+export const NotificationChangeSchema = z.discriminatedUnion('kind', [
+  z.object({ id: IdSchema, kind: z.literal('status_changed'), feedback: NotificationItemSchema, from: FeedbackStatusSchema, to: FeedbackStatusSchema, actor: z.string().nullable() }),
+  z.object({
+    id: IdSchema,
+    kind: z.literal('team_reply'),
+    feedback: NotificationItemSchema,
+    reply: z.object({ id: IdSchema, content: z.string(), authorName: z.string().nullable(), createdAt: TimestampSchema }),
+  }),
+  z.object({ id: IdSchema, kind: z.literal('merged'), feedback: NotificationItemSchema, source: z.object({ id: IdSchema, title: z.string() }) }),
+  z.object({
+    id: IdSchema,
+    kind: z.literal('shipped'),
+    entry: z.object({ id: IdSchema, title: z.string(), body: z.string(), publishedAt: TimestampSchema, items: z.array(NotificationItemSchema.pick({ id: true, title: true, status: true })) }),
+  }),
+]);
+
+/**
+ * `data` of `notification.created`: a change its subscribers are told of, and (some of) its
+ * recipients: every subscriber of the item except the one who caused the change and those who
+ * unsubscribed, at most 500 per event (a change with more comes as several events of one `id`).
+ */
+export const NotificationCreatedDataSchema = z.object({
+  notification: NotificationChangeSchema,
+  recipients: z.array(NotificationRecipientSchema).max(500),
+});
+
 /** `data` of `webhook.test`, sent when an operator tests an endpoint. */
 export const WebhookTestDataSchema = z.object({
   webhook: z.object({ id: IdSchema }),
@@ -137,6 +173,7 @@ const DATA_SCHEMAS = {
   'comment.deleted': CommentDeletedDataSchema,
   'user.erased': UserErasedDataSchema,
   'changelog.published': ChangelogPublishedDataSchema,
+  'notification.created': NotificationCreatedDataSchema,
   'webhook.test': WebhookTestDataSchema,
 } satisfies Record<WebhookEventType, z.ZodType>;
 
@@ -158,6 +195,7 @@ export const WebhookEventSchema = z.discriminatedUnion('type', [
   eventSchema('comment.deleted'),
   eventSchema('user.erased'),
   eventSchema('changelog.published'),
+  eventSchema('notification.created'),
   eventSchema('webhook.test'),
 ]);
 
@@ -189,6 +227,8 @@ export function isKnownWebhookEvent(event: WebhookEvent | UnknownWebhookEvent): 
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
 export type WebhookEndUser = z.infer<typeof WebhookEndUserSchema>;
 export type FeedbackRef = z.infer<typeof FeedbackRefSchema>;
+export type NotificationChange = z.infer<typeof NotificationChangeSchema>;
+export type NotificationRecipient = z.infer<typeof NotificationRecipientSchema>;
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
 export type UnknownWebhookEvent = z.infer<typeof UnknownWebhookEventSchema>;
 /** The event of one type, e.g. `WebhookEventOf<'vote.added'>`. */

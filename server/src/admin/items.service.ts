@@ -4,7 +4,7 @@ import type { FeedbackStatus, FeedbackType } from '@feedbackd/sdk/contract';
 import { lockItem } from './item-locks.js';
 import { Feedback } from '../db/entities/feedback.entity.js';
 import { transactionSql } from '../db/request-transaction.js';
-import { ITEM_DELETED_EVENT, itemEvents } from '../db/outbox.sql.js';
+import { ITEM_DELETED_EVENT, itemEvents, notificationItem, notifySubscribers } from '../db/outbox.sql.js';
 
 /** The fields an operator may change; undefined keeps a field, `description: null` clears it. */
 export interface ItemChanges {
@@ -50,8 +50,9 @@ export interface StatusesCondition {
  * toggles takes its counters rows in that order after its item locks); then it changes their
  * status, records each change (from, to, key, actor) and writes `feedback.status_changed` from
  * the rows the update returned. An item gone meanwhile is skipped by its lock. With $6 (not
- * null), only the items whose status is $6 under their lock change. Returns one row per item
- * found with its status before, `changed` false for one already at the status (or not at $6).
+ * null), only the items whose status is $6 under their lock change. Each changed item's
+ * subscribers are told in the same statement (`notified`, docs/notifications.md). Returns one row
+ * per item found with its status before, `changed` false for one already at the status (or not at $6).
  */
 const UPDATE_STATUSES = `with locked as materialized (
     select id, status from feedback where project_id = $1::uuid and id = any($2::uuid[]) order by id for no key update
@@ -65,8 +66,12 @@ const UPDATE_STATUSES = `with locked as materialized (
     select f.id, m.from_status, f.status, $4::uuid, $5::text from changed f join moving m on m.id = f.id order by f.id
   ), events as (
     ${itemEvents('changed f join moving m on m.id = f.id', `'feedback.status_changed'`, `'feedback'`, `jsonb_build_object('from', m.from_status, 'to', f.status, 'actor', $5::text)`)}
+  ), notified as materialized (
+    select ${notifySubscribers('f.project_id', 'array[f.id]', 'f.id', 'status_changed', `jsonb_build_object('feedback', ${notificationItem('f')}, 'from', m.from_status, 'to', f.status, 'actor', $5::text)`)} as n
+    from changed f join moving m on m.id = f.id order by f.id
   )
-  select l.id::text as id, m.id is not null as changed, l.status as before from locked l left join moving m on m.id = l.id order by l.id`;
+  select l.id::text as id, m.id is not null as changed, l.status as before, (select count(*) from notified)::int as notified
+  from locked l left join moving m on m.id = l.id order by l.id`;
 
 /**
  * Changes the status of items `ids` of the project in one transaction of one statement

@@ -5,6 +5,7 @@ import { lockItems } from './item-locks.js';
 import { Feedback } from '../db/entities/feedback.entity.js';
 import { transactionSql } from '../db/request-transaction.js';
 import { ITEM_EVENT } from '../db/outbox.sql.js';
+import { NOTIFY_MERGED } from '../notify/notifications.sql.js';
 
 /** What a merge moved to its target. */
 export interface MergeResult {
@@ -35,6 +36,8 @@ export async function mergeItems(em: EntityManager, projectId: string, duplicate
     // the target that holds the counters finishes first, instead of waiting on a vote row this
     // merge copied while this merge waits on its counters.
     await lockCounters(tx, intoId);
+    // The duplicate's subscribers are told while its subscriptions are still its own.
+    await transactionSql(tx).query('', NOTIFY_MERGED, [projectId, duplicateId, intoId]);
 
     await tx.execute('select id from votes where feedback_id = ? for update', [duplicateId]);
     const moved = await tx.execute<{ id: string }[]>(

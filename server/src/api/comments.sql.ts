@@ -2,6 +2,7 @@ import type { Statement } from '../db/pool.js';
 import { isoTimestamp, jsonObject, type JsonFields } from '../db/json.sql.js';
 import { endUserCtes } from './end-user.sql.js';
 import { notBlocked } from './posting-blocks.sql.js';
+import { notificationItem, notifySubscribers } from '../db/outbox.sql.js';
 
 /*
  * The conversation's statements (docs/api.md, "Comments"). Every writer takes its locks in the
@@ -91,6 +92,9 @@ const COMMENT_AUTHOR_KEY = `coalesce((select e.id::text from end_users e where e
  * top-level comment; a reply under an internal note is internal too, so no visible comment hangs
  * under one a public key cannot see. Internal notes are not counted in `comment_count`.
  *
+ * A public team reply (not an internal note, not an end user's comment) tells the item's
+ * subscribers in the same statement (`notified`, docs/notifications.md).
+ *
  * One row: `item_found`, `parent_found`, `anonymous_refused`, `blocked` (the team blocked this
  * author: docs/moderation.md) (why nothing was written), and the
  * comment (JSON text, as a secret key sees it when $9) with the item's `comment_count` after it.
@@ -127,8 +131,12 @@ export const CREATE_COMMENT: Statement = {
     insert into webhook_events (project_id, type, data)
     select $2::uuid, 'comment.created', ${commentEventData('ins', '(select name from uid)', '$4::text', '(select comment_count from now_count)')}
     from ins where webhooks_wanted($2::uuid, 'comment.created')
+  ), notified as materialized (
+    select ${notifySubscribers('$2::uuid', 'array[ins.feedback_id]', 'ins.feedback_id', 'team_reply', `jsonb_build_object('feedback', (select ${notificationItem('fi')} from feedback fi where fi.id = ins.feedback_id),
+      'reply', jsonb_build_object('id', ins.id, 'content', ins.content, 'authorName', ins.author_name, 'createdAt', ${isoTimestamp('ins.created_at')}))`)} as n
+    from ins where ins.is_team and not ins.is_internal
   )
-  select exists (select 1 from f) as item_found,
+  select exists (select 1 from f) as item_found, (select count(*) from notified)::int as notified,
     ($7::uuid is null or exists (select 1 from par)) as parent_found,
     ($4::text is null and $6::text is null and not coalesce((select pr.anonymous_comments from projects pr where pr.id = $2::uuid), false)) as anonymous_refused,
     ($6::text is null and not ${notBlocked('$2::uuid', COMMENT_AUTHOR_KEY)}) as blocked,

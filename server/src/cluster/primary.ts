@@ -8,7 +8,7 @@ import { startMetricsListener, type MetricsListener } from '../serve/metrics-lis
 import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import { baseUrl } from '../serve/http-server.js';
 import { prepareDatabase } from '../serve/prepare-database.js';
-import { logListening, processSettings, type ServeOptions } from '../serve/serve-options.js';
+import { logListening, machineJobOptions, processSettings, type ServeOptions } from '../serve/serve-options.js';
 import { isLifecycleMessage, WORKER_CONFIG_VARIABLE, type LifecycleMessage, type WorkerConfig } from './worker-config.js';
 
 export interface ClusterOptions extends ServeOptions {
@@ -100,7 +100,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   }
   const url = baseUrl(options.host, port);
   // The machine's periodic jobs run here, once, in a thread of the primary's own.
-  const jobs = startBackgroundJobs(database, logger, { webhooksAllowPrivate: config.webhooksAllowPrivate, webhooksPerSecond: config.webhooksPerSecond });
+  const jobs = startBackgroundJobs(database, logger, machineJobOptions(config, url));
   logListening(logger, config, { url, metricsUrl: metrics?.url, workers: options.workers });
 
   return {

@@ -58,3 +58,19 @@ export const ITEM_DELETED_EVENT = `insert into webhook_events (project_id, type,
   from feedback f where f.id = $1::uuid and webhooks_wanted(f.project_id, 'feedback.deleted')`;
 
 // The `comment.*` events are written by the conversation's own statements (api/comments.sql.ts).
+
+/**
+ * Notifications (docs/notifications.md): a call of `notify_subscribers` (Migration20261204001300),
+ * which writes one `notifications` row per subscriber of `items` (uuid[]) and the
+ * `notification.created` events, in one INSERT ... SELECT each. A statement calls it from a
+ * materialized CTE over the rows it changed, and reads that CTE in its final select: a CTE that
+ * only selects is run only when something reads it. `feedback` is the item the row links to.
+ */
+export function notifySubscribers(project: string, items: string, feedback: string, kind: 'status_changed' | 'team_reply' | 'merged' | 'shipped', change: string): string {
+  return `notify_subscribers(${project}, ${items}, ${feedback}, '${kind}', ${change})`;
+}
+
+/** Item `f` (a row of `feedback`) as a notification names it (NotificationItemSchema), jsonb. */
+export function notificationItem(f: string): string {
+  return `jsonb_build_object('id', ${f}.id, 'title', ${f}.title, 'type', ${f}.type, 'status', ${f}.status)`;
+}

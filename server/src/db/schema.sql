@@ -101,6 +101,7 @@ CREATE TABLE public.end_users (
   created_at timestamp(3) with time zone NOT NULL DEFAULT now(),
   updated_at timestamp(3) with time zone NOT NULL DEFAULT now(),
   unsubscribed_at timestamp(3) with time zone,
+  email_suppressed_at timestamp(3) with time zone,
   widget_seen_at timestamp(3) with time zone,
   CONSTRAINT end_users_pkey PRIMARY KEY (id),
   CONSTRAINT end_users_project_id_external_id_unique UNIQUE (project_id, external_id),
@@ -200,6 +201,29 @@ CREATE TABLE public.idempotency_keys (
   CONSTRAINT idempotency_keys_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE public.notifications (
+  id uuid NOT NULL DEFAULT time_ordered_uuid(),
+  project_id uuid NOT NULL,
+  change_id uuid NOT NULL,
+  end_user_id uuid NOT NULL,
+  feedback_id uuid,
+  kind text NOT NULL,
+  data jsonb NOT NULL,
+  created_at timestamp(3) with time zone NOT NULL DEFAULT now(),
+  mail_state text NOT NULL DEFAULT 'pending'::text,
+  attempts integer NOT NULL DEFAULT 0,
+  next_attempt_at timestamp(3) with time zone NOT NULL DEFAULT now(),
+  claimed_until timestamp(3) with time zone,
+  last_error text,
+  sent_at timestamp(3) with time zone,
+  CONSTRAINT notifications_pkey PRIMARY KEY (id),
+  CONSTRAINT notifications_end_user_id_foreign FOREIGN KEY (end_user_id) REFERENCES end_users(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT notifications_feedback_id_foreign FOREIGN KEY (feedback_id) REFERENCES feedback(id) ON UPDATE CASCADE ON DELETE SET NULL,
+  CONSTRAINT notifications_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT notifications_kind_check CHECK ((kind = ANY (ARRAY['status_changed'::text, 'team_reply'::text, 'merged'::text, 'shipped'::text]))),
+  CONSTRAINT notifications_mail_state_check CHECK ((mail_state = ANY (ARRAY['pending'::text, 'sent'::text, 'failed'::text, 'suppressed'::text, 'skipped'::text])))
+);
+
 CREATE TABLE public.posting_blocks (
   project_id uuid NOT NULL,
   voter_key text NOT NULL,
@@ -231,6 +255,7 @@ CREATE TABLE public.projects (
   anonymous_comments boolean NOT NULL DEFAULT false,
   moderation text NOT NULL DEFAULT 'none'::text,
   moderation_hold_links boolean NOT NULL DEFAULT false,
+  notify_digest boolean NOT NULL DEFAULT false,
   widget_enabled boolean NOT NULL DEFAULT false,
   widget_origins text[] NOT NULL DEFAULT '{}'::text[],
   CONSTRAINT projects_pkey PRIMARY KEY (id),
@@ -387,6 +412,9 @@ CREATE INDEX feedback_counters_votes_index ON public.feedback_counters USING btr
 CREATE INDEX feedback_status_changes_feedback_id_id_index ON public.feedback_status_changes USING btree (feedback_id, id);
 CREATE INDEX held_posts_project_id_created_at_index ON public.held_posts USING btree (project_id, created_at);
 CREATE INDEX idempotency_keys_created_at_index ON public.idempotency_keys USING btree (created_at);
+CREATE INDEX notifications_pending_created_at_index ON public.notifications USING btree (created_at) WHERE (mail_state = 'pending'::text);
+CREATE INDEX notifications_pending_end_user_id_index ON public.notifications USING btree (end_user_id) WHERE (mail_state = 'pending'::text);
+CREATE INDEX notifications_project_id_created_at_index ON public.notifications USING btree (project_id, created_at);
 CREATE INDEX subscriptions_end_user_id_index ON public.subscriptions USING btree (end_user_id);
 CREATE INDEX team_sessions_api_key_id_index ON public.team_sessions USING btree (api_key_id);
 CREATE INDEX team_sessions_project_id_index ON public.team_sessions USING btree (project_id);
@@ -462,6 +490,36 @@ begin
   order by project_id, status, type
   on conflict (project_id, status, type, shard) do update set item_count = feedback_stats.item_count + excluded.item_count;
   return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.notify_subscribers(p_project uuid, p_items uuid[], p_feedback uuid, p_kind text, p_change jsonb, p_actor uuid DEFAULT NULL::uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_change uuid := time_ordered_uuid();
+  v_count int;
+begin
+  with rcpt as materialized (
+    select u.id, u.external_id, u.email, u.name, u.email_suppressed_at from end_users u
+    where u.id in (select s.end_user_id from subscriptions s where s.feedback_id = any (p_items) and s.unsubscribed_at is null)
+      and u.project_id = p_project and u.unsubscribed_at is null and u.id is distinct from p_actor
+  ), written as (
+    insert into notifications (project_id, change_id, end_user_id, feedback_id, kind, data, mail_state)
+    select p_project, v_change, r.id, p_feedback, p_kind, p_change,
+      case when coalesce(r.email, '') = '' then 'skipped' when r.email_suppressed_at is not null then 'suppressed' else 'pending' end
+    from rcpt r
+  ), events as (
+    insert into webhook_events (project_id, type, data)
+    select p_project, 'notification.created', jsonb_build_object(
+      'notification', jsonb_build_object('id', v_change, 'kind', p_kind) || p_change,
+      'recipients', jsonb_agg(jsonb_build_object('externalId', n.external_id, 'email', n.email, 'name', n.name) order by n.i))
+    from (select r.external_id, r.email, r.name, row_number() over (order by r.external_id) - 1 as i from rcpt r) n
+    where webhooks_wanted(p_project, 'notification.created')
+    group by n.i / 500 order by n.i / 500
+  )
+  select count(*)::int into v_count from rcpt;
+  return v_count;
 end $function$;
 
 CREATE OR REPLACE FUNCTION public.time_ordered_uuid()

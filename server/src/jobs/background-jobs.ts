@@ -3,6 +3,7 @@ import type { Database } from '../db/database.js';
 import type { Logger, LogFields, LogLevel } from '../logger.js';
 import type { MachineJobOptions } from './machine-jobs.js';
 import type { RunningJobs } from './periodic.js';
+import { countMail } from '../metrics/notifications.js';
 
 /**
  * The CPU priority of the jobs' thread: 10 on Linux's scale of -20 to 19, so under a full load a
@@ -24,7 +25,10 @@ export interface JobsThreadData extends MachineJobOptions {
 }
 
 /** What the jobs' thread tells the process: a log line, or that it stopped. */
-export type JobsThreadMessage = { log: { level: LogLevel; message: string; fields?: Record<string, unknown> } } | { stopped: true };
+export type JobsThreadMessage =
+  | { log: { level: LogLevel; message: string; fields?: Record<string, unknown> } }
+  | { mail: { outcome: 'sent' | 'failed' | 'suppressed'; count: number } }
+  | { stopped: true };
 
 /**
  * Runs the machine's periodic jobs (machine-jobs.ts: the idempotency sweep, the webhook sender and
@@ -42,6 +46,7 @@ export function startBackgroundJobs(database: Pick<Database, 'kind' | 'connectio
     thread.unref();
     thread.on('message', (message: JobsThreadMessage) => {
       if ('log' in message) logger[message.log.level](message.log.message, message.log.fields as LogFields | undefined);
+      else if ('mail' in message) countMail(message.mail.outcome, message.mail.count);
       else stopped?.();
     });
     thread.on('error', (error) => logger.error('the background jobs failed; they start again in 5 s', { error: String(error) }));

@@ -27,7 +27,7 @@ try {
 
 // Planned for the data at each run, never once for good: see openSqlPool.
 const sql = openSqlPool(data.database, 1, { genericPlans: false });
-const jobs = startMachineJobs(sql, logger, data);
+const jobs = startMachineJobs(sql, logger, data, (outcome, count) => post({ mail: { outcome, count } }));
 
 port.on('message', (message: unknown) => {
   if (message !== 'stop') return;

@@ -7,6 +7,8 @@ import { SWEEP_SPENT_TOKENS } from '../web/board/board.sql.js';
 import { PRUNE_LINKS, PRUNE_SESSIONS } from '../admin/team-sessions.sql.js';
 import { webhookSender } from '../webhooks/sender.js';
 import { ANNOUNCE_DUE } from '../admin/changelog/changelog.sql.js';
+import type { MailSender, MailSettings } from '../notify/mail-sender.js';
+import { PRUNE_NOTIFICATIONS } from '../notify/log.sql.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
 
 /** How often expired idempotency keys are deleted: they expire after 24 hours, so this is plenty. */
@@ -26,13 +28,20 @@ export const SIGN_IN_SWEEP_EVERY_MS = 60 * 60_000;
  * look at the few unannounced entries (the partial index of Migration20261201001000_changelog).
  */
 export const CHANGELOG_SWEEP_EVERY_MS = 1_000;
+/** How often the mail sender looks for recipients whose window has passed (notify/mail-sender.ts). */
+export const MAIL_POLL_EVERY_MS = 1_000;
 
 export interface MachineJobOptions {
   /** Webhook targets may be on loopback and private networks. */
   webhooksAllowPrivate: boolean;
   /** The webhook sender's pace: attempts a second at most (`serve --webhooks-per-second`). */
   webhooksPerSecond?: number;
+  /** The notifications' mail (`serve --smtp-url`); absent, no mail is sent and notifications wait in the outbox. */
+  mail?: (MailSettings & { serverSecret: string }) | undefined;
 }
+
+/** An outcome of the mail, for the serving process's metrics. */
+export type MailOutcome = (outcome: 'sent' | 'failed' | 'suppressed', count: number) => void;
 
 /**
  * The jobs that run once per machine, outside requests: in `feedback serve`'s one process, or in
@@ -40,10 +49,26 @@ export interface MachineJobOptions {
  * sweep and the webhook sender (webhooks/sender.ts), whose claims also keep several machines from
  * sending one attempt twice.
  */
-export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, options: MachineJobOptions): RunningJobs {
+export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, options: MachineJobOptions, onMailOutcome?: MailOutcome): RunningJobs {
   const webhooks = webhookSender({ sql, logger, allowPrivate: options.webhooksAllowPrivate, perSecond: options.webhooksPerSecond });
-  return runPeriodically(
+  const { mail } = options;
+  // Loaded on the first run, and only with a mail server: nodemailer and the catalogues would
+  // otherwise slow every start of the jobs' thread.
+  let mails: MailSender | undefined;
+  const sender = async (settings: NonNullable<MachineJobOptions['mail']>) =>
+    (mails ??= (await import('../notify/mail-sender.js')).mailSender({ ...settings, sql, logger, serverSecret: Buffer.from(settings.serverSecret, 'base64url'), onOutcome: onMailOutcome }));
+  const running = runPeriodically(
     [
+      ...(mail
+        ? [
+            {
+              name: 'mail sender',
+              everyMs: MAIL_POLL_EVERY_MS,
+              quiet: true,
+              run: async (stopping: AbortSignal) => ({ messages: await (await sender(mail)).sendDue(stopping) }),
+            },
+          ]
+        : []),
       {
         name: 'idempotency key sweep',
         everyMs: IDEMPOTENCY_SWEEP_EVERY_MS,
@@ -67,7 +92,9 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
         run: async () => {
           // Listeners first: the pending deliveries of one gone for an hour no longer keep their events.
           const listeners = (await sql.query('', `${PRUNE_LISTENERS} returning 1`, [])).length;
-          return { listeners, events: (await sql.query('', `${PRUNE_LOG} returning 1`, [])).length };
+          const events = (await sql.query('', `${PRUNE_LOG} returning 1`, [])).length;
+          // The notifications' log ages out with the webhook log, on the same turn.
+          return { listeners, events, notifications: (await sql.query('', `${PRUNE_NOTIFICATIONS} returning 1`, [])).length };
         },
       },
       {
@@ -83,4 +110,10 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
     ],
     logger,
   );
+  return {
+    async stop() {
+      await running.stop();
+      mails?.close();
+    },
+  };
 }

@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { redactUrl, type ConnectionOptions, type Database, type DatabaseLocation } from '../db/database.js';
 import type { Logger } from '../logger.js';
-import { DEFAULT_RATE_LIMIT, DEFAULT_WEBHOOKS_PER_SECOND, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '../serve-defaults.js';
+import { DEFAULT_NOTIFY_WINDOW_SECONDS, DEFAULT_RATE_LIMIT, DEFAULT_WEBHOOKS_PER_SECOND, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '../serve-defaults.js';
+import type { MachineJobOptions } from '../jobs/machine-jobs.js';
 import { exactOrigin } from '../http/origins.js';
 import { connectionLimits, type ConnectionLimits } from './http-server.js';
 
@@ -52,6 +53,12 @@ export interface ServeOptions extends DatabaseLocation {
    * (web/kit/form-guard.ts; default 3,000): a post sooner is refused as a bot's. Tests set 0.
    */
   boardMinFillMs?: number;
+  /** The notifications' mail server (`--smtp-url`, smtp://user:pass@host:port); absent, no mail is sent (docs/notifications.md). */
+  smtpUrl?: string;
+  /** The mail's sender (`--mail-from`, "Acme <feedback@acme.example>"); needed with smtpUrl. */
+  mailFrom?: string;
+  /** Seconds a recipient's changes wait to leave as one message (`--notify-window`; default 600, 0 sends at once). */
+  notifyWindowSeconds?: number;
 }
 
 /** Pipelined hot connections to PostgreSQL per core of this machine, for all serving processes together. */
@@ -93,6 +100,8 @@ export interface ProcessSettings {
   webhooksPerSecond: number;
   /** The public origin, checked (publicOrigin); absent: none was given. */
   publicUrl?: string;
+  /** The notifications' mail, when an SMTP server was given. */
+  mail?: { smtpUrl: string; from: string; windowSeconds: number };
   /** The voter secret (db/voter-secret.ts) in base64url, read once by the process that prepared the database, handed to each worker. */
   voterSecret: string;
   /** The board forms' shortest fill time in ms; absent: the default. */
@@ -117,6 +126,34 @@ export function processSettings(options: ServeOptions, database: Pick<Database, 
     webhooksPerSecond: options.webhooksPerSecond ?? DEFAULT_WEBHOOKS_PER_SECOND,
     ...(options.publicUrl === undefined ? {} : { publicUrl: publicOrigin(options.publicUrl) }),
     ...(options.boardMinFillMs === undefined ? {} : { boardMinFillMs: options.boardMinFillMs }),
+    ...(options.smtpUrl ? { mail: mailSettings(options.smtpUrl, options.mailFrom, options.notifyWindowSeconds) } : {}),
+  };
+}
+
+/** The mail's settings, checked: a mail server needs a sender, and the window is whole seconds. */
+function mailSettings(smtpUrl: string, from: string | undefined, windowSeconds = DEFAULT_NOTIFY_WINDOW_SECONDS): NonNullable<ProcessSettings['mail']> {
+  if (!/^smtps?:\/\//.test(smtpUrl)) throw new InvalidMailSettingsError(`--smtp-url must be smtp://… or smtps://…, not "${redactUrl(smtpUrl)}"`);
+  if (!from?.trim()) throw new InvalidMailSettingsError('--mail-from is needed with --smtp-url: the sender of the notifications, such as "Acme <feedback@acme.example>"');
+  if (!Number.isInteger(windowSeconds) || windowSeconds < 0) throw new InvalidMailSettingsError(`--notify-window must be a whole number of seconds, 0 or more, not "${windowSeconds}"`);
+  return { smtpUrl, from: from.trim(), windowSeconds };
+}
+
+export class InvalidMailSettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidMailSettingsError';
+  }
+}
+
+/**
+ * What the machine's jobs are given (jobs/machine-jobs.ts): the webhook sender's settings, and the
+ * mail's, whose links go to the public URL or else to where this server listens.
+ */
+export function machineJobOptions(settings: ProcessSettings, url: string): MachineJobOptions {
+  return {
+    webhooksAllowPrivate: settings.webhooksAllowPrivate,
+    webhooksPerSecond: settings.webhooksPerSecond,
+    mail: settings.mail && { ...settings.mail, origin: settings.publicUrl ?? url, serverSecret: settings.voterSecret },
   };
 }
 
@@ -147,6 +184,7 @@ export function logListening(logger: Logger, settings: ProcessSettings, serving:
     ...(settings.webhooksAllowPrivate ? { webhooksAllowPrivate: true } : {}),
     webhooksPerSecond: settings.webhooksPerSecond,
     ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
+    ...(settings.mail ? { mail: redactUrl(settings.mail.smtpUrl), notifyWindow: settings.mail.windowSeconds } : {}),
     workers: serving.workers,
   });
 }

@@ -10,7 +10,7 @@ import { startMetricsListener, type MetricsListener } from './metrics-listener.j
 import { enableMetrics, registry } from '../metrics/registry.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import { baseUrl, createHttpServer, drain, listen } from './http-server.js';
-import type { ProcessSettings } from './serve-options.js';
+import { machineJobOptions, type ProcessSettings } from './serve-options.js';
 
 /** What differs between the process that serves a machine alone (startServer) and each worker of a cluster (cluster/worker.ts). */
 export interface ServingRole {
@@ -97,7 +97,7 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
     if (typeof role.metrics === 'object') metrics = await startMetricsListener({ port: role.metrics.port, host: settings.host, scrape: () => registry.metrics(), logger });
     const server = createHttpServer(app.callback(), settings.connectionLimits);
     const port = await listen(server, settings.port, settings.host);
-    const jobs = role.machineJobs ? startBackgroundJobs(settings.database, logger, { webhooksAllowPrivate: settings.webhooksAllowPrivate, webhooksPerSecond: settings.webhooksPerSecond }) : undefined;
+    const jobs = role.machineJobs ? startBackgroundJobs(settings.database, logger, machineJobOptions(settings, baseUrl(settings.host, port))) : undefined;
     return {
       url: baseUrl(settings.host, port),
       port,

@@ -43,6 +43,12 @@ export function chatLine(event: WebhookEvent, text: PlainText = (value) => value
       return `An end user was erased: ${event.data.counts.votes} votes, ${event.data.counts.submissionsDeleted + event.data.counts.submissionsAnonymised} submissions and ${event.data.counts.commentsDeleted + event.data.counts.commentsAnonymised} comments`;
     case 'changelog.published':
       return `Changelog: ${quoted(event.data.entry.title)} was published${event.data.entry.items.length > 0 ? ` (${event.data.entry.items.length} linked items)` : ''}`;
+    case 'notification.created': {
+      // Never the recipients themselves: a chat channel keeps its messages, and addresses are personal.
+      const change = event.data.notification;
+      const about = change.kind === 'shipped' ? quoted(change.entry.title) : quoted(change.feedback.title);
+      return `${event.data.recipients.length} subscribers told (${text(change.kind)}): ${about}`;
+    }
     case 'webhook.test':
       return text(event.data.message);
   }

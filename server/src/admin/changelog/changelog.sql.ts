@@ -1,4 +1,5 @@
 import { isoTimestamp } from '../../db/json.sql.js';
+import { notifySubscribers } from '../../db/outbox.sql.js';
 
 /*
  * The changelog's statements (docs/changelog.md). An entry is visible once `publish_at <= now()`:
@@ -60,8 +61,8 @@ export const LINKED_IDS = `select feedback_id::text as id from changelog_entry_i
  * the rows the first has locked, and finds them announced afterwards. $1: one entry, or null for
  * every due entry. Returns the announced entries (project, id).
  *
- * The place where publishing will also notify the subscribers of the linked items (issue 40):
- * one more data-modifying step reading `due`, so each is told once, with the announcement.
+ * Publishing also tells the subscribers of the linked items (`notified`, docs/notifications.md),
+ * each person once across the entry's items, with the announcement.
  */
 export const ANNOUNCE_DUE = `with due as (
     update changelog_entries e set announced_at = now()
@@ -76,5 +77,9 @@ export const ANNOUNCE_DUE = `with due as (
     select e.project_id, 'changelog.published', jsonb_build_object('entry', jsonb_build_object(
       'id', e.id, 'title', e.title, 'body', e.body, 'publishedAt', ${isoTimestamp('e.publish_at')}, 'items', ${LINKED_ITEMS}))
     from due e where webhooks_wanted(e.project_id, 'changelog.published') order by e.publish_at, e.id
+  ), notified as materialized (
+    select ${notifySubscribers('e.project_id', 'array(select l.feedback_id from changelog_entry_items l where l.entry_id = e.id)', 'null', 'shipped', `jsonb_build_object('entry', jsonb_build_object(
+      'id', e.id, 'title', e.title, 'body', e.body, 'publishedAt', ${isoTimestamp('e.publish_at')}, 'items', ${LINKED_ITEMS}))`)} as n
+    from due e order by e.publish_at, e.id
   )
-  select project_id::text as "projectId", id::text as id from due`;
+  select project_id::text as "projectId", id::text as id, (select count(*) from notified)::int as notified from due`;

@@ -23,6 +23,8 @@ export const EndUser = defineEntity({
     unsubscribedAt: p.datetime(3).nullable(),
     /** When the end user last opened the widget's "My requests": what changed after it is unread (docs/widget.md). */
     widgetSeenAt: p.datetime(3).nullable(),
+    /** When a mail server refused this address for good (a 5xx): no mail goes to it again (docs/notifications.md). */
+    emailSuppressedAt: p.datetime(3).nullable(),
   },
 });
 

@@ -45,6 +45,8 @@ export const Project = defineEntity({
     moderation: p.enum(['none', 'anonymous', 'all'] as const).default('none'),
     /** Whether a post with a link waits for the team whatever `moderation` says. */
     moderationHoldLinks: p.boolean().default(false),
+    /** Mail subscribers one daily digest instead of a message per coalescing window (`feedback notifications digest`). */
+    notifyDigest: p.boolean().default(false),
     createdAt: p.datetime(3).defaultRaw('now()'),
   },
 });

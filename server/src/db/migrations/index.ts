@@ -21,6 +21,7 @@ import { Migration20261130001800Conversation } from './Migration20261130001800_c
 import { Migration20261201001000Changelog } from './Migration20261201001000_changelog.js';
 import { Migration20261202001100Subscriptions } from './Migration20261202001100_subscriptions.js';
 import { Migration20261203001200Moderation } from './Migration20261203001200_moderation.js';
+import { Migration20261204001300Notifications } from './Migration20261204001300_notifications.js';
 import { Migration20261205001400Widget } from './Migration20261205001400_widget.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
@@ -47,5 +48,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261201001000_changelog', class: Migration20261201001000Changelog },
   { name: 'Migration20261202001100_subscriptions', class: Migration20261202001100Subscriptions },
   { name: 'Migration20261203001200_moderation', class: Migration20261203001200Moderation },
+  { name: 'Migration20261204001300_notifications', class: Migration20261204001300Notifications },
   { name: 'Migration20261205001400_widget', class: Migration20261205001400Widget },
 ];

@@ -251,6 +251,25 @@ export const en = {
   'changelog.feedTitle': '{project}: changelog',
   'changelog.items': 'What shipped',
   'changelog.shippedIn': 'Shipped in {entries}',
+
+  // The one-click unsubscribe page (web/board/unsubscribe.ts) and the notifications' mail (notify/mail-message.ts).
+  'unsubscribe.title': 'Unsubscribe',
+  'unsubscribe.askItem': 'Stop the emails about “{title}”?',
+  'unsubscribe.askProject': 'Stop every email from {project}?',
+  'unsubscribe.confirm': 'Unsubscribe',
+  'unsubscribe.doneItem': 'Done: you will get no more emails about “{title}”.',
+  'unsubscribe.doneProject': 'Done: you will get no more emails from {project}.',
+  'unsubscribe.invalid': 'This unsubscribe link is not valid: it may have been copied only in part.',
+  'mail.subjectOne': '{project}: news about “{title}”',
+  'mail.subjectMany': '{project}: {count, plural, one {# update} other {# updates}} on what you follow',
+  'mail.statusChanged': '“{title}” moved from {from} to {to}.',
+  'mail.teamReply': 'The team replied to “{title}”:',
+  'mail.merged': '“{source}” was merged into “{title}”, which you now follow.',
+  'mail.shipped': 'Shipped: {entry}',
+  'mail.view': 'See it on the board',
+  'mail.why': 'You get this email because you follow requests on {project}.',
+  'mail.unsubscribeItem': 'Stop the emails about this request',
+  'mail.unsubscribeAll': 'Stop every email from {project}',
 } as const;
 
 /** A message's name. */

@@ -22,6 +22,7 @@ import { boardPaths } from '../kit/paths.js';
 import { visitorOf } from './visitors.js';
 import { serveLogo } from './logo.js';
 import { errorPage } from './views/error-page.js';
+import { unsubscribeRoutes } from './unsubscribe.js';
 
 /** Where the boards are: /b/<project slug>. */
 export const BOARD_PREFIX = '/b/';
@@ -97,7 +98,12 @@ export function board(options: BoardOptions): Middleware<AppState> {
   // A comment spends a budget of its own (comments.ts), and its refusal keeps what was typed: no budget is spent before it.
   const commentPost = routeSteps({ limit: () => Promise.resolve(), who: boardRequest, publicOrigin: options.publicOrigin }).post;
 
+  const unsubscribes = unsubscribeRoutes(sql, assets.paths, options.voterSecret, postLimit(options.limiter, logger));
+
   const router = new Router<AppState>({ sensitive: true, strict: true });
+  // Before the board's own steps: the link works for a board that is off, and from a mail client (no origin).
+  router.get('/b/:slug/unsubscribe', unsubscribes.read);
+  router.post('/b/:slug/unsubscribe', unsubscribes.post);
   router.get('/b/:slug', read(pages.board));
   router.get('/b/:slug/items/:id', read(pages.item));
   router.get('/b/:slug/new', read(pages.newItem));

@@ -10,6 +10,7 @@ import type { SqlPool } from '../../db/pool.js';
 import { requestTransactions } from '../../db/request-transaction.js';
 import { DETAIL_WITH_HISTORY } from '../../api/feedback.sql.js';
 import { ITEM_PEOPLE, VOTERS_PAGE_SIZE } from '../../admin/item-people.sql.js';
+import { SUBSCRIBER_COUNT } from '../../notify/log.sql.js';
 import { similarItems } from '../../api/similar.js';
 import type { TeamAssetPaths } from './team-assets.js';
 import { itemId, itemNotFound } from '../kit/items.js';
@@ -129,11 +130,12 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: Te
     const mergeProblem = mergeGiven === undefined ? undefined : problemsIn(i18n, [{ message: mergeGiven }])[0]!.message;
     const item = await detail(session.project, id);
     const who = await people(session.project, id, ctx.method === 'GET' ? votersPage(ctx.query.voters) : 1);
+    const [told] = await sql.query<{ n: number }>('', SUBSCRIBER_COUNT, [id, session.project.id]);
     if (problems.length > 0 || mergeProblem) ctx.status = 400;
     const done = typeof ctx.query.done === 'string' && problems.length === 0 ? NOTICES[ctx.query.done]?.(item, i18n) : undefined;
     const search = searchText(ctx.method === 'GET' ? ctx.query.merge : formField(ctx, 'merge'));
     const merge = await mergeCandidates(session.project, item, search);
-    return teamItemPage({ project: session.project, assets, item, values, problems, notice: done, merge, mergeProblem, people: who, i18n });
+    return teamItemPage({ project: session.project, assets, item, values, problems, notice: done, merge, mergeProblem, people: who, subscribers: told?.n ?? 0, i18n });
   };
   return {
     /** GET /team/items/:id */

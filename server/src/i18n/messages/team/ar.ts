@@ -49,6 +49,7 @@ export const teamAr: TeamCatalogue = {
   'team.item.side': 'الفرز',
   'team.item.statusTitle': 'تغيير الحالة',
   'team.item.status': 'الحالة',
+  'team.item.notifies': 'حفظ حالة جديدة يُعلم {count, plural, zero {لا أحد من المشتركين} one {مشتركًا واحدًا} two {مشتركَين} few {# مشتركين} many {# مشتركًا} other {# مشترك}}.',
   'team.item.comment': 'تعليق باسم الفريق (اختياري)',
   'team.item.commentHint': 'يُنشر مع التغيير في الخطوة نفسها، ويظهر على اللوحة العامة.',
   'team.item.saveStatus': 'حفظ الحالة',

@@ -46,6 +46,7 @@ export const teamDe: TeamCatalogue = {
   'team.item.side': 'Sichtung',
   'team.item.statusTitle': 'Status ändern',
   'team.item.status': 'Status',
+  'team.item.notifies': 'Ein neuer Status benachrichtigt {count, plural, =0 {keine Abonnenten} one {einen Abonnenten} other {# Abonnenten}}.',
   'team.item.comment': 'Kommentar des Teams (optional)',
   'team.item.commentHint': 'Wird mit der Änderung im selben Schritt veröffentlicht und auf dem öffentlichen Board gezeigt.',
   'team.item.saveStatus': 'Status speichern',

@@ -55,6 +55,7 @@ export const teamEn = {
   'team.item.side': 'Triage',
   'team.item.statusTitle': 'Change the status',
   'team.item.status': 'Status',
+  'team.item.notifies': 'Saving a new status tells {count, plural, =0 {no subscriber} one {# subscriber} other {# subscribers}}.',
   'team.item.comment': 'Comment as the team (optional)',
   'team.item.commentHint': 'Posted with the change, in the same step, and shown on the public board.',
   'team.item.saveStatus': 'Save status',

@@ -46,6 +46,7 @@ export const teamEs: TeamCatalogue = {
   'team.item.side': 'Clasificación',
   'team.item.statusTitle': 'Cambiar el estado',
   'team.item.status': 'Estado',
+  'team.item.notifies': 'Guardar un nuevo estado avisa a {count, plural, =0 {ningún suscriptor} one {# suscriptor} other {# suscriptores}}.',
   'team.item.comment': 'Comentario del equipo (opcional)',
   'team.item.commentHint': 'Se publica con el cambio, en el mismo paso, y se muestra en el tablero público.',
   'team.item.saveStatus': 'Guardar estado',

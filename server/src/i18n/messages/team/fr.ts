@@ -46,6 +46,7 @@ export const teamFr: TeamCatalogue = {
   'team.item.side': 'Tri',
   'team.item.statusTitle': 'Changer le statut',
   'team.item.status': 'Statut',
+  'team.item.notifies': 'Enregistrer un nouveau statut prévient {count, plural, =0 {aucun abonné} one {# abonné} other {# abonnés}}.',
   'team.item.comment': 'Commentaire de l’équipe (facultatif)',
   'team.item.commentHint': 'Publié avec le changement, en une seule étape, et affiché sur le tableau public.',
   'team.item.saveStatus': 'Enregistrer le statut',

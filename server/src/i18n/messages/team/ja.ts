@@ -46,6 +46,7 @@ export const teamJa: TeamCatalogue = {
   'team.item.side': '振り分け',
   'team.item.statusTitle': 'ステータスを変更',
   'team.item.status': 'ステータス',
+  'team.item.notifies': '新しいステータスを保存すると {count, plural, other {# 人の購読者}} に通知されます。',
   'team.item.comment': 'チームとしてのコメント(任意)',
   'team.item.commentHint': '変更と同時に投稿され、公開ボードに表示されます。',
   'team.item.saveStatus': 'ステータスを保存',

@@ -46,6 +46,7 @@ export const teamPtBR: TeamCatalogue = {
   'team.item.side': 'Triagem',
   'team.item.statusTitle': 'Mudar o status',
   'team.item.status': 'Status',
+  'team.item.notifies': 'Salvar um novo status avisa {count, plural, =0 {nenhum inscrito} one {# inscrito} other {# inscritos}}.',
   'team.item.comment': 'Comentário da equipe (opcional)',
   'team.item.commentHint': 'Publicado com a alteração, na mesma etapa, e mostrado no quadro público.',
   'team.item.saveStatus': 'Salvar status',

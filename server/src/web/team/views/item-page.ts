@@ -40,6 +40,8 @@ export interface TeamItemView {
   mergeProblem?: string | undefined;
   /** The submitter and a page of the voters (admin/item-people.sql.ts). */
   people: ItemPeople;
+  /** How many subscribers a status change tells (docs/notifications.md), said before it is saved. */
+  subscribers?: number | undefined;
   /** The page's language (kit/locale-choice.ts, chosenI18n); English when not given. */
   i18n?: I18n | undefined;
 }
@@ -74,7 +76,8 @@ ${item.description ? html`<p class="description">${isolated(item.description)}</
 <form method="post" action="${teamPaths.itemStatus(item.id)}" novalidate>
 <div class="field"><label for="status">${t('team.item.status')}</label><select id="status" name="status">${options(FEEDBACK_STATUSES.map((s) => ({ value: s, text: label(s, i18n) })), values.status ?? item.status)}</select></div>
 ${textField('comment', t('team.item.comment'), t('team.item.commentHint'), values.comment, problems, 3, i18n)}
-<button type="submit" class="button">${t('team.item.saveStatus')}</button>
+${view.subscribers !== undefined && html`<p class="hint" id="status-notifies">${t('team.item.notifies', { count: view.subscribers })}</p>`}
+<button type="submit" class="button"${view.subscribers !== undefined ? html` aria-describedby="status-notifies"` : ''}>${t('team.item.saveStatus')}</button>
 </form>
 </section>
 ${mergeSection(item, view.merge, view.mergeProblem, i18n)}
