@@ -12,8 +12,9 @@
 // cannot follow). dist/bundle/meta.json says which source file went into which chunk; the start-up
 // test reads it to name the modules a run loaded.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { decode, encode } from '@jridgewell/sourcemap-codec';
 import { build } from 'esbuild';
 
 const cli = fileURLToPath(new URL('..', import.meta.url));
@@ -27,14 +28,13 @@ const OWN_MANIFEST = /readFileSync\(new URL\('\.\.\/package\.json', import\.meta
 // resolves from wherever the bundle is installed, as undici is a dependency of the CLI too.
 const ALLOWED_META_URL = /createRequire\(import\.meta\.url\)/g;
 
-const ownManifest = {
-  name: 'own-package-json',
+const packageFiles = {
+  name: 'package-files',
   setup(builder) {
     builder.onLoad({ filter: /\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      if (!source.includes('import.meta.url')) return undefined;
       const manifest = () => JSON.stringify(readFileSync(join(dirname(args.path), '..', 'package.json'), 'utf8'));
-      const contents = source.replace(OWN_MANIFEST, manifest);
+      const contents = source.includes('import.meta.url') ? source.replace(OWN_MANIFEST, manifest) : source;
       // Any other file read next to a module would break inside the bundle: stop the build instead.
       if (contents.replace(ALLOWED_META_URL, '').includes('import.meta.url')) {
         throw new Error(`${args.path} resolves a path from import.meta.url, which the bundle moves: read it another way or mark the package external`);
@@ -59,7 +59,29 @@ const result = await build({
   sourcesContent: false,
   metafile: true,
   external: ['@feedbackd/server', '@feedbackd/server/*', 'undici', 'undici/*'],
-  plugins: [ownManifest],
+  plugins: [packageFiles],
   logLevel: 'warning',
 });
 writeFileSync(join(outdir, 'meta.json'), JSON.stringify(result.metafile));
+for (const output of Object.keys(result.metafile.outputs).filter((path) => path.endsWith('.map'))) ownSourcesOnly(join(cli, output));
+
+/**
+ * The package ships its source maps with the sources they name (src/ beside dist/), and the
+ * packing test checks that every named source is in the tarball. The bundle's code from the other
+ * packages (the SDK, zod, commander) would be mapped to files that exist only in a checkout: it
+ * is left unmapped instead (it is not minified, so a stack trace into it still reads).
+ */
+function ownSourcesOnly(mapFile) {
+  const map = JSON.parse(readFileSync(mapFile, 'utf8'));
+  const keep = map.sources.map((source) => !relative(cli, join(dirname(mapFile), source)).startsWith('..'));
+  const newIndex = [];
+  let next = 0;
+  keep.forEach((kept, i) => {
+    if (kept) newIndex[i] = next++;
+  });
+  map.sources = map.sources.filter((_, i) => keep[i]);
+  // A segment of one field (its column alone) maps the code from there on to nothing.
+  const lines = decode(map.mappings).map((line) => line.map((s) => (s.length === 1 ? s : keep[s[1]] ? [s[0], newIndex[s[1]], ...s.slice(2)] : [s[0]])));
+  map.mappings = encode(lines);
+  writeFileSync(mapFile, JSON.stringify(map));
+}
