@@ -43,8 +43,11 @@ function run() {
   // command then starts without compiling the CLI, the SDK and their dependencies again, about a
   // tenth of a `feedback list`. Where the directory cannot be written Node goes on without it.
   nodeModule.enableCompileCache();
+  // The CLI runs from one bundle (scripts/bundle.js); FEEDBACK_DEBUG=1 maps its stack traces back
+  // to src/. Off otherwise: Node then reads every source map as it loads each chunk.
+  if (process.env.FEEDBACK_DEBUG) process.setSourceMapsEnabled(true);
 
-  import('../dist/index.js')
+  import('../dist/bundle/index.js')
     .then(({ main }) => main(process.argv))
     .then(
       (code) => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { commandsFor } from '../../cli/src/index.js';
 import { embeddedBackend } from '../helpers/backends.js';
 import { BIN, spawnRun } from '../helpers/cli-process.js';
@@ -23,6 +24,22 @@ process.on('exit', () => writeFileSync(process.env.MODULES_FILE, loaded.join('\\
 
 const ALL = commandsFor(['node', 'feedback', '--help']);
 
+const CLI_DIR = fileURLToPath(new URL('../../cli/', import.meta.url));
+
+/**
+ * The CLI runs from a bundle (cli/scripts/bundle.js): each chunk it loads stands for the source
+ * modules esbuild put in it, which its metafile lists. A loaded chunk is replaced by the URLs of
+ * those modules, so that what a run loaded is named as before the bundle, module by module.
+ */
+function unbundled(urls: string[]): string[] {
+  const meta = JSON.parse(readFileSync(join(CLI_DIR, 'dist', 'bundle', 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+  const byUrl = new Map(Object.entries(meta.outputs).map(([output, { inputs }]) => [pathToFileURL(join(CLI_DIR, output)).href, Object.keys(inputs)]));
+  return urls.flatMap((url) => {
+    const inputs = byUrl.get(url);
+    return inputs ? inputs.map((input) => pathToFileURL(join(CLI_DIR, input)).href) : [url];
+  });
+}
+
 describe('what the CLI loads', () => {
   let dir: string;
   let recorder: string;
@@ -34,10 +51,11 @@ describe('what the CLI loads', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   /** The modules a run of `feedback ...args` loaded, as paths under the repository (or node: builtins). */
-  async function modulesOf(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; modules: string[] }> {
+  async function modulesOf(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; modules: string[]; files: string[] }> {
     const file = join(dir, `modules-${args.join('-')}`);
     const run = await spawnRun(process.execPath, ['--import', recorder, BIN, ...args], { ...env, MODULES_FILE: file });
-    return { code: run.code, stdout: run.stdout, modules: readFileSync(file, 'utf8').split('\n') };
+    const files = readFileSync(file, 'utf8').split('\n');
+    return { code: run.code, stdout: run.stdout, modules: unbundled(files), files };
   }
 
   const commandModules = (modules: string[]) => modules.filter((url) => /\/cli\/dist\/commands\//.test(url)).map((url) => url.replace(/.*\/commands\//, ''));
@@ -110,6 +128,18 @@ describe('what the CLI loads', () => {
       expect(modules.some((url) => url.endsWith('/undici/lib/dispatcher/pool.js'))).to.equal(true);
       expect(modules.filter((url) => SERVER_SIDE.test(url))).to.deep.equal([]);
       expect(modules.filter((url) => UNUSED_UNDICI.test(url))).to.deep.equal([]);
+    });
+
+    it('when feedback list runs, then the CLI, the SDK, zod and commander come from the bundle, not file by file', async () => {
+      const { code, modules, files } = await modulesOf(['list', '--json'], { FEEDBACK_URL: server.url, FEEDBACK_API_KEY: server.apiKey });
+      expect(code).to.equal(0);
+      // The bundle held them: the list command's module and zod were loaded, as parts of chunks.
+      expect(modules.some((url) => url.endsWith('/cli/dist/commands/list.js'))).to.equal(true);
+      expect(modules.some((url) => /\/node_modules\/zod\//.test(url))).to.equal(true);
+      const loose = files.filter((url) => /\/(cli|sdk)\/dist\/(?!bundle\/)|\/node_modules\/(zod|commander)\//.test(url));
+      expect(loose).to.deep.equal([]);
+      // A dozen chunks and undici's parts (about 30 files), where the modules one by one were about 180.
+      expect(files.filter((url) => url.startsWith('file:')).length).to.be.below(60);
     });
 
     it('when feedback --version runs, then it loads nothing of the server side and no undici at all', async () => {

@@ -56,6 +56,41 @@ export async function launchChromium(extraFlags: readonly string[] = []): Promis
   return chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...extraFlags] });
 }
 
+/**
+ * One Chromium per test process, shared by the browser suites that run in it one after another
+ * (a parallel run's worker runs many files): starting and closing one took 1 to 2 s a suite on a
+ * busy machine, twice per file (a suite per backend). Each test still gets a context of its own,
+ * and a suite closes every context left at its end, so suites share nothing but the process.
+ * Once no suite has used it for IDLE_CLOSE_MS it is closed, so that a process whose last browser
+ * suite is done (a serial run, say) is not kept alive by it. The pause between two suites can be
+ * long: the one ending closes its server and drops its database after giving the browser back.
+ */
+let shared: { browser: Promise<Browser>; users: number; idle?: NodeJS.Timeout } | undefined;
+const IDLE_CLOSE_MS = 15_000;
+
+async function borrowChromium(): Promise<Browser> {
+  if (shared) {
+    const browser = await shared.browser.catch(() => undefined);
+    if (!browser?.isConnected()) shared = undefined;
+  }
+  shared ??= { browser: launchChromium(), users: 0 };
+  clearTimeout(shared.idle);
+  shared.users += 1;
+  return shared.browser;
+}
+
+async function giveBackChromium(browser: Browser): Promise<void> {
+  await Promise.all(browser.contexts().map((context) => context.close()));
+  if (!shared) return;
+  shared.users -= 1;
+  if (shared.users > 0) return;
+  const idle = shared;
+  idle.idle = setTimeout(() => {
+    if (shared === idle) shared = undefined;
+    void browser.close();
+  }, IDLE_CLOSE_MS).unref();
+}
+
 /** A browser context whose pages' console errors and uncaught exceptions are collected, to fail the test that caused them. */
 export interface WatchedContext {
   context: BrowserContext;
@@ -102,8 +137,8 @@ export async function expectAccessible(page: Pick<Page, 'evaluate' | 'url'>): Pr
 }
 
 /**
- * The hooks of a suite of browser tests: one Chromium for the suite, a watched context for each
- * test (`watched`), and a test that leaves a console error or an uncaught exception on any page
+ * The hooks of a suite of browser tests: the process's Chromium (borrowChromium), a watched
+ * context for each test (`watched`), and a test that leaves a console error or an uncaught exception on any page
  * it opened fails. Without Chromium the suite is skipped, with one line printed for the whole run
  * saying what is missing (a failure instead when FEEDBACK_REQUIRE_BROWSER is set). Call it first
  * inside the suite's `describe`, before withServer and the suite's own hooks.
@@ -120,9 +155,14 @@ export function browserSuite(extraFlags: readonly string[] = []): { readonly bro
     this.skip();
   });
   before(async () => {
-    suite.browser = await launchChromium(extraFlags);
+    // A suite with flags of its own (the widget's blocked third-party cookies) has its own Chromium.
+    suite.browser = extraFlags.length > 0 ? await launchChromium(extraFlags) : await borrowChromium();
   });
-  after(async () => suite.browser?.close());
+  after(async () => {
+    if (!suite.browser) return;
+    if (extraFlags.length > 0) await suite.browser.close();
+    else await giveBackChromium(suite.browser);
+  });
   beforeEach(async () => {
     suite.watched = await watchedContext(suite.browser);
   });

@@ -17,6 +17,8 @@ describe('import graph', () => {
     const result = await cruise(['sdk/dist', 'server/dist', 'cli/dist'], {
       baseDir: ROOT,
       doNotFollow: { path: 'node_modules' },
+      // The CLI's bundle (cli/scripts/bundle.js) is made from the modules cruised here, zod and commander with them.
+      exclude: { path: '^cli/dist/bundle/' },
       validate: true,
       ruleSet: { forbidden: [{ name: 'no-circular', severity: 'error', from: {}, to: { circular: true } }, ...FLOOR_RULES] },
     });
