@@ -2,6 +2,7 @@ import { DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS, DEFA
 import { FeedbackError } from './errors.js';
 import { AdminResource } from './resources/admin.js';
 import { ChangelogResource } from './resources/changelog.js';
+import { SubscriptionsResource } from './resources/subscriptions.js';
 import { CommentsResource } from './resources/comments.js';
 import { FeedbackResource } from './resources/feedback.js';
 import { UsersResource } from './resources/users.js';
@@ -63,6 +64,8 @@ export class FeedbackClient {
   readonly webhooks: WebhooksResource;
   /** The changelog: `list` (any key; a public key sees published entries), `create`, `update`, `publish`, `delete` (secret key). */
   readonly changelog: ChangelogResource;
+  /** Subscriptions: `subscribe`, `unsubscribe` (an item or the whole project), `get` (any key); `list` an item's subscribers (secret key). */
+  readonly subscriptions: SubscriptionsResource;
   readonly #transport: Transport;
 
   /**
@@ -90,6 +93,7 @@ export class FeedbackClient {
     this.comments = new CommentsResource(this.#transport);
     this.webhooks = new WebhooksResource(this.#transport);
     this.changelog = new ChangelogResource(this.#transport);
+    this.subscriptions = new SubscriptionsResource(this.#transport);
   }
 
   /**

@@ -106,6 +106,11 @@ const METHOD_NAMES: Record<OperationName, string> = {
   updateChangelog: 'changelog.update',
   publishChangelog: 'changelog.publish',
   deleteChangelog: 'changelog.delete',
+  getSubscription: 'subscriptions.get',
+  subscribe: 'subscriptions.subscribe',
+  unsubscribe: 'subscriptions.unsubscribe',
+  unsubscribeAll: 'subscriptions.unsubscribe',
+  listSubscribers: 'subscriptions.list',
 };
 
 /**

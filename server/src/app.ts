@@ -23,6 +23,7 @@ import { boardPaths } from './web/kit/paths.js';
 import { DEFAULT_PROJECT_SLUG } from './serve-defaults.js';
 import { team } from './web/team/team.js';
 import { mountWebhookRoutes } from './webhooks/routes.js';
+import { mountSubscriptionRoutes } from './notify/routes.js';
 
 export interface AppDependencies {
   /** The pool every request's statements run on (see docs/architecture.md, "two sides of data access"). */
@@ -95,6 +96,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   mountApiRoutes(router, mountOptions, writes);
   mountAdminRoutes(router, { orm }, mountOptions);
   mountChangelogRoutes(router, { orm }, mountOptions);
+  mountSubscriptionRoutes(router, mountOptions);
   mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger, stopping: deps.webhooks?.stopping });
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
   // One limiter for the keys' budgets and the board's posts per address (one store, one bank).

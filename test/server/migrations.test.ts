@@ -24,6 +24,7 @@ const ALL = [
   'Migration20261130001800_conversation',
   'Migration20261201001000_changelog',
   'Migration20261202001100_subscriptions',
+  'Migration20261207001600_subscribe_on_vote',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */

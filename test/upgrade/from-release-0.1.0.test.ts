@@ -43,6 +43,7 @@ const SINCE_RELEASE = [
   'Migration20261130001800_conversation',
   'Migration20261201001000_changelog',
   'Migration20261202001100_subscriptions',
+  'Migration20261207001600_subscribe_on_vote',
 ];
 
 const fixture = readReleaseFixture();

@@ -13,6 +13,7 @@ export * from './feedback.js';
 export * from './query.js';
 export * from './routes.js';
 export * from './status-history.js';
+export * from './subscriptions.js';
 export * from './team.js';
 export * from './user-data.js';
 export * from './users.js';

@@ -1,6 +1,7 @@
 import type { Statement } from '../db/pool.js';
 import { isoTimestamp, jsonObject, type JsonFields } from '../db/json.sql.js';
 import { endUserCtes } from './end-user.sql.js';
+import { subscribeRows } from '../db/subscription-reasons.js';
 
 /*
  * The conversation's statements (docs/api.md, "Comments"). Every writer takes its locks in the
@@ -83,9 +84,10 @@ export function commentEventData(cm: string, authorName: string, externalId: str
  * $4 the end user's externalId (null: the team or an anonymous caller), $5 the end user's profile
  * (jsonb, as identify takes it), $6 the team's display name (null: not the team), $7 parentId
  * (null: top level), $8 internal, $9 whether the caller is a secret key (it may reply under an
- * internal note). The end user is upserted as identify does. A reply to a reply joins its
- * top-level comment; a reply under an internal note is internal too, so no visible comment hangs
- * under one a public key cannot see. Internal notes are not counted in `comment_count`.
+ * internal note). The end user is upserted as identify does, and subscribed to the item (issue
+ * 40: reason "commented"). A reply to a reply joins its top-level comment; a reply under an
+ * internal note is internal too, so no visible comment hangs under one a public key cannot see.
+ * Internal notes are not counted in `comment_count`.
  *
  * One row: `item_found`, `parent_found`, `anonymous_refused` (why nothing was written), and the
  * comment (JSON text, as a secret key sees it when $9) with the item's `comment_count` after it.
@@ -117,6 +119,8 @@ export const CREATE_COMMENT: Statement = {
     returning c.comment_count
   ), now_count as (
     select coalesce((select comment_count from counted), (select comment_count from counters)) as comment_count
+  ), subscribed as (
+    ${subscribeRows('ins', { item: 'ins.feedback_id', endUser: 'ins.author_end_user_id', project: '$2::uuid' }, ['commented'])}
   ), event as (
     insert into webhook_events (project_id, type, data)
     select $2::uuid, 'comment.created', ${commentEventData('ins', '(select name from uid)', '$4::text', '(select comment_count from now_count)')}

@@ -20,6 +20,7 @@ import { Migration20261129001700BoardLocale } from './Migration20261129001700_bo
 import { Migration20261130001800Conversation } from './Migration20261130001800_conversation.js';
 import { Migration20261201001000Changelog } from './Migration20261201001000_changelog.js';
 import { Migration20261202001100Subscriptions } from './Migration20261202001100_subscriptions.js';
+import { Migration20261207001600SubscribeOnVote } from './Migration20261207001600_subscribe_on_vote.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
 export const migrationsList: MigrationObject[] = [
@@ -44,4 +45,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261130001800_conversation', class: Migration20261130001800Conversation },
   { name: 'Migration20261201001000_changelog', class: Migration20261201001000Changelog },
   { name: 'Migration20261202001100_subscriptions', class: Migration20261202001100Subscriptions },
+  { name: 'Migration20261207001600_subscribe_on_vote', class: Migration20261207001600SubscribeOnVote },
 ];
