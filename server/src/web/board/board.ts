@@ -81,6 +81,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
   router.get('/b/:slug/sign-in', read(actions.signIn));
   router.post('/b/:slug/new', post(submitForm, actions.submit, actions.submitAgain));
   router.post('/b/:slug/items/:id/vote', post(actions.vote));
+  router.post('/b/:slug/items/:id/subscription', post(actions.subscription));
   router.post('/b/:slug/sign-out', post(actions.signOut));
   // The language switcher (kit/views/language-switcher.ts): a cookie, then back to the page.
   router.post('/b/:slug/locale', post(({ ctx, project }) => keepLocale(ctx, boardPaths.board(project.slug))));

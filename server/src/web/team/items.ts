@@ -93,7 +93,7 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: Te
   };
   /** The submitter and one page of the voters (admin/item-people.sql.ts); a page past the last shows none. */
   const people = async (project: TeamProject, id: string, page: number): Promise<ItemPeople> => {
-    const [row] = await sql.query<{ submitter: string | null; identified: number; anonymous: number; voters: string }>(ITEM_PEOPLE.name, ITEM_PEOPLE.text, [
+    const [row] = await sql.query<{ submitter: string | null; identified: number; anonymous: number; subscribers: number; voters: string }>(ITEM_PEOPLE.name, ITEM_PEOPLE.text, [
       id,
       project.id,
       VOTERS_PAGE_SIZE,
@@ -101,7 +101,7 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: Te
     ]);
     if (!row) throw itemNotFound();
     const submitter = row.submitter === null ? null : (JSON.parse(row.submitter) as ItemPeople['submitter']);
-    return { submitter, identified: row.identified, anonymous: row.anonymous, voters: JSON.parse(row.voters) as Voter[], page, pageSize: VOTERS_PAGE_SIZE };
+    return { submitter, identified: row.identified, anonymous: row.anonymous, subscribers: row.subscribers, voters: JSON.parse(row.voters) as Voter[], page, pageSize: VOTERS_PAGE_SIZE };
   };
   const render = async ({ ctx, session }: TeamRequest, id: string, values: ItemFormValues = {}, given: Problem[] = [], mergeGiven?: string): Promise<SafeHtml> => {
     // The member's language, else the board's default (`feedback board brand --locale`).
