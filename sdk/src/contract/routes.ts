@@ -103,6 +103,11 @@ export interface RouteDefinition {
    * by someone other than the author): the OpenAPI document lists its 403.
    */
   readonly refuses?: true;
+  /**
+   * `true` for a route without an id in its path that still answers 404: the end user its body
+   * names is unknown to the project (`unsubscribeAll`). The OpenAPI document lists its 404.
+   */
+  readonly notFound?: true;
 }
 
 /**
@@ -258,6 +263,7 @@ export const routes = {
     auth: 'public',
     summary: "Unsubscribe an end user from every item of the project, now and later (items they subscribe to afterwards by choice excepted)",
     body: UnsubscribeRequestSchema,
+    notFound: true,
     responses: { 200: ProjectUnsubscribeResponseSchema },
   },
   listSubscribers: {
