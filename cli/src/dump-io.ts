@@ -95,6 +95,7 @@ const NAMES: Record<keyof DumpCounts, [one: string, many: string]> = {
   statusChange: ['status change', 'status changes'],
   changelogEntry: ['changelog entry', 'changelog entries'],
   changelogLink: ['changelog link', 'changelog links'],
+  subscription: ['subscription', 'subscriptions'],
 };
 
 /** "1 project, 2500 users, …, 3 status changes". */

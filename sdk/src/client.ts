@@ -3,6 +3,7 @@ import { FeedbackError } from './errors.js';
 import { AdminResource } from './resources/admin.js';
 import { ChangelogResource } from './resources/changelog.js';
 import { NotificationsResource } from './resources/notifications.js';
+import { SubscriptionsResource } from './resources/subscriptions.js';
 import { CommentsResource } from './resources/comments.js';
 import { FeedbackResource } from './resources/feedback.js';
 import { ModerationResource } from './resources/moderation.js';
@@ -69,6 +70,8 @@ export class FeedbackClient {
   readonly moderation: ModerationResource;
   /** The notifications' log: `list`, `retry` failed mail, and the digest `settings` (secret key). */
   readonly notifications: NotificationsResource;
+  /** Subscriptions: `subscribe`, `unsubscribe` (an item or the whole project), `get` (any key); `list` an item's subscribers (secret key). */
+  readonly subscriptions: SubscriptionsResource;
   readonly #transport: Transport;
 
   /**
@@ -98,6 +101,7 @@ export class FeedbackClient {
     this.changelog = new ChangelogResource(this.#transport);
     this.moderation = new ModerationResource(this.#transport);
     this.notifications = new NotificationsResource(this.#transport);
+    this.subscriptions = new SubscriptionsResource(this.#transport);
   }
 
   /**

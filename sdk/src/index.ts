@@ -29,6 +29,7 @@ export {
 } from './errors.js';
 export type { AdminResource } from './resources/admin.js';
 export type { ChangelogResource } from './resources/changelog.js';
+export type { SubscriptionsResource } from './resources/subscriptions.js';
 export type { CommentsResource } from './resources/comments.js';
 export type { ModerationResource } from './resources/moderation.js';
 export type { WebhooksResource, WebhookWithSecret } from './resources/webhooks.js';

@@ -112,6 +112,11 @@ const METHOD_NAMES: Record<OperationName, string> = {
   listNotifications: 'notifications.list',
   retryNotifications: 'notifications.retry',
   updateNotificationSettings: 'notifications.settings',
+  getSubscription: 'subscriptions.get',
+  subscribe: 'subscriptions.subscribe',
+  unsubscribe: 'subscriptions.unsubscribe',
+  unsubscribeAll: 'subscriptions.unsubscribe',
+  listSubscribers: 'subscriptions.list',
 };
 
 /**

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
 import { mountAdminRoutes } from './admin/routes.js';
 import { mountChangelogRoutes } from './admin/changelog/routes.js';
-import { mountNotificationRoutes } from './notify/routes.js';
+import { mountNotificationRoutes } from './notify/notification-routes.js';
 import type { SqlPool } from './db/pool.js';
 import { requestTransactions } from './db/request-transaction.js';
 import type { AppState } from './http/context.js';
@@ -26,6 +26,7 @@ import { boardPaths } from './web/kit/paths.js';
 import { DEFAULT_PROJECT_SLUG } from './serve-defaults.js';
 import { team } from './web/team/team.js';
 import { mountWebhookRoutes } from './webhooks/routes.js';
+import { mountSubscriptionRoutes } from './notify/subscription-routes.js';
 
 export interface AppDependencies {
   /** The pool every request's statements run on (see docs/architecture.md, "two sides of data access"). */
@@ -101,6 +102,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   mountAdminRoutes(router, { orm }, mountOptions);
   mountChangelogRoutes(router, { orm }, mountOptions);
   mountNotificationRoutes(router, mountOptions);
+  mountSubscriptionRoutes(router, mountOptions);
   mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger, stopping: deps.webhooks?.stopping });
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
   // One limiter for the keys' budgets and the board's posts per address (one store, one bank).

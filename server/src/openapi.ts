@@ -156,7 +156,7 @@ function errorsOf(route: RouteDefinition): string[] {
   const errors = ['BadRequest', 'Unauthorized'];
   if (route.auth === 'secret') errors.push('Forbidden');
   else if (route.refuses) errors.push('Refused');
-  if (route.params) errors.push('NotFound');
+  if (route.params || route.notFound) errors.push('NotFound');
   errors.push('RequestTimeout');
   // By the method, not by whether the contract has a body: body.ts reads (and refuses) one on every POST and PATCH.
   if (readsBody(route.method)) errors.push('PayloadTooLarge', 'UnsupportedMediaType');

@@ -229,7 +229,7 @@ describe('feedback CLI: identify, submit, list, show, vote', function () {
       expect(misplaced.code).to.equal(2);
       // --json was typed, so the error itself is JSON.
       expect(JSON.parse(misplaced.stderr)).to.deep.equal({
-        error: '--json only applies to identify, submit, list, similar, show, vote, status, comment, merge, delete, login, whoami, webhooks, changelog, notifications, open, moderation, not to keys',
+        error: '--json only applies to identify, submit, list, similar, show, vote, status, comment, subscribe, unsubscribe, subscribers, merge, delete, login, whoami, webhooks, changelog, notifications, open, moderation, not to keys',
         exitCode: 2,
       });
     });

@@ -27,6 +27,7 @@ const ALL = [
   'Migration20261203001200_moderation',
   'Migration20261204001300_notifications',
   'Migration20261205001400_widget',
+  'Migration20261207001600_subscribe_on_vote',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */

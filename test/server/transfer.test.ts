@@ -61,6 +61,7 @@ for (const backend of backends()) {
     let ops: Caller;
     let sourceDump: string;
     let changedItem: string;
+    let followedItem: string;
     let target: EmptyDatabase;
     let firstImport: ImportSummary;
     let targetDump: string;
@@ -88,6 +89,16 @@ for (const backend of backends()) {
       expect(published.status, JSON.stringify(published.body)).to.equal(201);
       expect((await request(ops, 'POST', '/api/v1/changelog', { body: { title: 'Later', body: 'Soon', links: [changedItem], publishAt: '2099-01-01T00:00:00.000Z' } })).status).to.equal(201);
       expect((await request(ops, 'POST', '/api/v1/changelog', { body: { title: 'Draft', body: '' } })).status).to.equal(201);
+      // Subscriptions (version 3): by taking part, by choice, an unsubscribe from an item that
+      // sticks, and an end user who left the whole project.
+      const followed = await request(source, 'POST', '/api/v1/feedback', { body: { title: 'Followed', endUser: { externalId: 'transfer-author' } } });
+      followedItem = followed.body.feedback.id;
+      expect((await request(source, 'POST', `/api/v1/feedback/${followedItem}/vote`, { body: { endUser: { externalId: 'transfer-voter' } } })).status).to.equal(200);
+      expect((await request(source, 'POST', `/api/v1/feedback/${followedItem}/comments`, { body: { content: 'Yes', endUser: { externalId: 'transfer-voter' } } })).status).to.equal(201);
+      expect((await request(source, 'POST', `/api/v1/feedback/${followedItem}/subscription`, { body: { endUser: { externalId: 'transfer-watcher' } } })).status).to.equal(200);
+      expect((await request(source, 'POST', `/api/v1/feedback/${followedItem}/vote`, { body: { endUser: { externalId: 'transfer-quitter' } } })).status).to.equal(200);
+      expect((await request(source, 'POST', `/api/v1/feedback/${followedItem}/unsubscribe`, { body: { endUserId: 'transfer-quitter' } })).status).to.equal(200);
+      expect((await request(source, 'POST', '/api/v1/unsubscribe', { body: { endUserId: 'transfer-author' } })).status).to.equal(200);
       sourceDump = await dumpOf(orm);
 
       target = await emptyDatabase(backend);
@@ -125,6 +136,72 @@ for (const backend of backends()) {
       ]);
     });
 
+    it('when subscriptions are exported and imported, then each survives with its reasons and unsubscribes, and so does leaving the whole project', async () => {
+      expect(headerCounts(sourceDump).subscription).to.be.at.least(3);
+      const secret = onTarget(targetKeys.default);
+      const list = async (caller: Caller) => (await request(caller, 'GET', `/api/v1/feedback/${followedItem}/subscribers`)).body;
+      const onSource = await list(ops);
+      expect(onSource.items.map((s: { externalId: string; reasons: string[] }) => [s.externalId, s.reasons])).to.deep.equal([
+        ['transfer-voter', ['voted', 'commented']],
+        ['transfer-watcher', ['chose']],
+      ]);
+      expect(await list(secret)).to.deep.equal(onSource);
+      for (const [who, subscribed] of [['transfer-author', false], ['transfer-quitter', false], ['transfer-voter', true]] as const) {
+        const detail = (await request(secret, 'GET', `/api/v1/feedback/${followedItem}?endUserId=${who}`)).body.feedback;
+        expect(detail.userIsSubscribed, who).to.equal(subscribed);
+      }
+      // The rows themselves (the target is not changed here: a later test imports the dump again onto it).
+      const rows = await secret.sql<{ external_id: string; reasons: number; unsubscribed: boolean; left: boolean }>(
+        `select e.external_id, s.reasons, s.unsubscribed_at is not null as unsubscribed, e.unsubscribed_at is not null as left
+         from subscriptions s join end_users e on e.id = s.end_user_id where s.feedback_id = ? order by e.external_id`,
+        [followedItem],
+      );
+      expect(rows).to.deep.equal([
+        { external_id: 'transfer-author', reasons: 3, unsubscribed: false, left: true },
+        { external_id: 'transfer-quitter', reasons: 2, unsubscribed: true, left: false },
+        { external_id: 'transfer-voter', reasons: 6, unsubscribed: false, left: false },
+        { external_id: 'transfer-watcher', reasons: 8, unsubscribed: false, left: false },
+      ]);
+    });
+
+    it('when a version 2 dump (from before subscriptions) is imported, then its submitters, voters and commenters are subscribed as the migration did', async () => {
+      const version2 = sourceDump
+        .split('\n')
+        .filter((line) => !line.startsWith('{"type":"subscription"'))
+        .map((line) => {
+          if (line.startsWith('{"type":"header"')) {
+            const header = JSON.parse(line) as { version: number; counts: Record<string, number> };
+            const { subscription: _subscription, ...counts } = header.counts;
+            return JSON.stringify({ ...header, version: 2, counts });
+          }
+          if (!line.startsWith('{"type":"user"')) return line;
+          const record = JSON.parse(line) as { data: Record<string, unknown> };
+          const { unsubscribedAt: _unsubscribedAt, ...data } = record.data;
+          return JSON.stringify({ ...record, data });
+        })
+        .join('\n');
+      const older = await emptyDatabase(backend);
+      try {
+        const summary = await importDump(older.orm, linesOf(version2));
+        expect(summary.version).to.equal(2);
+        const rows = await older.orm.em.fork().execute<{ external_id: string; reasons: number; unsubscribed: boolean }[]>(
+          `select e.external_id, s.reasons, s.unsubscribed_at is not null as unsubscribed from subscriptions s join end_users e on e.id = s.end_user_id
+           where s.feedback_id = ? order by e.external_id`,
+          [followedItem],
+        );
+        // The watcher's choice and the quitter's unsubscribe were not in a version 2 dump: taking part was.
+        expect(rows).to.deep.equal([
+          { external_id: 'transfer-author', reasons: 3, unsubscribed: false },
+          { external_id: 'transfer-quitter', reasons: 2, unsubscribed: false },
+          { external_id: 'transfer-voter', reasons: 6, unsubscribed: false },
+        ]);
+        const [seeded] = await older.orm.em.fork().execute<{ n: number }[]>(`select count(*)::int as n from subscriptions`);
+        expect(seeded!.n, 'the seeded participants too').to.be.greaterThan(100);
+      } finally {
+        await older.drop();
+      }
+    });
+
     it('when a changelog is exported and imported, then its entries, their times and links survive, and the target announces none again', async () => {
       expect(headerCounts(sourceDump)).to.include({ changelogEntry: 3, changelogLink: 3 });
       const secret = onTarget(targetKeys.default);
@@ -160,7 +237,7 @@ for (const backend of backends()) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       const again = await importDump(targetServer.orm, lines);
       expect(await tableDigests(targetServer.orm)).to.deep.equal(before);
-      expect(Object.values(again.inserted)).to.deep.equal([0, 0, 0, 0, 0, 0, 0, 0, 0]);
+      expect(Object.values(again.inserted)).to.deep.equal([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
       expect(again.records).to.deep.equal(headerCounts(sourceDump));
       expect(again.projects.map((p) => [p.created, p.voterSalt])).to.deep.equal([
         [false, 'same'],
@@ -208,7 +285,7 @@ for (const backend of backends()) {
                 (select count(*)::int from end_users u join projects p on p.id = u.project_id where p.slug = 'other') as users`,
       );
       expect(headerCounts(otherDump)).to.include({ project: 1, item: counts!.items, user: counts!.users });
-      expect(JSON.parse(otherDump.slice(0, otherDump.indexOf('\n')))).to.include({ type: 'header', format: 'feedback-dump', version: 2, project: 'other' });
+      expect(JSON.parse(otherDump.slice(0, otherDump.indexOf('\n')))).to.include({ type: 'header', format: 'feedback-dump', version: 3, project: 'other' });
       expect(otherDump.split('\n').filter((line) => line.startsWith('{"type":"project"'))).to.have.length(1);
       const error = await failure(() => dumpOf(source.server.orm, { project: 'nope' }));
       expect(error).to.be.instanceOf(ProjectNotFoundError);
@@ -225,7 +302,7 @@ for (const backend of backends()) {
           [withLine(sourceDump, voteLine, '{"type":"ballot","data":{}}'), voteLine, /"type" must be one of/],
           [withLine(sourceDump, voteLine, sourceDump.split('\n')[firstLineOf(sourceDump, 'item') - 1]!), voteLine, /an item record after vote records/],
           [withLine(sourceDump, 1, '{"type":"project"}'), 1, /the first line must be the header/],
-          [withLine(sourceDump, 1, sourceDump.split('\n')[0]!.replace('"version":2', '"version":3')), 1, /format version 3/],
+          [withLine(sourceDump, 1, sourceDump.split('\n')[0]!.replace('"version":3', '"version":4')), 1, /format version 4/],
           [withLine(sourceDump, voteLine, null), sourceDump.split('\n').length - 1, /vote records where the header announces/],
         ];
         for (const [dump, line, reason] of cases) {

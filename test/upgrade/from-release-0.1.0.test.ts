@@ -46,6 +46,7 @@ const SINCE_RELEASE = [
   'Migration20261203001200_moderation',
   'Migration20261204001300_notifications',
   'Migration20261205001400_widget',
+  'Migration20261207001600_subscribe_on_vote',
 ];
 
 const fixture = readReleaseFixture();
@@ -54,12 +55,19 @@ const fixture = readReleaseFixture();
  * The conversation (issue 39, migration 001800) added fields after the spec's: each comment's
  * `parentId`, `editedAt` and `isPinned`, and an end-user author's `id` (their externalId). A
  * release 0.1.0 database has no reply, edit or pin, so today's answer must be 0.1.0's with exactly
- * these fields added at these values, and nothing else changed.
+ * these fields added at these values, and nothing else changed. Likewise subscriptions' field.
  */
 function withoutConversationFields(body: unknown): unknown {
   if (Array.isArray(body)) return body.map(withoutConversationFields);
   if (typeof body !== 'object' || body === null) return body;
   const object = { ...(body as Record<string, unknown>) };
+  // Subscriptions (issue 40, migrations 001100 and 001600) add `userIsSubscribed` to a detail read
+  // with an endUserId: the backfill subscribed 0.1.0's voters, so each of them reads true.
+  if ('userIsSubscribed' in object) {
+    expect(object.userIsSubscribed, 'userIsSubscribed').to.be.a('boolean');
+    if (object.userHasVoted === true) expect(object.userIsSubscribed, 'a 0.1.0 voter is subscribed by the backfill').to.equal(true);
+    delete object.userIsSubscribed;
+  }
   if (Array.isArray(object.comments)) {
     object.comments = object.comments.map((comment: Record<string, unknown>) => {
       const { parentId, editedAt, isPinned, author, ...rest } = comment;
@@ -74,16 +82,55 @@ function withoutConversationFields(body: unknown): unknown {
   return object;
 }
 
-/** A line of 0.1.0's dump (format version 1) as today's export writes it: version 2, whose comments carry the conversation's fields at their defaults, with no changelog. */
-function asVersion2(line: string): string {
-  if (line === '') return line;
-  const record = JSON.parse(line) as { type: string; version?: number; counts?: Record<string, number>; data?: Record<string, unknown> };
-  if (record.type === 'header') {
-    const { statusChange, ...counts } = record.counts!;
-    return JSON.stringify({ ...record, version: 2, counts: { ...counts, commentRevision: 0, statusChange, changelogEntry: 0, changelogLink: 0 } });
+/**
+ * 0.1.0's dump (format version 1) as today's export writes it: version 3, whose comments carry the
+ * conversation's fields at their defaults and whose users never left the project, with no
+ * changelog, and the subscriptions Migration20261202001100 backfilled from its rows (each item's
+ * submitter 1, voters 2, end-user commenters 4, OR-ed per person), in (item, user) order. Their
+ * `createdAt` is the migration's time, which no fixture knows: SUBSCRIBED_AT stands for it.
+ */
+function asVersion3(dump: string): string[] {
+  const raw = dump.split('\n').filter((line) => line !== '');
+  const records = raw.map((line) => JSON.parse(line) as { type: string; version?: number; counts?: Record<string, number>; data?: Record<string, any> });
+  const projectOf = new Map(records.filter((r) => r.type === 'item').map((r) => [r.data!.id as string, r.data!.projectId as string]));
+  const reasons = new Map<string, number>();
+  const take = (item: string, user: string | null, bit: number) => {
+    if (user === null) return;
+    const key = `${item} ${user}`;
+    reasons.set(key, (reasons.get(key) ?? 0) | bit);
+  };
+  for (const r of records) {
+    if (r.type === 'item') take(r.data!.id, r.data!.endUserId, 1);
+    if (r.type === 'vote') take(r.data!.itemId, r.data!.endUserId, 2);
+    if (r.type === 'comment' && !r.data!.isTeam) take(r.data!.itemId, r.data!.authorEndUserId, 4);
   }
-  if (record.type === 'comment') return JSON.stringify({ ...record, data: { ...record.data, parentId: null, isInternal: false, isPinned: false, editedAt: null } });
-  return line;
+  const subscriptions = [...reasons.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, bits]) => {
+      const [itemId, endUserId] = key.split(' ') as [string, string];
+      return JSON.stringify({ type: 'subscription', data: { itemId, endUserId, projectId: projectOf.get(itemId), reasons: bits, unsubscribedAt: null, createdAt: SUBSCRIBED_AT } });
+    });
+  const lines = records.map((record, i) => {
+    if (record.type === 'header') {
+      const { statusChange, ...counts } = record.counts!;
+      return JSON.stringify({ ...record, version: 3, counts: { ...counts, commentRevision: 0, statusChange, changelogEntry: 0, changelogLink: 0, subscription: subscriptions.length } });
+    }
+    if (record.type === 'user') return JSON.stringify({ ...record, data: { ...record.data, unsubscribedAt: null } });
+    if (record.type === 'comment') return JSON.stringify({ ...record, data: { ...record.data, parentId: null, isInternal: false, isPinned: false, editedAt: null } });
+    return raw[i]!;
+  });
+  return [...lines, ...subscriptions, ''];
+}
+
+/** Stands for a backfilled subscription's `createdAt` (asVersion3). */
+const SUBSCRIBED_AT = 'the time of the migration';
+
+/** An exported subscription line with its `createdAt` (checked to be a time) replaced by SUBSCRIBED_AT. */
+function withMigrationTime(line: string): string {
+  if (!line.startsWith('{"type":"subscription"')) return line;
+  const record = JSON.parse(line) as { data: { createdAt: string } };
+  expect(Date.parse(record.data.createdAt), `a subscription's createdAt: ${record.data.createdAt}`).to.be.a('number').and.not.NaN;
+  return JSON.stringify({ ...record, data: { ...record.data, createdAt: SUBSCRIBED_AT } });
 }
 const script = dumpScript(fixture.dumpPath);
 
@@ -157,9 +204,9 @@ for (const backend of backends()) {
     it('when `feedback export` reads it, then every project, user, item, vote, comment and status change comes out as the bytes 0.1.0 wrote', async () => {
       const run = await feedback(['export', ...flagsOf(database)], { SOURCE_DATE_EPOCH: fixture.sourceDateEpoch });
       expect(run.code, run.stderr).to.equal(0);
-      const actual = run.stdout.split('\n');
-      // The same rows, in the format of today (version 2; docs/transfer.md, "Versions").
-      const expected = fixture.exported.split('\n').map(asVersion2);
+      const actual = run.stdout.split('\n').map(withMigrationTime);
+      // The same rows, in the format of today (version 3; docs/transfer.md, "Versions").
+      const expected = asVersion3(fixture.exported);
       const first = expected.findIndex((line, i) => line !== actual[i]);
       expect(first === -1 ? undefined : actual[first], `line ${first + 1} of the export`).to.equal(first === -1 ? undefined : expected[first]);
       expect(actual.length, 'lines of the export').to.equal(expected.length);

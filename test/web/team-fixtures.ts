@@ -37,6 +37,7 @@ export function itemView(overrides: Partial<TeamItemView> = {}): TeamItemView {
       submitter: { externalId: HOSTILE, name: HOSTILE, email: 'ann@example.com' },
       identified: 1,
       anonymous: 0,
+      subscribers: 2,
       voters: [{ externalId: HOSTILE, name: HOSTILE, email: 'ann@example.com', votedAt: '2026-05-04T03:02:01.000Z' }],
       page: 1,
       pageSize: 20,

@@ -34,7 +34,7 @@ export const TEAM_PAGES: [name: string, render: (i18n: I18n) => SafeHtml][] = [
   ['the inbox with a refused bulk change (every team problem)', (i18n) => inboxPage({ ...inboxView({ counts: COUNTS, filters: { search: HOSTILE } }), problems: [{ field: 'new-status', message: i18n.text('team.problem.selectItems') }, { message: i18n.text('team.problem.undoGone') }], i18n })],
   [
     'an item with its side column (status, merge candidates, submitter, voters, delete), history, comments and a notice',
-    (i18n) => teamItemPage({ ...itemView({ notice: i18n.t('team.item.saved', { status: 'x' }) }), people: { submitter: { externalId: HOSTILE, name: HOSTILE, email: 'ann@example.com' }, identified: 25, anonymous: 3, voters, page: 2, pageSize: 20 }, i18n }),
+    (i18n) => teamItemPage({ ...itemView({ notice: i18n.t('team.item.saved', { status: 'x' }) }), people: { submitter: { externalId: HOSTILE, name: HOSTILE, email: 'ann@example.com' }, identified: 25, anonymous: 3, subscribers: 26, voters, page: 2, pageSize: 20 }, i18n }),
   ],
   [
     'an item refused (a reply and a merge), posted anonymously, without a description, no voters, merge searched for nothing',
@@ -43,11 +43,11 @@ export const TEAM_PAGES: [name: string, render: (i18n: I18n) => SafeHtml][] = [
         ...itemView({ item: { ...itemView().item, description: null, endUser: null }, merge: { search: HOSTILE, items: [] } }),
         problems: [{ field: 'reply', message: i18n.text('team.problem.status') }],
         mergeProblem: i18n.text('team.problem.mergeOther'),
-        people: { submitter: null, identified: 0, anonymous: 0, voters: [], page: 1, pageSize: 20 },
+        people: { submitter: null, identified: 0, anonymous: 0, subscribers: 0, voters: [], page: 1, pageSize: 20 },
         i18n,
       }),
   ],
-  ['an item with no merge candidate like its title', (i18n) => teamItemPage({ ...itemView({ merge: { search: undefined, items: [] } }), people: { submitter: { externalId: HOSTILE, name: null, email: null }, identified: 2, anonymous: 0, voters: [], page: 3, pageSize: 1 }, i18n })],
+  ['an item with no merge candidate like its title', (i18n) => teamItemPage({ ...itemView({ merge: { search: undefined, items: [] } }), people: { submitter: { externalId: HOSTILE, name: null, email: null }, identified: 2, anonymous: 0, subscribers: 3, voters: [], page: 3, pageSize: 1 }, i18n })],
   ['an item with merge candidates like its title', (i18n) => teamItemPage({ ...itemView({ merge: { search: undefined, items: [listItem()] } }), i18n })],
   ['the delete confirmation', (i18n) => deletePage(project, ASSETS, listItem({ voteCount: 3, commentCount: 1 }), i18n)],
 ];

@@ -71,7 +71,7 @@ describe('team views in Arabic', () => {
     expect(page.text).to.include('<aside class="item-side" aria-label="الفرز">');
     expect(page.text).to.include('<h2 id="status-title">تغيير الحالة</h2>');
     expect(page.text).to.include('صوتان · نُشر في <time datetime="2026-05-04T03:02:01.000Z">');
-    expect(page.text).to.include('<p>مصوّت معروف واحد<br>لا أصوات مجهولة</p>');
+    expect(page.text).to.include('<p>مصوّت معروف واحد<br>لا أصوات مجهولة<br><span data-subscribers>مشتركان</span></p>');
     expect(page.text).to.include('<dt>المعرّف الخارجي</dt>');
     expect(page.text).to.include('<h2 id="merge-title">الدمج في عنصر آخر</h2>');
     expect(page.text).to.include('<button type="submit" class="button">نشر الرد</button>');

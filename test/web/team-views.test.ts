@@ -83,15 +83,15 @@ describe('team views', () => {
     expect(page.text).to.include(`<dt>External ID</dt><dd><code><bdi>${HOSTILE_ESCAPED}</bdi></code></dd>`);
     expect(page.text).to.include('<dt>Email</dt><dd><a href="mailto:ann@example.com"><bdi>ann@example.com</bdi></a></dd>');
     expect(page.text).to.match(/<span class="avatar avatar-[0-7]" aria-hidden="true">/);
-    const anonymous = teamItemPage(itemView({ people: { submitter: null, identified: 0, anonymous: 3, voters: [], page: 1, pageSize: 20 } }));
+    const anonymous = teamItemPage(itemView({ people: { submitter: null, identified: 0, anonymous: 3, subscribers: 0, voters: [], page: 1, pageSize: 20 } }));
     expect(anonymous.text).to.include('Posted without an end user: there is nobody to contact.');
-    expect(anonymous.text).to.include('0 identified voters<br>3 anonymous votes');
+    expect(anonymous.text).to.include('0 identified voters<br>3 anonymous votes<br><span data-subscribers>0 subscribers</span>');
     expect(anonymous.text).to.include('No identified person has voted.');
   });
 
   it('when an item has more identified voters than a page, then the side column lists a page of 20 with their names, external ids and emails, and links to the pages around it', () => {
     const voters = Array.from({ length: 20 }, (_, i) => ({ externalId: `user-${i}`, name: i === 0 ? null : `Voter ${i}`, email: i % 2 ? `v${i}@example.com` : null, votedAt: '2026-05-04T03:02:01.000Z' }));
-    const page = teamItemPage(itemView({ people: { submitter: null, identified: 45, anonymous: 7, voters, page: 2, pageSize: 20 } }));
+    const page = teamItemPage(itemView({ people: { submitter: null, identified: 45, anonymous: 7, subscribers: 46, voters, page: 2, pageSize: 20 } }));
     expectEscaped(page);
     expectLabelledControls(page);
     expect(occurrences(page, /<li><span class="person">/)).to.equal(20);

@@ -123,6 +123,8 @@ export const CommentSchema = z.object({
  */
 export const FeedbackDetailSchema = FeedbackListItemSchema.extend({
   userHasVoted: z.boolean(),
+  /** An extension: whether the end user named by `endUserId` is told when the item moves; only when `endUserId` is given. */
+  userIsSubscribed: z.boolean().optional(),
   comments: z.array(CommentSchema),
   statusHistory: z.array(StatusChangeSchema).optional(),
 });

@@ -15,6 +15,7 @@ export * from './notifications.js';
 export * from './query.js';
 export * from './routes.js';
 export * from './status-history.js';
+export * from './subscriptions.js';
 export * from './team.js';
 export * from './user-data.js';
 export * from './users.js';

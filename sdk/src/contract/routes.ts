@@ -49,6 +49,15 @@ import {
   UpdateChangelogRequestSchema,
 } from './changelog.js';
 import { ListNotificationsQuerySchema, NotificationListResponseSchema, NotificationSettingsSchema, RetryNotificationsRequestSchema, RetryNotificationsResponseSchema } from './notifications.js';
+import {
+  ListSubscribersQuerySchema,
+  ProjectUnsubscribeResponseSchema,
+  SubscribeRequestSchema,
+  SubscriberListResponseSchema,
+  SubscriptionQuerySchema,
+  SubscriptionStateSchema,
+  UnsubscribeRequestSchema,
+} from './subscriptions.js';
 import { CreateSignInLinkRequestSchema, SignInLinkResponseSchema } from './team.js';
 import { EraseUserQuerySchema, EraseUserResponseSchema, ExternalIdParamsSchema, UserExportSchema } from './user-data.js';
 import { IdentifyRequestSchema, IdentifyResponseSchema } from './users.js';
@@ -104,6 +113,11 @@ export interface RouteDefinition {
    * by someone other than the author): the OpenAPI document lists its 403.
    */
   readonly refuses?: true;
+  /**
+   * `true` for a route without an id in its path that still answers 404: the end user its body
+   * names is unknown to the project (`unsubscribeAll`). The OpenAPI document lists its 404.
+   */
+  readonly notFound?: true;
 }
 
 /**
@@ -223,6 +237,55 @@ export const routes = {
     summary: "A comment and its previous contents, oldest first",
     params: CommentIdParamsSchema,
     responses: { 200: CommentHistoryResponseSchema },
+  },
+
+  // Subscriptions (docs/notifications.md, "Subscriptions"), an extension: an end user (by
+  // externalId) subscribes, unsubscribes from an item or the whole project, and is asked about;
+  // a secret key lists an item's subscribers.
+  getSubscription: {
+    method: 'GET',
+    path: '/api/v1/feedback/:id/subscription',
+    auth: 'public',
+    summary: 'Whether an end user is told when the item moves',
+    params: FeedbackIdParamsSchema,
+    query: SubscriptionQuerySchema,
+    responses: { 200: SubscriptionStateSchema },
+  },
+  subscribe: {
+    method: 'POST',
+    path: '/api/v1/feedback/:id/subscription',
+    auth: 'public',
+    summary: 'Subscribe an end user to the item without voting (undoes an earlier unsubscribe from it)',
+    params: FeedbackIdParamsSchema,
+    body: SubscribeRequestSchema,
+    responses: { 200: SubscriptionStateSchema },
+  },
+  unsubscribe: {
+    method: 'POST',
+    path: '/api/v1/feedback/:id/unsubscribe',
+    auth: 'public',
+    summary: 'Unsubscribe an end user from the item; voting or commenting again does not undo it',
+    params: FeedbackIdParamsSchema,
+    body: UnsubscribeRequestSchema,
+    responses: { 200: SubscriptionStateSchema },
+  },
+  unsubscribeAll: {
+    method: 'POST',
+    path: '/api/v1/unsubscribe',
+    auth: 'public',
+    summary: "Unsubscribe an end user from every item of the project, now and later (items they subscribe to afterwards by choice excepted)",
+    body: UnsubscribeRequestSchema,
+    notFound: true,
+    responses: { 200: ProjectUnsubscribeResponseSchema },
+  },
+  listSubscribers: {
+    method: 'GET',
+    path: '/api/v1/feedback/:id/subscribers',
+    auth: 'secret',
+    summary: "An item's subscribers who are told when it moves, oldest first, with why",
+    params: FeedbackIdParamsSchema,
+    query: ListSubscribersQuerySchema,
+    responses: { 200: SubscriberListResponseSchema },
   },
 
   // The operator's extensions beyond the spec (docs/api.md, "Extensions"): secret keys only.

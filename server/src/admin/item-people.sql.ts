@@ -1,5 +1,6 @@
 import type { Statement } from '../db/pool.js';
 import { isoTimestamp, jsonArrayText, jsonObject } from '../db/json.sql.js';
+import { subscriptionInForce } from '../db/subscription-reasons.js';
 
 /** Voters on one page of the team's item page. */
 export const VOTERS_PAGE_SIZE = 20;
@@ -12,6 +13,7 @@ export const VOTERS_PAGE_SIZE = 20;
  *   submitter was erased);
  * - `identified` and `anonymous`: how many votes are an end user's, and how many an anonymous
  *   caller's (votes.end_user_id is null: a hashed address, which names nobody);
+ * - `subscribers`: how many people are told when the item moves (notify/subscriptions.sql.ts);
  * - `voters`: one page of the identified voters, newest vote first, each `{ externalId, name,
  *   email, votedAt }`.
  * $1 item, $2 project, $3 how many (VOTERS_PAGE_SIZE), $4 how many to skip. The counts and the page
@@ -23,6 +25,7 @@ export const ITEM_PEOPLE: Statement = {
     case when u.id is null then null else ${jsonObject([['externalId', 'u.external_id'], ['name', 'u.name'], ['email', 'u.email']])}::text end as submitter,
     (select count(*) from votes v where v.feedback_id = f.id and v.end_user_id is not null)::int as identified,
     (select count(*) from votes v where v.feedback_id = f.id and v.end_user_id is null)::int as anonymous,
+    (select count(*) from subscriptions s join end_users e on e.id = s.end_user_id where s.feedback_id = f.id and ${subscriptionInForce('s', 'e')})::int as subscribers,
     (
       select ${jsonArrayText(jsonObject([['externalId', 'p.external_id'], ['name', 'p.name'], ['email', 'p.email'], ['votedAt', isoTimestamp('p.created_at')]]), 'p.created_at desc, p.id desc')}
       from (

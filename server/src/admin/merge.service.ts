@@ -6,6 +6,7 @@ import { Feedback } from '../db/entities/feedback.entity.js';
 import { transactionSql } from '../db/request-transaction.js';
 import { ITEM_EVENT } from '../db/outbox.sql.js';
 import { NOTIFY_MERGED } from '../notify/notifications.sql.js';
+import { MOVE_SUBSCRIBERS } from '../notify/subscriptions.sql.js';
 
 /** What a merge moved to its target. */
 export interface MergeResult {
@@ -15,9 +16,9 @@ export interface MergeResult {
 
 /**
  * Merges item `duplicateId` into `intoId`, in one transaction: the duplicate's votes move to the
- * target, except those of voters who voted on both (one voter, one vote); its comments move; the
- * target's counters grow by exactly what moved; then the duplicate is deleted (its (status, type)
- * count follows by trigger); `feedback.merged` is written when the project wants it. Returns
+ * target, except those of voters who voted on both (one voter, one vote); its comments and its
+ * subscribers move; the target's counters grow by exactly what moved; then the duplicate is
+ * deleted (its (status, type) count follows by trigger); `feedback.merged` is written when the project wants it. Returns
  * undefined when either item is not in the project.
  *
  * Concurrency: the duplicate is locked `for update`, so no vote or comment can be added to it
@@ -50,6 +51,8 @@ export async function mergeItems(em: EntityManager, projectId: string, duplicate
     // The target keeps its own pinned answer, if it has one (one pinned comment per item).
     await tx.execute('update comments set is_pinned = false where feedback_id = ? and is_pinned and exists (select 1 from comments t where t.feedback_id = ? and t.is_pinned)', [duplicateId, intoId]);
     const comments = await tx.execute<{ id: string; is_internal: boolean }[]>('update comments set feedback_id = ? where feedback_id = ? returning id, is_internal', [intoId, duplicateId]);
+    // Whoever followed the duplicate now follows the target (issue 40), before its rows go with it.
+    await transactionSql(tx).query('', MOVE_SUBSCRIBERS, [duplicateId, intoId]);
     // Internal notes move too, but only the visible comments are counted (comment_count).
     await moveCounters(tx, intoId, { votes: moved.length, comments: comments.filter((c) => !c.is_internal).length });
     const [source] = await tx.execute<{ title: string }[]>('select title from feedback where id = ?', [duplicateId]);

@@ -3,6 +3,7 @@ import { isoTimestamp, jsonObject, type JsonFields } from '../db/json.sql.js';
 import { endUserCtes } from './end-user.sql.js';
 import { notBlocked } from './posting-blocks.sql.js';
 import { notificationItem, notifySubscribers } from '../db/outbox.sql.js';
+import { subscribeRows } from '../db/subscription-reasons.js';
 
 /*
  * The conversation's statements (docs/api.md, "Comments"). Every writer takes its locks in the
@@ -88,9 +89,10 @@ const COMMENT_AUTHOR_KEY = `coalesce((select e.id::text from end_users e where e
  * $4 the end user's externalId (null: the team or an anonymous caller), $5 the end user's profile
  * (jsonb, as identify takes it), $6 the team's display name (null: not the team), $7 parentId
  * (null: top level), $8 internal, $9 whether the caller is a secret key (it may reply under an
- * internal note), $10 the anonymous caller's voter key (null: none). The end user is upserted as identify does. A reply to a reply joins its
- * top-level comment; a reply under an internal note is internal too, so no visible comment hangs
- * under one a public key cannot see. Internal notes are not counted in `comment_count`.
+ * internal note), $10 the anonymous caller's voter key (null: none). The end user is upserted as
+ * identify does, and subscribed to the item (issue 40: reason "commented"). A reply to a reply
+ * joins its top-level comment; a reply under an internal note is internal too, so no visible
+ * comment hangs under one a public key cannot see. Internal notes are not counted in `comment_count`.
  *
  * A public team reply (not an internal note, not an end user's comment) tells the item's
  * subscribers in the same statement (`notified`, docs/notifications.md).
@@ -127,6 +129,8 @@ export const CREATE_COMMENT: Statement = {
     returning c.comment_count
   ), now_count as (
     select coalesce((select comment_count from counted), (select comment_count from counters)) as comment_count
+  ), subscribed as (
+    ${subscribeRows('ins', { item: 'ins.feedback_id', endUser: 'ins.author_end_user_id', project: '$2::uuid' }, ['commented'])}
   ), event as (
     insert into webhook_events (project_id, type, data)
     select $2::uuid, 'comment.created', ${commentEventData('ins', '(select name from uid)', '$4::text', '(select comment_count from now_count)')}

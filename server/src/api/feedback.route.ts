@@ -3,7 +3,7 @@ import { routes } from '@feedbackd/sdk/contract';
 import type { AppState } from '../http/context.js';
 import { feedbackNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, type MountOptions } from '../http/mount.js';
-import { DETAIL, DETAIL_WITH_HISTORY } from './feedback.sql.js';
+import { DETAIL, DETAIL_FOR_USER, DETAIL_WITH_HISTORY, DETAIL_WITH_HISTORY_FOR_USER } from './feedback.sql.js';
 import { listStatement, listValues } from './lists.js';
 import { submitFeedback, type SubmitBatches, type Submission } from './submissions.js';
 import { anonymousVoterKey } from './votes.js';
@@ -40,8 +40,10 @@ export function mountFeedbackRoutes(router: Router<AppState>, options: MountOpti
   });
 
   mount(router, routes.getFeedback, options, async ({ params: { id }, query }, ctx, sql) => {
-    // A secret key also sees the status history (an extension); a public key's answer is the spec's, unchanged.
-    const statement = ctx.state.caller.kind === 'secret' ? DETAIL_WITH_HISTORY : DETAIL;
+    // A secret key also sees the status history, and an endUserId also `userIsSubscribed` (extensions);
+    // a public key's answer without an endUserId is the spec's, unchanged.
+    const secret = ctx.state.caller.kind === 'secret';
+    const statement = query.endUserId === undefined ? (secret ? DETAIL_WITH_HISTORY : DETAIL) : secret ? DETAIL_WITH_HISTORY_FOR_USER : DETAIL_FOR_USER;
     const [row] = await sql.query<{ body: string }>(statement.name, statement.text, [id, ctx.state.caller.projectId, query.endUserId ?? null]);
     if (!row) throw feedbackNotFound();
     return jsonReply(routes.getFeedback, 200, `{"feedback":${row.body}}`);

@@ -2,6 +2,7 @@ import type { SortBy } from '@feedbackd/sdk/contract';
 import type { Statement } from '../db/pool.js';
 import { COMMENT_ORDER, commentJson, STORED_COMMENT, visibleComments } from './comments.sql.js';
 import { isoTimestamp, ITEM_FROM, itemFields, jsonArrayText, jsonObject, userHasVoted, type JsonFields } from '../db/json.sql.js';
+import { userIsSubscribed } from '../db/subscription-reasons.js';
 
 
 // ---------------------------------------------------------------------------------- detail (4.4)
@@ -10,10 +11,13 @@ import { isoTimestamp, ITEM_FROM, itemFields, jsonArrayText, jsonObject, userHas
  * The detail view's text; `extraFields` follow its comments in the object. `secret`: the team's
  * view, with its internal notes (api/comments.sql.ts); a public key's comments never include them.
  */
-function detailText(extraFields: JsonFields, secret: boolean): string {
+function detailText(extraFields: JsonFields, secret: boolean, subscription = false): string {
+  // `userIsSubscribed` is only in the answer read with an endUserId (`subscription`), so the
+  // answer without one stays the spec's, unchanged.
   return `select ${jsonObject([
     ...itemFields(),
     ['userHasVoted', userHasVoted('$3')],
+    ...(subscription ? ([['userIsSubscribed', userIsSubscribed('$3')]] as const) : []),
     [
       'comments',
       `(
@@ -35,34 +39,38 @@ function detailText(extraFields: JsonFields, secret: boolean): string {
  */
 export const DETAIL: Statement = { name: 'detail', text: detailText([], false) };
 
+/** The secret key's `statusHistory` (DETAIL_WITH_HISTORY). */
+const STATUS_HISTORY: JsonFields = [
+  [
+    'statusHistory',
+    `(
+    select ${jsonArrayText(
+      jsonObject([
+        ['from', 'h.from_status'],
+        ['to', 'h.to_status'],
+        ['changedAt', isoTimestamp('h.changed_at')],
+        ['keyId', 'h.api_key_id'],
+        ['keyPrefix', 'k.key_prefix'],
+        ['actor', 'h.actor'],
+      ]),
+      'h.id',
+    )}::json
+    from feedback_status_changes h left join api_keys k on k.id = h.api_key_id
+    where h.feedback_id = f.id
+  )`,
+  ],
+];
+
 /**
  * DETAIL for a secret key (an extension): the same object with `statusHistory` last, the item's
  * status changes oldest first (by id: a sequence, in the order the item's row lock let them
  * happen). The public statement stays as it is, so a public key's answer and cost do not change.
  */
-export const DETAIL_WITH_HISTORY: Statement = {
-  name: 'detail_with_history',
-  text: detailText([
-    [
-      'statusHistory',
-      `(
-      select ${jsonArrayText(
-        jsonObject([
-          ['from', 'h.from_status'],
-          ['to', 'h.to_status'],
-          ['changedAt', isoTimestamp('h.changed_at')],
-          ['keyId', 'h.api_key_id'],
-          ['keyPrefix', 'k.key_prefix'],
-          ['actor', 'h.actor'],
-        ]),
-        'h.id',
-      )}::json
-      from feedback_status_changes h left join api_keys k on k.id = h.api_key_id
-      where h.feedback_id = f.id
-    )`,
-    ],
-  ], true),
-};
+export const DETAIL_WITH_HISTORY: Statement = { name: 'detail_with_history', text: detailText(STATUS_HISTORY, true) };
+
+/** DETAIL and DETAIL_WITH_HISTORY read with an endUserId: the same, with `userIsSubscribed` after `userHasVoted`. */
+export const DETAIL_FOR_USER: Statement = { name: 'detail_for_user', text: detailText([], false, true) };
+export const DETAIL_WITH_HISTORY_FOR_USER: Statement = { name: 'detail_with_history_for_user', text: detailText(STATUS_HISTORY, true, true) };
 
 // ---------------------------------------------------------------------------------- list (4.3)
 

@@ -4,6 +4,7 @@ import type { Statement } from '../db/pool.js';
 import { itemFields, jsonObject } from '../db/json.sql.js';
 import { feedbackCreatedEvents } from '../db/outbox.sql.js';
 import { notBlocked } from './posting-blocks.sql.js';
+import { subscribeRows } from '../db/subscription-reasons.js';
 
 /**
  * Spec 4.2, submit: each submission inserts the item, its counters (voteCount 1), the
@@ -16,12 +17,18 @@ function submittedItem(user: string | null): string {
   return `${jsonObject(itemFields({ feedback: 'f', voteCount: '1', commentCount: '0', user }))}::text as body`;
 }
 
-/** The counters and the submitter's vote of the items in `f`; `voterKey` is an expression over `f` and `from` (approval's too: admin/moderation.sql.ts). */
+/**
+ * The counters, the submitter's vote and, for an identified submitter, their subscription (they
+ * submitted and voted: issue 40) of the items in `f`; `voterKey` is an expression over `f` and
+ * `from` (approval's too: admin/moderation.sql.ts).
+ */
 export function countersAndVote(voterKey: string, from: string): string {
   return `c as (
     ${counterRowsOfNewItems('f i', { votes: '1', comments: '0' })}
   ), v as (
     insert into votes (feedback_id, voter_key, end_user_id) select f.id, ${voterKey}, f.end_user_id from ${from}
+  ), s as (
+    ${subscribeRows('f', { item: 'f.id', endUser: 'f.end_user_id', project: 'f.project_id' }, ['submitted', 'voted'])}
   )`;
 }
 

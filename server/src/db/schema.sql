@@ -502,8 +502,9 @@ declare
 begin
   with rcpt as materialized (
     select u.id, u.external_id, u.email, u.name, u.email_suppressed_at from end_users u
-    where u.id in (select s.end_user_id from subscriptions s where s.feedback_id = any (p_items) and s.unsubscribed_at is null)
-      and u.project_id = p_project and u.unsubscribed_at is null and u.id is distinct from p_actor
+    where u.id in (select s.end_user_id from subscriptions s where s.feedback_id = any (p_items) and s.reasons <> 0 and s.unsubscribed_at is null
+                     and (u.unsubscribed_at is null or s.reasons & 8 <> 0))
+      and u.project_id = p_project and u.id is distinct from p_actor
   ), written as (
     insert into notifications (project_id, change_id, end_user_id, feedback_id, kind, data, mail_state)
     select p_project, v_change, r.id, p_feedback, p_kind, p_change,
@@ -564,12 +565,28 @@ begin
     if found then
       update feedback_counters c set vote_count = c.vote_count + 1 where c.feedback_id = p_item returning c.vote_count into v_count;
       v_type := 'vote.added';
+      -- The voter is subscribed (bit 2) by the vote itself; a row that has the bit already is not rewritten.
+      if p_end_user is not null then
+        insert into subscriptions (feedback_id, end_user_id, project_id, reasons) values (p_item, p_end_user, p_project, 2)
+        on conflict (feedback_id, end_user_id) do update set reasons = subscriptions.reasons | 2
+        where subscriptions.reasons & 2 = 0;
+      end if;
       exit;
     end if;
     delete from votes v where v.feedback_id = p_item and v.voter_key = p_voter;
     if found then
       update feedback_counters c set vote_count = c.vote_count - 1 where c.feedback_id = p_item returning c.vote_count into v_count;
       v_type := 'vote.removed';
+      -- Taking the vote back takes back its reason only: the row goes when no reason is left,
+      -- unless it records an unsubscribe, which must outlive a later vote.
+      if p_end_user is not null then
+        delete from subscriptions s where s.feedback_id = p_item and s.end_user_id = p_end_user
+          and s.reasons & ~2 = 0 and s.unsubscribed_at is null;
+        if not found then
+          update subscriptions s set reasons = s.reasons & ~2
+          where s.feedback_id = p_item and s.end_user_id = p_end_user and s.reasons & 2 <> 0;
+        end if;
+      end if;
       exit;
     end if;
   end loop;
@@ -578,7 +595,8 @@ begin
       'endUser', (select jsonb_build_object('externalId', e.external_id) from end_users e where e.id = p_end_user)));
   end if;
   return query select true, v_type = 'vote.added', v_count;
-end $function$;
+end
+$function$;
 
 CREATE OR REPLACE FUNCTION public.toggle_votes(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])
  RETURNS TABLE(idx integer, user_known boolean, item_found boolean, now_voted boolean, new_count integer)

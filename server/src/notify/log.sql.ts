@@ -32,13 +32,6 @@ export const RETRY = `update notifications set mail_state = 'pending', attempts 
 /** The project's digest choice: $1 project, $2 digest. */
 export const SET_DIGEST = `update projects set notify_digest = $2::boolean where id = $1::uuid returning notify_digest as digest`;
 
-/**
- * How many people a change of item $1 (of project $2) would tell now: its subscribers who did not
- * leave the item or the project (notify_subscribers' rule), for the team's item page.
- */
-export const SUBSCRIBER_COUNT = `select count(*)::int as n from subscriptions s join end_users u on u.id = s.end_user_id
-  where s.feedback_id = $1::uuid and s.project_id = $2::uuid and s.unsubscribed_at is null and u.unsubscribed_at is null`;
-
 /** How long the log keeps a notification whose mail is settled (sent, skipped, suppressed, failed), in days. */
 export const NOTIFICATION_LOG_DAYS = 30;
 

@@ -13,7 +13,7 @@ export const DUMP_FORMAT = 'feedback-dump';
  * Bumped when a reader of the previous version could misread a dump of the new one (a field
  * added, removed or changed in meaning). A reader refuses versions newer than its own.
  */
-export const DUMP_VERSION = 2;
+export const DUMP_VERSION = 3;
 
 /*
  * Version 2 (the conversation, Migration20261130001800): comments carry parentId, isInternal,
@@ -21,10 +21,14 @@ export const DUMP_VERSION = 2;
  * as one whose comments are top-level, visible, unpinned and never edited, with no revisions.
  * Version 2 also carries the changelog (Migration20261201001000): changelogEntry and
  * changelogLink records after the status changes; a dump without them has no changelog.
+ *
+ * Version 3 (subscriptions, Migration20261202001100): users carry unsubscribedAt (they left the
+ * whole project), and subscription records come last. An older dump reads as one whose users never
+ * left, and its import subscribes its submitters, voters and commenters as the migration did.
  */
 
 /** The record types in the order a dump holds them: parents before children. */
-export const RECORD_TYPES = ['project', 'user', 'item', 'vote', 'comment', 'commentRevision', 'statusChange', 'changelogEntry', 'changelogLink'] as const;
+export const RECORD_TYPES = ['project', 'user', 'item', 'vote', 'comment', 'commentRevision', 'statusChange', 'changelogEntry', 'changelogLink', 'subscription'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 /** How many records of each type a dump holds, as its header announces them. */
@@ -51,8 +55,8 @@ export const HeaderSchema = z.strictObject({
   exportedAt: timestamp,
   /** The slug `--project` named, or null for a dump of every project. */
   project: z.string().nullable(),
-  // A header of a dump made before comment revisions or the changelog has no count of those records: none.
-  counts: z.strictObject(Object.fromEntries(RECORD_TYPES.map((type) => [type, type === 'commentRevision' || type.startsWith('changelog') ? count.default(0) : count])) as Record<RecordType, typeof count>),
+  // A header of a dump made before comment revisions, the changelog or subscriptions has no count of those records: none.
+  counts: z.strictObject(Object.fromEntries(RECORD_TYPES.map((type) => [type, type === 'commentRevision' || type === 'subscription' || type.startsWith('changelog') ? count.default(0) : count])) as Record<RecordType, typeof count>),
 });
 export type DumpHeader = z.infer<typeof HeaderSchema>;
 
@@ -69,6 +73,8 @@ export const RECORD_SCHEMAS = {
     metadata,
     createdAt: timestamp,
     updatedAt: timestamp,
+    // Version 3: when they unsubscribed from the whole project; absent from older dumps (never).
+    unsubscribedAt: timestamp.nullable().default(null),
   }),
   item: z.strictObject({
     id,
@@ -102,6 +108,16 @@ export const RECORD_SCHEMAS = {
   // A changelog entry with its publication (null: a draft) and whether it was announced, so an import announces nothing again.
   changelogEntry: z.strictObject({ id, projectId: id, title: text, body: text, publishAt: timestamp.nullable(), announcedAt: timestamp.nullable(), createdAt: timestamp, updatedAt: timestamp }),
   changelogLink: z.strictObject({ id, entryId: id, itemId: id, position: z.number().int().nonnegative().max(2_147_483_647) }),
+  // Version 3: one end user's subscription to one item (keyed by the pair), its reasons as bits
+  // (1 submitted, 2 voted, 4 commented, 8 chose) and an unsubscribe from the item that sticks.
+  subscription: z.strictObject({
+    itemId: id,
+    endUserId: id,
+    projectId: id,
+    reasons: z.number().int().min(0).max(15),
+    unsubscribedAt: timestamp.nullable(),
+    createdAt: timestamp,
+  }),
 } as const satisfies Record<RecordType, z.ZodType>;
 
 export type RecordData<T extends RecordType> = z.infer<(typeof RECORD_SCHEMAS)[T]>;

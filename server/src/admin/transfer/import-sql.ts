@@ -1,6 +1,7 @@
 import { counterRowsOfNewItems, countInsertedRows } from '../../db/counters.sql.js';
 import type { RecordType } from './format.js';
 import { TABLES, type TableSpec } from './tables.js';
+import { SUBSCRIPTION_REASONS } from '../../db/subscription-reasons.js';
 
 /**
  * The two statements an import runs per batch of one record type, generated from TABLES. The
@@ -31,12 +32,14 @@ function projectsParameter(spec: TableSpec): string {
 const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 function problemsSql(spec: TableSpec): string {
-  const [id, ...rest] = spec.columns;
-  const idColumn = id!.column;
+  const key = spec.key ?? [spec.columns[0]!.column];
+  const idColumn = key[0]!;
+  const rest = spec.columns.filter((column) => !key.includes(column.column));
   const differs = rest.map((column) => `case when t.${column.column} is distinct from b.${column.column} then ${quote(column.field)} end`);
+  const named = key.map((column) => `b.${column}::text`).join(` || ' ' || `);
   const parts = [
-    `select b.line, ${quote(`${spec.type} `)} || b.${idColumn}::text || ' exists with other data (' || array_to_string(array_remove(array[${differs.join(', ')}], null), ', ') || ')' as problem
-     from b join ${spec.table} t on t.${idColumn} = b.${idColumn}
+    `select b.line, ${quote(`${spec.type} `)} || ${named} || ' exists with other data (' || array_to_string(array_remove(array[${differs.join(', ')}], null), ', ') || ')' as problem
+     from b join ${spec.table} t on ${key.map((column) => `t.${column} = b.${column}`).join(' and ')}
      where row(${rest.map((column) => `t.${column.column}`).join(', ')}) is distinct from row(${rest.map((column) => `b.${column.column}`).join(', ')})`,
   ];
   for (const unique of spec.uniques) {
@@ -95,3 +98,23 @@ export const BATCH_SQL = Object.fromEntries(
 export const ADVANCE_STATUS_CHANGE_IDS = `select setval(pg_get_serial_sequence('feedback_status_changes', 'id'), m.id)
 from (select max(id) as id from feedback_status_changes) m, feedback_status_changes_id_seq s
 where m.id is not null and m.id > (case when s.is_called then s.last_value else s.last_value - 1 end)`;
+
+/**
+ * A dump older than version 3 carries no subscriptions: the import subscribes the submitters,
+ * voters and (end-user) commenters of the projects `$1` (uuid[]) as Migration20261202001100 did for
+ * the rows it found, so that no one who took part before is missed. Rows already there stay.
+ */
+export const SUBSCRIBE_PARTICIPANTS = `insert into subscriptions (feedback_id, end_user_id, project_id, reasons)
+  select feedback_id, end_user_id, project_id, bit_or(reason)::smallint from (
+    select f.id as feedback_id, f.end_user_id, f.project_id, ${SUBSCRIPTION_REASONS.submitted} as reason
+      from feedback f where f.end_user_id is not null and f.project_id = any($1::uuid[])
+    union all
+    select v.feedback_id, v.end_user_id, f.project_id, ${SUBSCRIPTION_REASONS.voted}
+      from votes v join feedback f on f.id = v.feedback_id where v.end_user_id is not null and f.project_id = any($1::uuid[])
+    union all
+    select c.feedback_id, c.author_end_user_id, f.project_id, ${SUBSCRIPTION_REASONS.commented}
+      from comments c join feedback f on f.id = c.feedback_id
+      where c.author_end_user_id is not null and not c.is_team and f.project_id = any($1::uuid[])
+  ) as taking_part
+  group by feedback_id, end_user_id, project_id
+  on conflict do nothing`;

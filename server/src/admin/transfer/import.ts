@@ -4,7 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { ormConnection } from '../../db/orm-connections.js';
 import { LEGACY_VOTER_KEY, rekeyLegacyVoterKey } from '../../db/voter-secret.js';
 import { DumpFormatError, parseHeader, parseRecord, RECORD_TYPES, type DumpCounts, type DumpHeader, type DumpRecord, type RecordData, type RecordType } from './format.js';
-import { ADVANCE_STATUS_CHANGE_IDS, BATCH_SQL, type BatchStatement, type BatchType } from './import-sql.js';
+import { ADVANCE_STATUS_CHANGE_IDS, BATCH_SQL, SUBSCRIBE_PARTICIPANTS, type BatchStatement, type BatchType } from './import-sql.js';
 import { importProject, type ProjectOutcome } from './import-projects.js';
 import { spoolLines } from './spool.js';
 import { TABLES, type SqlClient } from './tables.js';
@@ -186,6 +186,7 @@ async function importLines(orm: MikroORM, lines: AsyncIterable<string>, options:
       throw new DumpFormatError(lineNumber, `the dump ends with ${which}: is it cut short, or edited?`);
     }
     if (inserted.statusChange > 0) await client.query(ADVANCE_STATUS_CHANGE_IDS);
+    if (header.version < 3 && projects.length > 0) await client.query(SUBSCRIBE_PARTICIPANTS, [projects.map((project) => project.id)]);
     // Fresh statistics for the rows added, so that the planner sees them at once.
     if (RECORD_TYPES.some((type) => type !== 'project' && inserted[type] > 0)) await client.query('analyze feedback, feedback_counters, votes, comments, end_users');
     await client.query('commit');
@@ -232,7 +233,7 @@ function add(batch: Batch, record: DumpRecord, lineNumber: number, projectIds: M
   }
   // Two rows of one statement with the same key would meet in no table yet: look for them here.
   // (Rows of earlier batches are in the table by now, where the problems statement finds them.)
-  for (const key of [[spec.columns[0]!.column], ...spec.uniques]) {
+  for (const key of [spec.key ?? [spec.columns[0]!.column], ...spec.uniques]) {
     const value = `${key.join(',')}:${key.map((name) => String(data[spec.columns.find((column) => column.column === name)!.field])).join('\u0000')}`;
     const seen = batch.keys.get(value);
     if (seen !== undefined) throw new DumpFormatError(lineNumber, `the same ${key.length === 1 ? 'id' : 'key'} as line ${seen} (${key.join(', ')})`);

@@ -40,6 +40,8 @@ export interface TableSpec {
   references: Reference[];
   /** The export's order over `t`, when the id's is not enough (it always ends with the id). */
   order?: string;
+  /** The columns that name a row, when not the id (the first column) alone: a table keyed by a pair. */
+  key?: string[];
 }
 
 const c = (field: string, column: string, type: PgType): Column => ({ field, column, type });
@@ -80,6 +82,7 @@ export const TABLES: Record<RecordType, TableSpec> = {
       c('metadata', 'metadata', 'jsonb'),
       c('createdAt', 'created_at', 'timestamptz'),
       c('updatedAt', 'updated_at', 'timestamptz'),
+      c('unsubscribedAt', 'unsubscribed_at', 'timestamptz'),
     ],
     inProjects: 't.project_id = any($1::uuid[])',
     uniques: [['project_id', 'external_id']],
@@ -212,6 +215,36 @@ export const TABLES: Record<RecordType, TableSpec> = {
         field: 'itemId',
         what: "an item of the entry's project",
         exists: 'select 1 from changelog_entries e join feedback f on f.id = b.feedback_id where e.id = b.entry_id and f.project_id = e.project_id and e.project_id = any($projects::uuid[])',
+      },
+    ],
+  },
+  subscription: {
+    type: 'subscription',
+    table: 'subscriptions',
+    columns: [
+      c('itemId', 'feedback_id', 'uuid'),
+      c('endUserId', 'end_user_id', 'uuid'),
+      c('projectId', 'project_id', 'uuid'),
+      c('reasons', 'reasons', 'int'),
+      c('unsubscribedAt', 'unsubscribed_at', 'timestamptz'),
+      c('createdAt', 'created_at', 'timestamptz'),
+    ],
+    key: ['feedback_id', 'end_user_id'],
+    order: 't.feedback_id, t.end_user_id',
+    inProjects: 't.project_id = any($1::uuid[])',
+    uniques: [],
+    references: [
+      {
+        column: 'feedback_id',
+        field: 'itemId',
+        what: "an item of the subscription's project",
+        exists: 'select 1 from feedback f where f.id = b.feedback_id and f.project_id = b.project_id and f.project_id = any($projects::uuid[])',
+      },
+      {
+        column: 'end_user_id',
+        field: 'endUserId',
+        what: "a user of the subscription's project",
+        exists: 'select 1 from end_users u where u.id = b.end_user_id and u.project_id = b.project_id',
       },
     ],
   },

@@ -23,6 +23,7 @@ import { Migration20261202001100Subscriptions } from './Migration20261202001100_
 import { Migration20261203001200Moderation } from './Migration20261203001200_moderation.js';
 import { Migration20261204001300Notifications } from './Migration20261204001300_notifications.js';
 import { Migration20261205001400Widget } from './Migration20261205001400_widget.js';
+import { Migration20261207001600SubscribeOnVote } from './Migration20261207001600_subscribe_on_vote.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
 export const migrationsList: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203001200_moderation', class: Migration20261203001200Moderation },
   { name: 'Migration20261204001300_notifications', class: Migration20261204001300Notifications },
   { name: 'Migration20261205001400_widget', class: Migration20261205001400Widget },
+  { name: 'Migration20261207001600_subscribe_on_vote', class: Migration20261207001600SubscribeOnVote },
 ];

@@ -100,6 +100,7 @@ export const ar: Catalogue = {
   'count.comment': '{count, plural, zero {لا تعليقات} one {تعليق واحد} two {تعليقان} few {# تعليقات} many {# تعليقًا} other {# تعليق}}',
   'count.identifiedVoter': '{count, plural, zero {لا مصوّتين معروفين} one {مصوّت معروف واحد} two {مصوّتان معروفان} few {# مصوّتين معروفين} many {# مصوّتًا معروفًا} other {# مصوّت معروف}}',
   'count.anonymousVote': '{count, plural, zero {لا أصوات مجهولة} one {صوت مجهول واحد} two {صوتان مجهولان} few {# أصوات مجهولة} many {# صوتًا مجهولًا} other {# صوت مجهول}}',
+  'count.subscriber': '{count, plural, zero {لا مشتركين} one {مشترك واحد} two {مشتركان} few {# مشتركين} many {# مشتركًا} other {# مشترك}}',
 
   'vote.label': '{count, plural, zero {صوت} one {صوت} two {صوتان} few {أصوات} many {صوتًا} other {صوت}}',
   'vote.for': '– صوّت لـ «{title}»',
@@ -195,6 +196,10 @@ export const ar: Catalogue = {
 
   'board.item.back': 'العودة إلى كل الملاحظات',
   'board.item.noDescription': 'لا يوجد وصف.',
+  'board.subscribe.button': 'اشترك',
+  'board.unsubscribe.button': 'إلغاء الاشتراك',
+  'board.subscribe.hint': 'احصل على إشعار عندما يتغيّر هذا العنصر.',
+  'board.subscribed.hint': 'سيصلك إشعار عندما يتغيّر هذا العنصر.',
 
   'board.submit.title': 'أرسل ملاحظة',
   'board.submit.titleWithErrors': 'خطأ: أرسل ملاحظة',

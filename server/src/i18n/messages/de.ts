@@ -100,6 +100,7 @@ export const de: Catalogue = {
   'count.comment': '{count, plural, one {# Kommentar} other {# Kommentare}}',
   'count.identifiedVoter': '{count, plural, one {# bekannte Person hat abgestimmt} other {# bekannte Personen haben abgestimmt}}',
   'count.anonymousVote': '{count, plural, one {# anonyme Stimme} other {# anonyme Stimmen}}',
+  'count.subscriber': '{count, plural, one {# Abonnent} other {# Abonnenten}}',
 
   'vote.label': '{count, plural, one {Stimme} other {Stimmen}}',
   'vote.for': '– für „{title}“ stimmen',
@@ -195,6 +196,10 @@ export const de: Catalogue = {
 
   'board.item.back': 'Zurück zu allem Feedback',
   'board.item.noDescription': 'Keine Beschreibung.',
+  'board.subscribe.button': 'Abonnieren',
+  'board.unsubscribe.button': 'Abbestellen',
+  'board.subscribe.hint': 'Lassen Sie sich benachrichtigen, wenn sich dieser Eintrag ändert.',
+  'board.subscribed.hint': 'Sie werden benachrichtigt, wenn sich dieser Eintrag ändert.',
 
   'board.submit.title': 'Feedback geben',
   'board.submit.titleWithErrors': 'Fehler: Feedback geben',

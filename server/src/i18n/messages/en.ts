@@ -120,6 +120,7 @@ export const en = {
   'count.comment': '{count, plural, one {# comment} other {# comments}}',
   'count.identifiedVoter': '{count, plural, one {# identified voter} other {# identified voters}}',
   'count.anonymousVote': '{count, plural, one {# anonymous vote} other {# anonymous votes}}',
+  'count.subscriber': '{count, plural, one {# subscriber} other {# subscribers}}',
 
   // The vote button (web/kit/views/parts.ts): the word under the number, and what a screen reader adds.
   'vote.label': '{count, plural, one {vote} other {votes}}',
@@ -225,6 +226,10 @@ export const en = {
   // An item's page on the board (web/board/views/item-page.ts).
   'board.item.back': 'Back to all feedback',
   'board.item.noDescription': 'No description.',
+  'board.subscribe.button': 'Subscribe',
+  'board.unsubscribe.button': 'Unsubscribe',
+  'board.subscribe.hint': 'Get an update when this item changes.',
+  'board.subscribed.hint': 'You will get an update when this item changes.',
 
   // The submit form (web/board/views/submit-page.ts), and its similar items (also board.js's, through /b/:slug/similar).
   'board.submit.title': 'Give feedback',

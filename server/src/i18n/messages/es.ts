@@ -100,6 +100,7 @@ export const es: Catalogue = {
   'count.comment': '{count, plural, one {# comentario} other {# comentarios}}',
   'count.identifiedVoter': '{count, plural, one {# votante identificado} other {# votantes identificados}}',
   'count.anonymousVote': '{count, plural, one {# voto anónimo} other {# votos anónimos}}',
+  'count.subscriber': '{count, plural, one {# suscriptor} other {# suscriptores}}',
 
   'vote.label': '{count, plural, one {voto} other {votos}}',
   'vote.for': '– votar por «{title}»',
@@ -195,6 +196,10 @@ export const es: Catalogue = {
 
   'board.item.back': 'Volver a todos los comentarios',
   'board.item.noDescription': 'Sin descripción.',
+  'board.subscribe.button': 'Suscribirse',
+  'board.unsubscribe.button': 'Cancelar la suscripción',
+  'board.subscribe.hint': 'Recibe un aviso cuando esta entrada cambie.',
+  'board.subscribed.hint': 'Recibirás un aviso cuando esta entrada cambie.',
 
   'board.submit.title': 'Enviar comentarios',
   'board.submit.titleWithErrors': 'Error: Enviar comentarios',

@@ -100,6 +100,7 @@ export const fr: Catalogue = {
   'count.comment': '{count, plural, one {# commentaire} other {# commentaires}}',
   'count.identifiedVoter': '{count, plural, one {# votant identifié} other {# votants identifiés}}',
   'count.anonymousVote': '{count, plural, one {# vote anonyme} other {# votes anonymes}}',
+  'count.subscriber': '{count, plural, one {# abonné} other {# abonnés}}',
 
   'vote.label': '{count, plural, one {vote} other {votes}}',
   'vote.for': '– voter pour « {title} »',
@@ -195,6 +196,10 @@ export const fr: Catalogue = {
 
   'board.item.back': 'Retour à tous les avis',
   'board.item.noDescription': 'Aucune description.',
+  'board.subscribe.button': 'S’abonner',
+  'board.unsubscribe.button': 'Se désabonner',
+  'board.subscribe.hint': 'Recevez une nouvelle quand cet avis change.',
+  'board.subscribed.hint': 'Vous recevrez une nouvelle quand cet avis changera.',
 
   'board.submit.title': 'Donner votre avis',
   'board.submit.titleWithErrors': 'Erreur : Donner votre avis',

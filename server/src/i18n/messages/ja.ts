@@ -100,6 +100,7 @@ export const ja: Catalogue = {
   'count.comment': '{count, plural, other {コメント # 件}}',
   'count.identifiedVoter': '{count, plural, other {本人確認済みの投票者 # 人}}',
   'count.anonymousVote': '{count, plural, other {匿名の投票 # 票}}',
+  'count.subscriber': '{count, plural, other {購読者 # 人}}',
 
   'vote.label': '{count, plural, other {票}}',
   'vote.for': '– 「{title}」に投票',
@@ -195,6 +196,10 @@ export const ja: Catalogue = {
 
   'board.item.back': 'フィードバック一覧に戻る',
   'board.item.noDescription': '説明はありません。',
+  'board.subscribe.button': '購読する',
+  'board.unsubscribe.button': '購読をやめる',
+  'board.subscribe.hint': 'この項目が変わったときにお知らせを受け取れます。',
+  'board.subscribed.hint': 'この項目が変わるとお知らせが届きます。',
 
   'board.submit.title': 'フィードバックを送る',
   'board.submit.titleWithErrors': 'エラー: フィードバックを送る',

@@ -100,6 +100,7 @@ export const ptBR: Catalogue = {
   'count.comment': '{count, plural, one {# comentário} other {# comentários}}',
   'count.identifiedVoter': '{count, plural, one {# votante identificado} other {# votantes identificados}}',
   'count.anonymousVote': '{count, plural, one {# voto anônimo} other {# votos anônimos}}',
+  'count.subscriber': '{count, plural, one {# inscrito} other {# inscritos}}',
 
   'vote.label': '{count, plural, one {voto} other {votos}}',
   'vote.for': '– votar em “{title}”',
@@ -195,6 +196,10 @@ export const ptBR: Catalogue = {
 
   'board.item.back': 'Voltar para todo o feedback',
   'board.item.noDescription': 'Sem descrição.',
+  'board.subscribe.button': 'Inscrever-se',
+  'board.unsubscribe.button': 'Cancelar inscrição',
+  'board.subscribe.hint': 'Receba um aviso quando este item mudar.',
+  'board.subscribed.hint': 'Você receberá um aviso quando este item mudar.',
 
   'board.submit.title': 'Dar feedback',
   'board.submit.titleWithErrors': 'Erro: Dar feedback',

@@ -10,7 +10,7 @@ import { toggleAnonymousVote, toggleIdentifiedVote } from '../../api/votes.js';
 import type { AssetPaths } from '../kit/assets.js';
 import type { BoardRequest } from './pages.js';
 import { similarTo } from './pages.js';
-import { itemId } from '../kit/items.js';
+import { itemId, itemNotFound } from '../kit/items.js';
 import type { SafeHtml } from '../kit/html.js';
 import { formField, formInput, returnPathUnder, seeOther, type FormData, type FormValues } from '../kit/forms.js';
 import type { FormRefusal } from '../kit/pages.js';
@@ -23,6 +23,7 @@ import { countFormRefusal } from '../../metrics/form-metrics.js';
 
 /** What the submit form says when its guard refuses it (the rate limit is the board's, a refusal page). */
 const SPAM_REASONS = { honeypot: 'form.problem.honeypot', too_fast: 'form.problem.tooFast', bad_stamp: 'form.problem.stale', rate_limit: 'form.problem.stale' } as const;
+import { subscribe, unsubscribe } from '../../notify/subscriptions.sql.js';
 
 /**
  * The submit form: the API's fields (nothing else it sends is read: no metadata, no endUser),
@@ -63,6 +64,21 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
         return;
       }
       seeOther(ctx, safeReturn(formField(ctx, 'return'), project.slug) ?? boardPaths.item(project.slug, id));
+    },
+
+    /**
+     * POST /b/:slug/items/:id/subscription (`subscribe` yes or no): an identified visitor's choice,
+     * through the API's own statements (notify/subscriptions.sql.ts), then back to the item.
+     */
+    async subscription({ ctx, project, visitor }: BoardRequest): Promise<void> {
+      const id = itemId(ctx);
+      if (!visitor) throw new AppError(403, 'Sign in through the app that sent you here to subscribe: the board can only tell people it knows.');
+      const wanted = formField(ctx, 'subscribe');
+      if (wanted !== 'yes' && wanted !== 'no') throw new AppError(400, 'This form was not sent as the page makes it: go back to the item and try again.');
+      const target = { projectId: project.id, feedbackId: id };
+      const found = wanted === 'yes' ? await subscribe(sql, { ...target, endUser: { externalId: visitor.externalId } }) : (await unsubscribe(sql, { ...target, endUserId: visitor.endUserId })).item;
+      if (!found) throw itemNotFound();
+      seeOther(ctx, boardPaths.item(project.slug, id));
     },
 
     /** POST /b/:slug/new, checked (submitForm): the new item, then its page; or the items like the title. */

@@ -118,6 +118,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
   router.post('/b/:slug/items/:id/comments', commentPost(comments.create));
   router.post('/b/:slug/items/:id/comments/:commentId/edit', post(comments.edit));
   router.post('/b/:slug/items/:id/comments/:commentId/delete', post(comments.delete));
+  router.post('/b/:slug/items/:id/subscription', post(actions.subscription));
   router.post('/b/:slug/sign-out', post(actions.signOut));
   // The language switcher (kit/views/language-switcher.ts): a cookie, then back to the page.
   router.post('/b/:slug/locale', post(({ ctx, project }) => keepLocale(ctx, boardPaths.board(project.slug))));

@@ -2,6 +2,7 @@ import { type ChangelogEntry, type FeedbackDetail } from '@feedbackd/sdk/contrac
 import type { SqlPool } from '../../db/pool.js';
 import type { AppContext } from '../../http/context.js';
 import { DETAIL } from '../../api/feedback.sql.js';
+import { isSubscribed } from '../../notify/subscriptions.sql.js';
 import { CHECK_ANONYMOUS } from '../../api/votes.sql.js';
 import { SHIPPED_IN, STATUS_HISTORY } from './board.sql.js';
 import { similarTo } from '../kit/similar.js';
@@ -62,15 +63,17 @@ export function boardPages(sql: SqlPool, assets: AssetPaths, guard: FormGuard) {
     const id = itemId(ctx);
     const [row] = await sql.query<{ body: string }>(DETAIL.name, DETAIL.text, [id, project.id, null]);
     if (!row) throw itemNotFound();
-    const [[vote], [history], [shipped]] = await Promise.all([
+    const [[vote], [history], [shipped], subscribed] = await Promise.all([
       sql.query<{ voted: boolean }>(CHECK_ANONYMOUS.name, CHECK_ANONYMOUS.text, [id, project.id, voterKey]),
       sql.query<{ history: string }>(STATUS_HISTORY.name, STATUS_HISTORY.text, [id, project.id]),
       sql.query<{ entries: string }>(SHIPPED_IN.name, SHIPPED_IN.text, [id, project.id]),
+      // Only an identified visitor can be told (an anonymous one has no address): no button, no read.
+      visitor ? isSubscribed(sql, { projectId: project.id, feedbackId: id, externalId: visitor.externalId }) : undefined,
     ]);
     const i18n = chosenI18n(ctx, project.locale);
     const shippedIn = JSON.parse(shipped?.entries ?? '[]') as { id: string; title: string }[];
     const item = JSON.parse(row.body) as FeedbackDetail;
-    return itemPage({ project, assets, visitor, item, voted: vote?.voted ?? false, history: JSON.parse(history?.history ?? '[]') as StatusStep[], shippedIn, i18n, guard, anonymousComments: project.anonymousComments, refused, heldComment: ctx.query.held === 'comment' });
+    return itemPage({ project, assets, visitor, item, voted: vote?.voted ?? false, subscribed, history: JSON.parse(history?.history ?? '[]') as StatusStep[], shippedIn, i18n, guard, anonymousComments: project.anonymousComments, refused, heldComment: ctx.query.held === 'comment' });
   };
   return {
     /** GET /b/:slug/items/:id (itemView); the comment actions show it again with a refused form. */

@@ -3,6 +3,7 @@ export const boardPaths = {
   board: (slug: string) => `/b/${encodeURIComponent(slug)}`,
   item: (slug: string, id: string) => `/b/${encodeURIComponent(slug)}/items/${encodeURIComponent(id)}`,
   vote: (slug: string, id: string) => `/b/${encodeURIComponent(slug)}/items/${encodeURIComponent(id)}/vote`,
+  subscription: (slug: string, id: string) => `/b/${encodeURIComponent(slug)}/items/${encodeURIComponent(id)}/subscription`,
   submit: (slug: string) => `/b/${encodeURIComponent(slug)}/new`,
   similar: (slug: string) => `/b/${encodeURIComponent(slug)}/similar`,
   roadmap: (slug: string) => `/b/${encodeURIComponent(slug)}/roadmap`,

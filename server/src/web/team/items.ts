@@ -10,7 +10,6 @@ import type { SqlPool } from '../../db/pool.js';
 import { requestTransactions } from '../../db/request-transaction.js';
 import { DETAIL_WITH_HISTORY } from '../../api/feedback.sql.js';
 import { ITEM_PEOPLE, VOTERS_PAGE_SIZE } from '../../admin/item-people.sql.js';
-import { SUBSCRIBER_COUNT } from '../../notify/log.sql.js';
 import { similarItems } from '../../api/similar.js';
 import type { TeamAssetPaths } from './team-assets.js';
 import { itemId, itemNotFound } from '../kit/items.js';
@@ -113,7 +112,7 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: Te
   };
   /** The submitter and one page of the voters (admin/item-people.sql.ts); a page past the last shows none. */
   const people = async (project: TeamProject, id: string, page: number): Promise<ItemPeople> => {
-    const [row] = await sql.query<{ submitter: string | null; identified: number; anonymous: number; voters: string }>(ITEM_PEOPLE.name, ITEM_PEOPLE.text, [
+    const [row] = await sql.query<{ submitter: string | null; identified: number; anonymous: number; subscribers: number; voters: string }>(ITEM_PEOPLE.name, ITEM_PEOPLE.text, [
       id,
       project.id,
       VOTERS_PAGE_SIZE,
@@ -121,7 +120,7 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: Te
     ]);
     if (!row) throw itemNotFound();
     const submitter = row.submitter === null ? null : (JSON.parse(row.submitter) as ItemPeople['submitter']);
-    return { submitter, identified: row.identified, anonymous: row.anonymous, voters: JSON.parse(row.voters) as Voter[], page, pageSize: VOTERS_PAGE_SIZE };
+    return { submitter, identified: row.identified, anonymous: row.anonymous, subscribers: row.subscribers, voters: JSON.parse(row.voters) as Voter[], page, pageSize: VOTERS_PAGE_SIZE };
   };
   const render = async ({ ctx, session }: TeamRequest, id: string, values: ItemFormValues = {}, given: Problem[] = [], mergeGiven?: string): Promise<SafeHtml> => {
     // The member's language, else the board's default (`feedback board brand --locale`).
@@ -130,12 +129,11 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: Te
     const mergeProblem = mergeGiven === undefined ? undefined : problemsIn(i18n, [{ message: mergeGiven }])[0]!.message;
     const item = await detail(session.project, id);
     const who = await people(session.project, id, ctx.method === 'GET' ? votersPage(ctx.query.voters) : 1);
-    const [told] = await sql.query<{ n: number }>('', SUBSCRIBER_COUNT, [id, session.project.id]);
     if (problems.length > 0 || mergeProblem) ctx.status = 400;
     const done = typeof ctx.query.done === 'string' && problems.length === 0 ? NOTICES[ctx.query.done]?.(item, i18n) : undefined;
     const search = searchText(ctx.method === 'GET' ? ctx.query.merge : formField(ctx, 'merge'));
     const merge = await mergeCandidates(session.project, item, search);
-    return teamItemPage({ project: session.project, assets, item, values, problems, notice: done, merge, mergeProblem, people: who, subscribers: told?.n ?? 0, i18n });
+    return teamItemPage({ project: session.project, assets, item, values, problems, notice: done, merge, mergeProblem, people: who, subscribers: who.subscribers, i18n });
   };
   return {
     /** GET /team/items/:id */

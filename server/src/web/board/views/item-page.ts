@@ -11,6 +11,7 @@ import { itemMeta, voteForm } from '../../kit/views/parts.js';
 import { person } from '../../kit/views/people.js';
 import { statusTimeline, type StatusStep } from '../../kit/views/timeline.js';
 import { shippedIn } from './changelog-page.js';
+import { subscribeForm } from './subscribe-form.js';
 
 export interface ItemView {
   project: BoardProject;
@@ -20,6 +21,8 @@ export interface ItemView {
   /** The API's public detail: the submitter's name and avatar URL only, never their email or external id. */
   item: FeedbackDetail;
   voted: boolean;
+  /** Whether the identified visitor is told when the item moves; undefined for an anonymous one (no button). */
+  subscribed?: boolean | undefined;
   /** The item's status changes, oldest first (board.sql.ts, STATUS_HISTORY): what and when, not who. */
   history: readonly StatusStep[];
   /** The published changelog entries that link the item, newest first ("Shipped in …"). */
@@ -56,6 +59,7 @@ ${itemMeta(item, { i18n })}
 ${shippedIn(project.slug, view.shippedIn ?? [], i18n)}
 <p class="submitter">${person(item.endUser?.name, i18n)} <span class="hint"><time datetime="${item.createdAt}">${t('item.postedOn', { when: new Date(item.createdAt) })}</time></span></p>
 ${item.description ? html`<p class="description">${isolated(item.description)}</p>` : html`<p class="empty">${t('board.item.noDescription')}</p>`}
+${view.subscribed === undefined ? '' : subscribeForm(project.slug, item.id, view.subscribed, i18n)}
 </div>
 </article>
 ${statusTimeline(item, view.history, when, false, i18n)}

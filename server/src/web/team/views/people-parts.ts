@@ -19,6 +19,8 @@ export interface ItemPeople {
   /** Votes by end users, and by anonymous callers (a hashed address, which names nobody). */
   identified: number;
   anonymous: number;
+  /** People told when the item moves (subscriptions in force). */
+  subscribers: number;
   /** This page of the identified voters, newest vote first. */
   voters: readonly Voter[];
   page: number;
@@ -45,7 +47,8 @@ ${submitter
 }
 
 /**
- * The side column's voters: how many are identified and how many anonymous, then the identified
+ * The side column's voters: how many are identified and how many anonymous, and how many people
+ * are subscribed (the submitter, voters, commenters and those who chose to), then the identified
  * ones a page at a time (`?voters=2`), each with their name, external ID and email.
  */
 export function votersSection(people: ItemPeople, pageLink: (page: number) => string, i18n: I18n): SafeHtml {
@@ -53,7 +56,7 @@ export function votersSection(people: ItemPeople, pageLink: (page: number) => st
   const totalPages = Math.max(1, Math.ceil(people.identified / people.pageSize));
   return html`<section aria-labelledby="voters-title">
 <h2 id="voters-title">${t('team.voters.title')}</h2>
-<p>${t('count.identifiedVoter', { count: people.identified })}<br>${t('count.anonymousVote', { count: people.anonymous })}</p>
+<p>${t('count.identifiedVoter', { count: people.identified })}<br>${t('count.anonymousVote', { count: people.anonymous })}<br><span data-subscribers>${t('count.subscriber', { count: people.subscribers })}</span></p>
 ${people.voters.length === 0
     ? html`<p class="empty">${t(people.identified === 0 ? 'team.voters.none' : 'team.voters.nonePage')}</p>`
     : html`<ol class="voters">${people.voters.map(
