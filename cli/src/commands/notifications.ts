@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { MAIL_STATES, type MailState, type Notification } from '@feedbackd/sdk/contract';
+import { MAIL_STATES } from '@feedbackd/sdk/constants';
+import type { MailState, Notification } from '@feedbackd/sdk/contract';
 import { addApiOptions, apiFlags } from '../api-options.js';
 import { withClient } from '../api-call.js';
 import { CliError, EXIT } from '../exit-codes.js';
