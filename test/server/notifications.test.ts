@@ -55,9 +55,9 @@ for (const backend of backends()) {
         { externalId: 'cid', email: 'cid@example.com' },
         { externalId: 'dee', email: 'dee@example.com' },
       ]);
-      // Cid left this item, Dee the whole project.
-      await server.sql(`update subscriptions set unsubscribed_at = now() where feedback_id = ? and end_user_id = (select id from end_users where external_id = 'cid')`, [item]);
-      await server.sql(`update end_users set unsubscribed_at = now() where external_id = 'dee'`);
+      // Cid left this item, Dee the whole project (the subscriptions API, as an app would).
+      expect((await request(server, 'POST', `/api/v1/feedback/${item}/unsubscribe`, { body: { endUserId: 'cid' } })).status).to.equal(200);
+      expect((await request(server, 'POST', '/api/v1/unsubscribe', { body: { endUserId: 'dee' } })).status).to.equal(200);
 
       const events = await eventsOf(async () => void (await client.admin.update(item, { status: 'planned', actor: 'Ada' })), 1, (e) => e.data.notification.kind === 'status_changed' && e.data.notification.feedback.id === item);
       expect(events).to.have.length(1);
@@ -75,7 +75,7 @@ for (const backend of backends()) {
       ]);
     });
 
-    it('when the team replies in public, then subscribers are told with the text; an internal note and an end user comment tell no one', async () => {
+    it('when the team replies in public, then subscribers are told with the text (an end user who commented is one); an internal note and an end user comment tell no one', async () => {
       const item = await submit('Export');
       await subscribe(server, item, [{ externalId: 'eve', email: 'eve@example.com' }]);
       const events = await eventsOf(
@@ -90,8 +90,12 @@ for (const backend of backends()) {
       expect(events).to.have.length(1);
       const change = events[0]!.data.notification;
       expect(change.kind === 'team_reply' && change.reply).to.deep.include({ content: 'On it', authorName: 'Ada' });
-      expect(events[0]!.data.recipients.map((r) => r.externalId)).to.deep.equal(['eve']);
-      expect(await notificationsOf(server, item)).to.deep.equal([{ externalId: 'eve', kind: 'team_reply', mailState: 'pending' }]);
+      // Fay's comment subscribed her (issue 40: commenters are told), and told no one itself.
+      expect(events[0]!.data.recipients.map((r) => r.externalId)).to.deep.equal(['eve', 'fay']);
+      expect(await notificationsOf(server, item)).to.deep.equal([
+        { externalId: 'eve', kind: 'team_reply', mailState: 'pending' },
+        { externalId: 'fay', kind: 'team_reply', mailState: 'skipped' },
+      ]);
     });
 
     it('when a duplicate is merged, then its subscribers are told of the item it went into', async () => {

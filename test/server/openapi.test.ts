@@ -52,7 +52,8 @@ describe('the OpenAPI document', () => {
       // A body is read (and so refused with 413 or 415) on every POST and PATCH, whether or not the contract has one.
       const readsBody = route.method === 'POST' || route.method === 'PATCH';
       expect(statuses.includes('413') && statuses.includes('415'), `413 and 415 on every POST and PATCH, bodyless ones included: ${name}`).to.equal(readsBody);
-      expect(statuses.includes('404'), `404 where the path names a resource: ${name}`).to.equal(route.params !== undefined);
+      // A route whose body names a resource that may be unknown says so (`notFound`: subscriptions' unsubscribeAll).
+      expect(statuses.includes('404'), `404 where the path or the body names a resource: ${name}`).to.equal(route.params !== undefined || ('notFound' in route && route.notFound === true));
       // A secret route refuses public keys; a public route that refuses some callers says so (`refuses`: the conversation's).
       expect(statuses.includes('403'), `403 only for secret routes and those that refuse some callers: ${name}`).to.equal(route.auth === 'secret' || ('refuses' in route && route.refuses === true));
     }
