@@ -116,8 +116,9 @@ for (const backend of backends()) {
       const side = await across(page.getByRole('complementary', { name: 'الفرز' }));
       const head = await across(page.locator('.item-head'));
       expect(side.right, 'the side column is on the left').to.be.lessThan(head.left);
-      // The submitter's vote and two more, all identified: "3" takes the few form.
-      expect(await page.locator('#voters-title + p').innerText()).to.equal('3 مصوّتين معروفين\nلا أصوات مجهولة');
+      // The submitter's vote and two more, all identified: "3" takes the few form; the three are
+      // subscribed by their votes (issue 40), which the same paragraph counts.
+      expect(await page.locator('#voters-title + p').innerText()).to.equal('3 مصوّتين معروفين\nلا أصوات مجهولة\n3 مشتركين');
       // Posted, moved with the API's key, then by this session's bulk change (the item was among the two still ticked).
       const history = await page.locator('.timeline-what').allInnerTexts();
       expect(history.slice(0, 2)).to.deep.equal(['نُشر بحالة جديد', 'نُقل من جديد إلى مخطط له بمفتاح API']);
