@@ -78,7 +78,8 @@ for (const backend of backends()) {
         const externalId = `sdk-detail-${randomUUID()}`;
         const item = await client.feedback.create({ title: 'SDK detail', endUser: { externalId } });
         const mine = await client.feedback.get(item.id, { endUserId: externalId });
-        expect(mine).to.deep.equal({ ...item, userHasVoted: true, comments: [] });
+        // The submitter is subscribed by submitting (issue 40): an endUserId's detail says so.
+        expect(mine).to.deep.equal({ ...item, userHasVoted: true, comments: [], userIsSubscribed: true });
         const other = await client.feedback.get(item.id, { endUserId: 'someone-else' });
         expect(other.userHasVoted).to.equal(false);
         const anonymous = await client.feedback.get(item.id);

@@ -51,7 +51,10 @@ for (const backend of backends()) {
       expect((await compact('GET', '/api/v1/feedback?search=compact&sortBy=votes')).json.items).to.have.length(2);
 
       const detail = await compact('GET', `/api/v1/feedback/${id}?endUserId=compact-user`);
-      expect(Object.keys(detail.json.feedback)).to.deep.equal([...ITEM_KEYS, 'userHasVoted', 'comments']);
+      // The spec's fields in its order; the subscription (issue 40, an endUserId's extension) after them.
+      expect(Object.keys(detail.json.feedback)).to.deep.equal([...ITEM_KEYS, 'userHasVoted', 'comments', 'userIsSubscribed']);
+      const anyone = await compact('GET', `/api/v1/feedback/${id}`);
+      expect(Object.keys(anyone.json.feedback), 'without an endUserId, exactly the spec\'s fields').to.deep.equal([...ITEM_KEYS, 'userHasVoted', 'comments']);
       expect(detail.json.feedback.comments.map((c: { author: unknown }) => c.author)).to.deep.equal([
         { name: 'Team', isTeam: true },
         { name: 'Comp "Act"', avatarUrl: 'https://example.com/c.png', id: 'compact-user' },

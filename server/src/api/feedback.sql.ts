@@ -13,11 +13,11 @@ import { userIsSubscribed } from '../db/subscription-reasons.js';
  */
 function detailText(extraFields: JsonFields, secret: boolean, subscription = false): string {
   // `userIsSubscribed` is only in the answer read with an endUserId (`subscription`), so the
-  // answer without one stays the spec's, unchanged.
+  // answer without one stays the spec's, unchanged; with one, it follows the spec's fields (after
+  // `comments`), so they keep the spec's order.
   return `select ${jsonObject([
     ...itemFields(),
     ['userHasVoted', userHasVoted('$3')],
-    ...(subscription ? ([['userIsSubscribed', userIsSubscribed('$3')]] as const) : []),
     [
       'comments',
       `(
@@ -26,6 +26,7 @@ function detailText(extraFields: JsonFields, secret: boolean, subscription = fal
       where cm.feedback_id = f.id and ${visibleComments(secret)}
     )`,
     ],
+    ...(subscription ? ([['userIsSubscribed', userIsSubscribed('$3')]] as const) : []),
     ...extraFields,
   ])}::text as body
   from ${ITEM_FROM}
@@ -68,7 +69,7 @@ const STATUS_HISTORY: JsonFields = [
  */
 export const DETAIL_WITH_HISTORY: Statement = { name: 'detail_with_history', text: detailText(STATUS_HISTORY, true) };
 
-/** DETAIL and DETAIL_WITH_HISTORY read with an endUserId: the same, with `userIsSubscribed` after `userHasVoted`. */
+/** DETAIL and DETAIL_WITH_HISTORY read with an endUserId: the same, with `userIsSubscribed` after `comments` (and before a secret key's `statusHistory`). */
 export const DETAIL_FOR_USER: Statement = { name: 'detail_for_user', text: detailText([], false, true) };
 export const DETAIL_WITH_HISTORY_FOR_USER: Statement = { name: 'detail_with_history_for_user', text: detailText(STATUS_HISTORY, true, true) };
 
