@@ -501,9 +501,10 @@ declare
   v_count int;
 begin
   with rcpt as materialized (
-    select u.id, u.external_id, u.email, u.name, u.email_suppressed_at from end_users u
-    where u.id in (select s.end_user_id from subscriptions s where s.feedback_id = any (p_items) and s.reasons <> 0 and s.unsubscribed_at is null
-                     and (u.unsubscribed_at is null or s.reasons & 8 <> 0))
+    select distinct u.id, u.external_id, u.email, u.name, u.email_suppressed_at
+    from subscriptions s join end_users u on u.id = s.end_user_id
+    where s.feedback_id = any (p_items) and s.reasons <> 0 and s.unsubscribed_at is null
+      and (u.unsubscribed_at is null or s.reasons & 8 <> 0)
       and u.project_id = p_project and u.id is distinct from p_actor
   ), written as (
     insert into notifications (project_id, change_id, end_user_id, feedback_id, kind, data, mail_state)

@@ -43,6 +43,8 @@ export async function forgetInEvents(tx: EntityManager, projectId: string, exter
     const entries: EventEntry[] = grouped ? (row.data as EventEntry[]) : [{ type: row.type, data: row.data }];
     const kept = entries
       .filter((entry) => !carriesDeletedContent(entry, deleted))
+      .map((entry) => withoutRecipient(entry, externalId))
+      .filter((entry): entry is EventEntry => entry !== undefined)
       .map((entry) => ({ type: entry.type, data: forget(withoutSubmittersMetadata(entry, externalId), externalId) }));
     if (kept.length === 0) {
       // Its deliveries and their attempts go with it (on delete cascade).
@@ -81,6 +83,17 @@ function carriesDeletedContent(entry: EventEntry, deleted: DeletedContent): bool
   if (entry.type === 'feedback.created') return deleted.items.has(String(data?.feedback?.id));
   if (entry.type === 'comment.created' || entry.type === 'comment.updated') return deleted.comments.has(String(data?.comment?.id));
   return false;
+}
+
+/**
+ * A notification for its recipients (notification.created) without the person among them: their
+ * address and name go, not only their externalId; one that told no one else goes entirely.
+ */
+function withoutRecipient(entry: EventEntry, externalId: string): EventEntry | undefined {
+  const data = entry.data as { recipients?: { externalId?: unknown }[] } | null;
+  if (entry.type !== 'notification.created' || !Array.isArray(data?.recipients)) return entry;
+  const recipients = data.recipients.filter((recipient) => recipient.externalId !== externalId);
+  return recipients.length === 0 ? undefined : { type: entry.type, data: { ...data, recipients } };
 }
 
 /**

@@ -33,7 +33,9 @@ export class Migration20261204001300Notifications extends Migration {
     // Everyone subscribed to any of `p_items` (each once: a changelog entry shipping several items
     // tells a person once), minus explicit unsubscribes and the actor, told of `p_change`. Who is
     // told is db/subscription-reasons.ts's subscriptionInForce: a reason left, no unsubscribe from
-    // the item, and none from the whole project unless the person chose this item afterwards.
+    // the item, and none from the whole project unless the person chose this item afterwards. A
+    // join, not `u.id in (…)`: the rule reads both rows, and a subquery that names the user's row
+    // would run once per end user of the project.
     this.addSql(`create function "notify_subscribers"(p_project uuid, p_items uuid[], p_feedback uuid, p_kind text, p_change jsonb, p_actor uuid default null)
 returns int language plpgsql as $$
 declare
@@ -41,9 +43,10 @@ declare
   v_count int;
 begin
   with rcpt as materialized (
-    select u.id, u.external_id, u.email, u.name, u.email_suppressed_at from end_users u
-    where u.id in (select s.end_user_id from subscriptions s where s.feedback_id = any (p_items) and s.reasons <> 0 and s.unsubscribed_at is null
-                     and (u.unsubscribed_at is null or s.reasons & 8 <> 0))
+    select distinct u.id, u.external_id, u.email, u.name, u.email_suppressed_at
+    from subscriptions s join end_users u on u.id = s.end_user_id
+    where s.feedback_id = any (p_items) and s.reasons <> 0 and s.unsubscribed_at is null
+      and (u.unsubscribed_at is null or s.reasons & 8 <> 0)
       and u.project_id = p_project and u.id is distinct from p_actor
   ), written as (
     insert into notifications (project_id, change_id, end_user_id, feedback_id, kind, data, mail_state)
