@@ -8,10 +8,10 @@ const gzipAsync = promisify(gzip);
 /** Below this, compressing saves less than it costs (a packet carries it either way). */
 const MIN_BYTES = 1_024;
 /**
- * Up to this many characters (64 K; a board page of 20 items is about 26 K), a page is compressed on the event loop: a board page of 20 items (19 KB) takes about
- * 0.1 ms, less than handing it to libuv's thread pool and back costs (measured: the pool made a
- * compressed page cost 0.4 ms more of the server's time). A longer page (the roadmap's 130 KB)
- * goes to the pool, so that no request waits behind it.
+ * Up to this many characters, a page is compressed on the event loop: a board page of 20 items
+ * (about 26 K characters) takes about 0.1 to 0.2 ms, less than handing it to libuv's thread pool
+ * and back costs (measured: the pool made a compressed page cost 0.4 ms more of the server's
+ * time). A longer page (the roadmap's 130 KB) goes to the pool, so that no request waits behind it.
  */
 const SYNC_MAX_CHARACTERS = 64 * 1_024;
 /**
