@@ -44,20 +44,28 @@ export interface CreatedComment {
  */
 export async function createComment(sql: Statements, input: NewComment): Promise<CreatedComment> {
   const { author } = input;
+  return runCommentStatement(sql, CREATE_COMMENT, [
+    input.item,
+    input.project,
+    input.content,
+    author.kind === 'user' ? author.endUser.externalId : null,
+    author.kind === 'user' ? JSON.stringify(author.endUser) : null,
+    author.kind === 'team' ? author.name : null,
+    input.parentId ?? null,
+    input.internal ?? false,
+    input.secret,
+    input.voterKey ?? null,
+  ]);
+}
+
+/**
+ * Runs a statement that writes a comment (CREATE_COMMENT, or moderation's HOLD_COMMENT) and turns
+ * its row into the API's answers: the comment as written, or why nothing was (404, 400, 403).
+ */
+export async function runCommentStatement(sql: Statements, statement: { name: string; text: string }, values: unknown[]): Promise<CreatedComment> {
   let row: { item_found: boolean; parent_found: boolean; anonymous_refused: boolean; blocked: boolean; comment: string | null; comment_count: number | null } | undefined;
   try {
-    [row] = await sql.query<NonNullable<typeof row>>(CREATE_COMMENT.name, CREATE_COMMENT.text, [
-      input.item,
-      input.project,
-      input.content,
-      author.kind === 'user' ? author.endUser.externalId : null,
-      author.kind === 'user' ? JSON.stringify(author.endUser) : null,
-      author.kind === 'team' ? author.name : null,
-      input.parentId ?? null,
-      input.internal ?? false,
-      input.secret,
-      input.voterKey ?? null,
-    ]);
+    [row] = await sql.query<NonNullable<typeof row>>(statement.name, statement.text, values);
   } catch (error) {
     // The item (or the parent) was deleted while the statement ran: as if the comment came a moment later.
     throw isItemGone(error) ? feedbackNotFound() : error;
@@ -65,8 +73,8 @@ export async function createComment(sql: Statements, input: NewComment): Promise
   if (!row?.item_found) throw feedbackNotFound();
   if (!row.parent_found) throw AppError.invalidInput({ formErrors: [], fieldErrors: { parentId: ['parentId must be the id of a comment of this item'] } });
   if (row.anonymous_refused) throw new AppError(403, ERROR_MESSAGES.anonymousCommentsOff);
-  if (row.blocked) throw postingBlocked();
-  return { comment: JSON.parse(row.comment!) as Comment, commentCount: row.comment_count! };
+  if (row.blocked || !row.comment) throw postingBlocked();
+  return { comment: JSON.parse(row.comment) as Comment, commentCount: row.comment_count! };
 }
 
 /** The comment as a public key may see it: without `internal` (its answer's shape is the detail's). */

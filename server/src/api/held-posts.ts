@@ -1,9 +1,7 @@
-import { ERROR_MESSAGES, routes, type Comment, type HeldFeedbackResponseSchema, type HoldReason } from '@feedbackd/sdk/contract';
-import { feedbackNotFound, isItemGone } from '../http/item-ids.js';
-import { AppError } from '../http/errors.js';
+import { routes, type Comment, type HeldFeedbackResponseSchema, type HoldReason } from '@feedbackd/sdk/contract';
 import { jsonReply, type JsonText, type Statements } from '../http/mount.js';
 import type { z } from 'zod';
-import type { NewComment } from './comments.js';
+import { runCommentStatement, type NewComment } from './comments.js';
 import { postingBlocked } from './moderation.js';
 import { HOLD_COMMENT, HOLD_SUBMISSION_ANONYMOUS, HOLD_SUBMISSION_IDENTIFIED } from './moderation.sql.js';
 import type { Submission } from './submissions.js';
@@ -46,24 +44,15 @@ export interface HeldComment {
 export async function holdComment(sql: Statements, input: NewComment, reason: HoldReason): Promise<HeldComment> {
   const { author } = input;
   if (author.kind === 'team') throw new Error('the team is never held');
-  let row: { item_found: boolean; parent_found: boolean; anonymous_refused: boolean; blocked: boolean; comment: string | null; comment_count: number | null } | undefined;
-  try {
-    [row] = await sql.query<NonNullable<typeof row>>(HOLD_COMMENT.name, HOLD_COMMENT.text, [
-      input.item,
-      input.project,
-      input.content,
-      author.kind === 'user' ? author.endUser.externalId : null,
-      author.kind === 'user' ? JSON.stringify(author.endUser) : null,
-      input.parentId ?? null,
-      input.voterKey ?? null,
-      reason,
-    ]);
-  } catch (error) {
-    throw isItemGone(error) ? feedbackNotFound() : error;
-  }
-  if (!row?.item_found) throw feedbackNotFound();
-  if (!row.parent_found) throw AppError.invalidInput({ formErrors: [], fieldErrors: { parentId: ['parentId must be the id of a comment of this item'] } });
-  if (row.anonymous_refused) throw new AppError(403, ERROR_MESSAGES.anonymousCommentsOff);
-  if (row.blocked || !row.comment) throw postingBlocked();
-  return { comment: JSON.parse(row.comment) as Comment, commentCount: row.comment_count!, held: { reason } };
+  const held = await runCommentStatement(sql, HOLD_COMMENT, [
+    input.item,
+    input.project,
+    input.content,
+    author.kind === 'user' ? author.endUser.externalId : null,
+    author.kind === 'user' ? JSON.stringify(author.endUser) : null,
+    input.parentId ?? null,
+    input.voterKey ?? null,
+    reason,
+  ]);
+  return { ...held, held: { reason } };
 }
