@@ -12,19 +12,21 @@ export interface Received {
 
 /**
  * A webhook receiver on 127.0.0.1: it records every POST and answers with the next status of
- * `answers` (the last one repeats), 200 by default.
+ * `answers` (the last one repeats), 200 by default. With `echo`, its answer's body is the body it
+ * got (as some receivers do), so the server's log of answers holds what was sent.
  */
-export async function startReceiver(answers: number[] = [200]): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+export async function startReceiver(answers: number[] = [200], { echo = false } = {}): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
   let answered = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+      const body = Buffer.concat(chunks).toString('utf8');
+      received.push({ body, headers: req.headers });
       const status = answers[Math.min(answered, answers.length - 1)]!;
       answered += 1;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : 'not now');
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(echo ? body : status < 300 ? 'thanks' : 'not now');
     });
   });
   return { ...(await listening(server)), received };

@@ -26,7 +26,8 @@ interface Person {
  * forget a table: every column of every table of the schema (information_schema.columns, so a
  * table or column added later is searched too), cast to text (jsonb, arrays and uuids included),
  * searched with strpos for each of the person's strings (externalId, name, email, internal id).
- * Returns `table.column` of each hit, with the event type for webhook_events rows.
+ * Returns `table.column` of each hit, with the event type for webhook_events rows and for the
+ * receivers' answers to their deliveries (webhook_attempts).
  */
 async function tracesOf(server: Pick<TestServer, 'sql'>, needles: string[]): Promise<string[]> {
   const columns = await server.sql<{ table_name: string; column_name: string }>(
@@ -37,7 +38,12 @@ async function tracesOf(server: Pick<TestServer, 'sql'>, needles: string[]): Pro
   expect(columns.length, 'columns searched').to.be.greaterThan(50);
   const hits: string[] = [];
   for (const { table_name: table, column_name: column } of columns) {
-    const kind = table === 'webhook_events' ? `type` : `null::text`;
+    const kind =
+      table === 'webhook_events'
+        ? `type`
+        : table === 'webhook_attempts'
+          ? `(select e.type from webhook_deliveries d join webhook_events e on e.id = d.event_id where d.id = delivery_id)`
+          : `null::text`;
     const rows = await server.sql<{ kind: string | null }>(
       `select ${kind} as kind from "${table}" where ${needles.map(() => `strpos("${column}"::text, ?) > 0`).join(' or ')}`,
       needles,
@@ -45,6 +51,21 @@ async function tracesOf(server: Pick<TestServer, 'sql'>, needles: string[]): Pro
     for (const row of rows) hits.push(`${table}.${column}${row.kind ? ` (${row.kind})` : ''}`);
   }
   return hits;
+}
+
+/** The copies of a person allowed to stay: the notice of their erasure, and a receiver's echo of it. */
+const THE_NOTICE = ['webhook_events.data (user.erased)'];
+const withoutEchoOfNotice = (traces: string[]) => traces.filter((trace) => trace !== 'webhook_attempts.response (user.erased)');
+
+/** Waits until every event is fanned out and every delivery tried, so the log holds the receiver's answer to each. */
+async function deliveriesSettled(server: Pick<TestServer, 'sql'>): Promise<void> {
+  const waiting = async () =>
+    (
+      await server.sql<{ n: number }>(
+        `select (select count(*) from webhook_events where not fanned_out) + (select count(*) from webhook_deliveries where state = 'pending') as n`,
+      )
+    )[0]!.n;
+  await until(async () => Number(await waiting()) === 0, 30_000, 'every event fanned out and every delivery tried');
 }
 
 for (const backend of backends()) {
@@ -58,8 +79,9 @@ for (const backend of backends()) {
     before(async () => {
       admin = new FeedbackClient({ baseUrl: server.url, apiKey: await server.newKey(undefined, 'secret'), maxRetries: 0 });
       visitor = new FeedbackClient({ baseUrl: server.url, apiKey: server.apiKey, maxRetries: 0 });
-      // Every event type is written, so the outbox holds copies of each person to be forgotten.
-      receiver = await startReceiver();
+      // Every event type is written, so the outbox holds copies of each person to be forgotten;
+      // the receiver echoes each body, so the log of its answers holds copies too.
+      receiver = await startReceiver([200], { echo: true });
       secret = (await admin.webhooks.create({ url: receiver.url })).secret;
     });
     after(async () => {
@@ -114,11 +136,15 @@ for (const backend of backends()) {
       const p = await person();
       const internalId = await internalIdOf(p);
       const before = { own: await visitor.feedback.get(p.ownItem), other: await visitor.feedback.get(p.otherItem) };
+      // The receiver has answered every delivery with its body: the log's answers name them.
+      await deliveriesSettled(server);
+      expect(await tracesOf(server, [p.email]), 'the echo of what was sent').to.include('webhook_attempts.response (feedback.created)');
 
       const result = await admin.users.erase(p.externalId);
       expect(result.erased).to.equal(true);
       expect(result.counts).to.include({ endUsers: 1, votes: 2, submissionsAnonymised: 1, commentsAnonymised: 2, submissionsDeleted: 0, commentsDeleted: 0, idempotencyRecords: 1 });
       expect(result.counts.webhookEvents, 'events that named them').to.be.greaterThan(0);
+      expect(result.counts.webhookAnswers, "receivers' answers that named them").to.be.greaterThan(0);
 
       const own = await visitor.feedback.get(p.ownItem);
       const other = await visitor.feedback.get(p.otherItem);
@@ -135,7 +161,7 @@ for (const backend of backends()) {
 
       // The one row allowed to name them is the notice of their erasure, with the externalId alone.
       const traces = await tracesOf(server, [p.externalId, p.name, p.email, internalId]);
-      expect(traces).to.deep.equal(['webhook_events.data (user.erased)']);
+      expect(withoutEchoOfNotice(traces)).to.deep.equal(THE_NOTICE);
       const [notice] = await server.sql<{ data: unknown }>(`select data from webhook_events where type = 'user.erased' and data->'endUser'->>'externalId' = ?`, [p.externalId]);
       expect(notice!.data).to.deep.equal({ endUser: { externalId: p.externalId }, counts: result.counts });
     });
@@ -154,7 +180,7 @@ for (const backend of backends()) {
       expect(after.comments).to.deep.equal([]);
       await expectCountersExact(server);
       await expectListTotalsExact(server);
-      expect(await tracesOf(server, [p.externalId, p.name, p.email, internalId])).to.deep.equal(['webhook_events.data (user.erased)']);
+      expect(withoutEchoOfNotice(await tracesOf(server, [p.externalId, p.name, p.email, internalId]))).to.deep.equal(THE_NOTICE);
       // The creation events of what they wrote (its text) went; their item's deletion was announced.
       const texts = await server.sql<{ n: number }>(
         `select count(*)::int as n from webhook_events where strpos(data::text, ?) > 0 or strpos(data::text, ?) > 0 or (type = 'feedback.created' and data->'feedback'->>'id' = ?)`,
@@ -170,7 +196,7 @@ for (const backend of backends()) {
       await admin.users.erase(p.externalId);
       const notices = async () => (await server.sql<{ n: number }>(`select count(*)::int as n from webhook_events where type = 'user.erased'`))[0]!.n;
       const sent = await notices();
-      const zero = { endUsers: 0, votes: 0, submissionsDeleted: 0, submissionsAnonymised: 0, commentsDeleted: 0, commentsAnonymised: 0, webhookEvents: 0, idempotencyRecords: 0 };
+      const zero = { endUsers: 0, votes: 0, submissionsDeleted: 0, submissionsAnonymised: 0, commentsDeleted: 0, commentsAnonymised: 0, webhookEvents: 0, idempotencyRecords: 0, webhookAnswers: 0 };
       expect(await admin.users.erase(p.externalId)).to.deep.equal({ erased: false, counts: zero });
       expect(await admin.users.erase(p.externalId, { content: 'delete' })).to.deep.equal({ erased: false, counts: zero });
       expect(await admin.users.erase('never-seen')).to.deep.equal({ erased: false, counts: zero });
@@ -251,7 +277,7 @@ for (const backend of backends()) {
       expect(again.counts).to.include({ endUsers: 1, votes: 2, submissionsDeleted: 1, commentsDeleted: 2 });
       await expectCountersExact(server);
       const traces = await tracesOf(server, [deleted.externalId, deleted.name, deleted.email, internalId]);
-      expect(traces).to.deep.equal(['webhook_events.data (user.erased)', 'webhook_events.data (user.erased)']);
+      expect(withoutEchoOfNotice(traces)).to.deep.equal([...THE_NOTICE, ...THE_NOTICE]);
     });
   });
 }

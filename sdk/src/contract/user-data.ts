@@ -38,6 +38,8 @@ export const ErasureCountsSchema = z.object({
   webhookEvents: z.number().int(),
   /** Stored answers of Idempotency-Keys that held the person's data, deleted (a retry of their request runs again). */
   idempotencyRecords: z.number().int(),
+  /** Receivers' answers in the delivery log that held the person's data, cleared (the attempts stay). */
+  webhookAnswers: z.number().int(),
 });
 
 /** Response 200 of DELETE /api/v1/users/:externalId. `erased` is false when nothing was held. */

@@ -7,7 +7,7 @@ import { lockCounters, moveCounters } from '../counter-moves.js';
 import { lockItem, type ItemLock } from '../item-locks.js';
 import { deleteItem } from '../items.service.js';
 import { projectIdOf, type ProjectRef } from './project-ref.js';
-import { DELETED_USER, forgetInEvents, forgetInIdempotencyRecords } from './traces.js';
+import { DELETED_USER, forgetInDeliveryAnswers, forgetInEvents, forgetInIdempotencyRecords } from './traces.js';
 
 /** What an erasure did, per kind (the answer of DELETE /api/v1/users/:externalId and the `user.erased` event's counts). */
 export interface Erasure {
@@ -51,6 +51,7 @@ export async function eraseEndUser(em: EntityManager, project: ProjectRef, exter
       commentsAnonymised: 0,
       webhookEvents: 0,
       idempotencyRecords: 0,
+      webhookAnswers: 0,
     };
     const [user] = await sql.query<{ id: string; email: string | null; name: string | null }>(
       '',
@@ -94,7 +95,9 @@ export async function eraseEndUser(em: EntityManager, project: ProjectRef, exter
     }
     // Even with no profile left (erased before): copies of an older erasure's time may remain.
     counts.webhookEvents = await forgetInEvents(tx, projectId, externalId, { items: deletedItems, comments: deletedComments });
-    counts.idempotencyRecords = await forgetInIdempotencyRecords(tx, projectId, [externalId, user?.id ?? null, user?.email ?? null, user?.name ?? null]);
+    const traces = [externalId, user?.id ?? null, user?.email ?? null, user?.name ?? null];
+    counts.idempotencyRecords = await forgetInIdempotencyRecords(tx, projectId, traces);
+    counts.webhookAnswers = await forgetInDeliveryAnswers(tx, projectId, traces);
 
     const erased = Object.values(counts).some((n) => n > 0);
     if (erased) {

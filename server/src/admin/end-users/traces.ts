@@ -4,8 +4,9 @@ import { transactionSql } from '../../db/request-transaction.js';
 /**
  * What an erasure does to the copies of a person that live outside their own rows: the events of
  * the webhook outbox and its delivery log (`webhook_events.data`, from which every delivery's body
- * is built when it is sent) and the answers stored for Idempotency-Keys. Both are kept for a while
- * (30 days, a day) and would otherwise outlive the erasure.
+ * is built when it is sent), what receivers answered to those deliveries, and the answers stored
+ * for Idempotency-Keys. All are kept for a while (30 days, a day) and would otherwise outlive the
+ * erasure.
  */
 
 /** How an erased person's comments are signed from now on, in the detail view and in events. */
@@ -75,6 +76,29 @@ export async function forgetInIdempotencyRecords(tx: EntityManager, projectId: s
     [projectId, strings],
   );
   return gone.length;
+}
+
+/**
+ * Clears the receivers' answers kept in the project's delivery log (`webhook_attempts.response`,
+ * an excerpt of what an endpoint answered) that hold any of `values`: a receiver that echoes the
+ * body it was sent would otherwise keep the person's name or address there for the log's 30 days.
+ * The attempt itself (when, status, latency) stays. Plain text, so a value is found anywhere in it;
+ * a short name may clear an answer that only happened to contain it, which costs a diagnostic
+ * excerpt, never data. Returns how many answers were cleared.
+ */
+export async function forgetInDeliveryAnswers(tx: EntityManager, projectId: string, values: ReadonlyArray<string | null>): Promise<number> {
+  const strings = values.filter((value): value is string => value !== null && value !== '');
+  if (strings.length === 0) return 0;
+  const cleared = await transactionSql(tx).query<{ id: string }>(
+    '',
+    `update webhook_attempts a set response = null
+     from webhook_deliveries d join webhook_events e on e.id = d.event_id
+     where a.delivery_id = d.id and e.project_id = $1::uuid and a.response is not null
+       and exists (select 1 from unnest($2::text[]) v where strpos(a.response, v) > 0)
+     returning a.id`,
+    [projectId, strings],
+  );
+  return cleared.length;
 }
 
 /** Whether an event is the creation of content the erasure deleted (it carries the text). */
