@@ -111,33 +111,17 @@ async function readSecretFile(file: string, create: boolean): Promise<string | u
 }
 
 /**
- * Voter keys made lately, by secret, salt and address: the two HMACs cost more than the rest of a
- * board page's or a vote's own work (about 3% of a page profiled under wrk), and one address asks
- * again and again. Bounded: past the limit the oldest goes first. Only hashes and the addresses
- * that asked are kept, in this process's memory, as its connections hold them anyway.
+ * An anonymous voter's key: `ip2:` and HMAC(secret, HMAC(salt, address)). The API and the board
+ * ask for it through api/votes.ts (voterKeyOf), which keeps the keys it made lately.
  */
-const keptVoterKeys = new Map<string, string>();
-const KEPT_VOTER_KEYS = 10_000;
-const secretIds = new WeakMap<Buffer, number>();
-let nextSecretId = 0;
-
-/** An anonymous voter's key as the API and the board make it: `ip2:` and HMAC(secret, HMAC(salt, address)). */
-export function voterKeyOf(secret: Buffer, voterSalt: string, ip: string): string {
-  let secretId = secretIds.get(secret);
-  if (secretId === undefined) secretIds.set(secret, (secretId = nextSecretId++));
-  const asked = `${secretId}\n${voterSalt}\n${ip}`;
-  const kept = keptVoterKeys.get(asked);
-  if (kept !== undefined) return kept;
-  const key = rekeyed(secret, createHmac('sha256', voterSalt).update(ip).digest());
-  if (keptVoterKeys.size >= KEPT_VOTER_KEYS) keptVoterKeys.delete(keptVoterKeys.keys().next().value!);
-  keptVoterKeys.set(asked, key);
-  return key;
+export function hashVoterKey(secret: Buffer, voterSalt: string, ip: string): string {
+  return rekeyed(secret, createHmac('sha256', voterSalt).update(ip).digest());
 }
 
 /** A key of an older server or dump (`ip:` and HMAC(salt, address) in base64url). */
 export const LEGACY_VOTER_KEY = /^ip:[A-Za-z0-9_-]{43}$/;
 
-/** A legacy key as this server keys its voter: the same as voterKeyOf for the same address and salt. */
+/** A legacy key as this server keys its voter: the same as hashVoterKey for the same address and salt. */
 export function rekeyLegacyVoterKey(secret: Buffer, legacyKey: string): string {
   return rekeyed(secret, Buffer.from(legacyKey.slice(3), 'base64url'));
 }

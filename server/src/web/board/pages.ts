@@ -36,7 +36,7 @@ export interface BoardRequest {
   visitor: Visitor | undefined;
   /**
    * The visitor's voter key: an identified visitor's end user id, or the anonymous voter's address
-   * hashed as the API hashes it (http/access.ts, voterKeyOf).
+   * hashed as the API hashes it (api/votes.ts, voterKeyOf).
    */
   voterKey: string;
 }
