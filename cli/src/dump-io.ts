@@ -96,6 +96,8 @@ const NAMES: Record<keyof DumpCounts, [one: string, many: string]> = {
   changelogEntry: ['changelog entry', 'changelog entries'],
   changelogLink: ['changelog link', 'changelog links'],
   subscription: ['subscription', 'subscriptions'],
+  heldPost: ['held post', 'held posts'],
+  postingBlock: ['posting block', 'posting blocks'],
 };
 
 /** "1 project, 2500 users, …, 3 status changes". */

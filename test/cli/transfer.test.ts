@@ -8,8 +8,8 @@ import { runFeedback as feedback, startServe, type Run } from '../helpers/cli-pr
 
 /** A fixed export time (the reproducible-build convention), so that two dumps of the same data are the same bytes. */
 const FIXED_TIME = { SOURCE_DATE_EPOCH: '1780000000' };
-const EXPORT_SUMMARY = /^exported every project \(1 project, \d+ users, 30 items, \d+ votes, \d+ comments, 0 comment revisions, 0 status changes, 0 changelog entries, 0 changelog links, 0 subscriptions\) to (stdout|\S+) in [\d.]+ s: \d+ records\/s\n$/;
-const IMPORT_SUMMARY = /^imported 1 project, \d+ users, 30 items, \d+ votes, \d+ comments, 0 comment revisions, 0 status changes, 0 changelog entries, 0 changelog links, 0 subscriptions into default in [\d.]+ s: \d+ records\/s; (\d+) rows added, (\d+) already there\n$/;
+const EXPORT_SUMMARY = /^exported every project \(1 project, \d+ users, 30 items, \d+ votes, \d+ comments, 0 comment revisions, 0 status changes, 0 changelog entries, 0 changelog links, 0 subscriptions, 0 held posts, 0 posting blocks\) to (stdout|\S+) in [\d.]+ s: \d+ records\/s\n$/;
+const IMPORT_SUMMARY = /^imported 1 project, \d+ users, 30 items, \d+ votes, \d+ comments, 0 comment revisions, 0 status changes, 0 changelog entries, 0 changelog links, 0 subscriptions, 0 held posts, 0 posting blocks into default in [\d.]+ s: \d+ records\/s; (\d+) rows added, (\d+) already there\n$/;
 
 /** The flags that name a database of this backend. */
 const flagsOf = (database: FreshDatabase) => (database.location.databaseUrl ? ['--database-url', database.location.databaseUrl] : ['--data-dir', database.location.dataDir]);
@@ -37,7 +37,7 @@ for (const backend of backends()) {
       expect(exported.code, exported.stderr).to.equal(0);
       expect(exported.stderr, 'one summary line on stderr, no progress bar when stderr is not a terminal').to.match(EXPORT_SUMMARY);
       const dump = exported.stdout;
-      expect(JSON.parse(dump.slice(0, dump.indexOf('\n')))).to.include({ type: 'header', version: 3, exportedAt: '2026-05-28T20:26:40.000Z', project: null });
+      expect(JSON.parse(dump.slice(0, dump.indexOf('\n')))).to.include({ type: 'header', version: 4, exportedAt: '2026-05-28T20:26:40.000Z', project: null });
 
       const imported = await feedback(['import', '-', ...flagsOf(target)], {}, dump);
       expect(imported.code, imported.stderr).to.equal(0);
@@ -54,7 +54,7 @@ for (const backend of backends()) {
       const twice = await feedback(['import', file, '--json', ...flagsOf(target)]);
       expect(twice.code, twice.stderr).to.equal(0);
       const summary = JSON.parse(twice.stdout) as { inserted: Record<string, number>; projects: { voterSalt: string }[] };
-      expect(Object.values(summary.inserted)).to.deep.equal([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+      expect(Object.values(summary.inserted)).to.deep.equal([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
       expect(summary.projects.map((p) => p.voterSalt)).to.deep.equal(['same']);
     });
 

@@ -4,7 +4,8 @@ import { ProjectNotFoundError } from '../projects.service.js';
 import { DUMP_FORMAT, DUMP_VERSION, RECORD_TYPES, recordLine, type DumpCounts, type DumpHeader } from './format.js';
 import type { TransferProgress } from './import.js';
 import { Spool } from './spool.js';
-import { exportCount, exportSelect, rowToData, TABLES, type SqlClient } from './tables.js';
+import { exportCount, exportSelect, rowToData } from './export-sql.js';
+import { TABLES, type SqlClient } from './tables.js';
 
 export interface ExportOptions {
   /** Export this project only (by slug); default every project. */

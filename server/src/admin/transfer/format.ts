@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FEEDBACK_STATUSES, FEEDBACK_TYPES } from '@feedbackd/sdk/contract';
+import { FEEDBACK_STATUSES, FEEDBACK_TYPES, HoldReasonSchema } from '@feedbackd/sdk/contract';
 
 /**
  * The dump format of `feedback export` and `feedback import` (docs/transfer.md): JSON Lines, a
@@ -13,7 +13,7 @@ export const DUMP_FORMAT = 'feedback-dump';
  * Bumped when a reader of the previous version could misread a dump of the new one (a field
  * added, removed or changed in meaning). A reader refuses versions newer than its own.
  */
-export const DUMP_VERSION = 3;
+export const DUMP_VERSION = 4;
 
 /*
  * Version 2 (the conversation, Migration20261130001800): comments carry parentId, isInternal,
@@ -25,10 +25,15 @@ export const DUMP_VERSION = 3;
  * Version 3 (subscriptions, Migration20261202001100): users carry unsubscribedAt (they left the
  * whole project), and subscription records come last. An older dump reads as one whose users never
  * left, and its import subscribes its submitters, voters and commenters as the migration did.
+ *
+ * Version 4 (moderation and mail, Migration20261203001200 and Migration20261204001300): users carry
+ * emailSuppressedAt (a mail server refused their address for good), and heldPost records (the
+ * moderation queue) and postingBlock records (blocked authors) come after the subscriptions. An
+ * older dump reads as one whose addresses were never refused, with an empty queue and no block.
  */
 
 /** The record types in the order a dump holds them: parents before children. */
-export const RECORD_TYPES = ['project', 'user', 'item', 'vote', 'comment', 'commentRevision', 'statusChange', 'changelogEntry', 'changelogLink', 'subscription'] as const;
+export const RECORD_TYPES = ['project', 'user', 'item', 'vote', 'comment', 'commentRevision', 'statusChange', 'changelogEntry', 'changelogLink', 'subscription', 'heldPost', 'postingBlock'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 /** How many records of each type a dump holds, as its header announces them. */
@@ -47,6 +52,9 @@ const metadata = z.record(z.string(), z.unknown()).nullable();
 const status = z.enum(FEEDBACK_STATUSES);
 const count = z.number().int().nonnegative();
 
+/** The record types added after version 1: an older header has no count of them. */
+const LATER_TYPES = new Set<RecordType>(['commentRevision', 'changelogEntry', 'changelogLink', 'subscription', 'heldPost', 'postingBlock']);
+
 export const HeaderSchema = z.strictObject({
   type: z.literal('header'),
   format: z.literal(DUMP_FORMAT),
@@ -55,8 +63,8 @@ export const HeaderSchema = z.strictObject({
   exportedAt: timestamp,
   /** The slug `--project` named, or null for a dump of every project. */
   project: z.string().nullable(),
-  // A header of a dump made before comment revisions, the changelog or subscriptions has no count of those records: none.
-  counts: z.strictObject(Object.fromEntries(RECORD_TYPES.map((type) => [type, type === 'commentRevision' || type === 'subscription' || type.startsWith('changelog') ? count.default(0) : count])) as Record<RecordType, typeof count>),
+  // A header of a dump made before comment revisions, the changelog, subscriptions or moderation has no count of those records: none.
+  counts: z.strictObject(Object.fromEntries(RECORD_TYPES.map((type) => [type, LATER_TYPES.has(type) ? count.default(0) : count])) as Record<RecordType, typeof count>),
 });
 export type DumpHeader = z.infer<typeof HeaderSchema>;
 
@@ -75,6 +83,8 @@ export const RECORD_SCHEMAS = {
     updatedAt: timestamp,
     // Version 3: when they unsubscribed from the whole project; absent from older dumps (never).
     unsubscribedAt: timestamp.nullable().default(null),
+    // Version 4: when a mail server refused their address for good (notifications skip it); absent from older dumps (never).
+    emailSuppressedAt: timestamp.nullable().default(null),
   }),
   item: z.strictObject({
     id,
@@ -118,6 +128,36 @@ export const RECORD_SCHEMAS = {
     unsubscribedAt: timestamp.nullable(),
     createdAt: timestamp,
   }),
+  // Version 4: a submission (`feedback`: title, description, type, metadata) or a comment (on
+  // `itemId`, a reply to `parentId`: content) waiting for the team; its id is the one the item or
+  // comment gets on approval, and `voterKey` its author as votes key them (what a block names).
+  heldPost: z
+    .strictObject({
+      id,
+      projectId: id,
+      kind: z.enum(['feedback', 'comment']),
+      itemId: id.nullable(),
+      parentId: id.nullable(),
+      endUserId: id.nullable(),
+      voterKey: text.min(1),
+      title: nullableText,
+      description: nullableText,
+      type: z.enum(FEEDBACK_TYPES).nullable(),
+      metadata,
+      content: nullableText,
+      reason: HoldReasonSchema,
+      createdAt: timestamp,
+    })
+    // What its approval needs (moderation.sql.ts inserts these into feedback or comments), checked here so a dump cannot hold a post no one can approve.
+    .refine(
+      (post) =>
+        post.kind === 'feedback'
+          ? post.title !== null && post.type !== null && post.itemId === null && post.parentId === null && post.content === null
+          : post.itemId !== null && post.content !== null && post.title === null && post.description === null && post.type === null && post.metadata === null,
+      'a held submission has a title and a type and no itemId, parentId or content; a held comment has an itemId and content and no title, description, type or metadata',
+    ),
+  // Version 4: an author the team blocked when rejecting (keyed by the pair), with their end user when identified.
+  postingBlock: z.strictObject({ projectId: id, voterKey: text.min(1), endUserId: id.nullable(), createdAt: timestamp }),
 } as const satisfies Record<RecordType, z.ZodType>;
 
 export type RecordData<T extends RecordType> = z.infer<(typeof RECORD_SCHEMAS)[T]>;

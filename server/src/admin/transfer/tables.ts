@@ -3,7 +3,7 @@ import type { RecordType } from './format.js';
 /**
  * Where each record type lives: its table, and its columns with the record field each one maps
  * to. Export and import read these same lists, so a column added to a table and to this list is
- * carried both ways; the SQL of both sides is generated from here.
+ * carried both ways; the SQL of both sides is generated from here (export-sql.ts, import-sql.ts).
  */
 
 /** The part of a node-postgres client the transfer uses. */
@@ -83,6 +83,7 @@ export const TABLES: Record<RecordType, TableSpec> = {
       c('createdAt', 'created_at', 'timestamptz'),
       c('updatedAt', 'updated_at', 'timestamptz'),
       c('unsubscribedAt', 'unsubscribed_at', 'timestamptz'),
+      c('emailSuppressedAt', 'email_suppressed_at', 'timestamptz'),
     ],
     inProjects: 't.project_id = any($1::uuid[])',
     uniques: [['project_id', 'external_id']],
@@ -248,41 +249,65 @@ export const TABLES: Record<RecordType, TableSpec> = {
       },
     ],
   },
+  // The moderation queue. Its item and parent comment are rows of earlier types, so in by now.
+  heldPost: {
+    type: 'heldPost',
+    table: 'held_posts',
+    columns: [
+      c('id', 'id', 'uuid'),
+      c('projectId', 'project_id', 'uuid'),
+      c('kind', 'kind', 'text'),
+      c('itemId', 'feedback_id', 'uuid'),
+      c('parentId', 'parent_id', 'uuid'),
+      c('endUserId', 'end_user_id', 'uuid'),
+      c('voterKey', 'voter_key', 'text'),
+      c('title', 'title', 'text'),
+      c('description', 'description', 'text'),
+      c('type', 'type', 'text'),
+      c('metadata', 'metadata', 'jsonb'),
+      c('content', 'content', 'text'),
+      c('reason', 'reason', 'text'),
+      c('createdAt', 'created_at', 'timestamptz'),
+    ],
+    inProjects: 't.project_id = any($1::uuid[])',
+    uniques: [],
+    references: [
+      {
+        column: 'feedback_id',
+        field: 'itemId',
+        what: "an item of the held post's project",
+        exists: 'select 1 from feedback f where f.id = b.feedback_id and f.project_id = b.project_id and f.project_id = any($projects::uuid[])',
+      },
+      {
+        column: 'parent_id',
+        field: 'parentId',
+        what: 'a top-level comment of the same item',
+        exists: 'select 1 from comments p where p.id = b.parent_id and p.feedback_id = b.feedback_id and p.parent_id is null',
+      },
+      {
+        column: 'end_user_id',
+        field: 'endUserId',
+        what: "a user of the held post's project",
+        exists: 'select 1 from end_users u where u.id = b.end_user_id and u.project_id = b.project_id',
+      },
+    ],
+  },
+  postingBlock: {
+    type: 'postingBlock',
+    table: 'posting_blocks',
+    columns: [c('projectId', 'project_id', 'uuid'), c('voterKey', 'voter_key', 'text'), c('endUserId', 'end_user_id', 'uuid'), c('createdAt', 'created_at', 'timestamptz')],
+    key: ['project_id', 'voter_key'],
+    // In bytes ("C"): the same order under every database's collation, so the same bytes.
+    order: 't.project_id, t.voter_key collate "C"',
+    inProjects: 't.project_id = any($1::uuid[])',
+    uniques: [],
+    references: [
+      {
+        column: 'end_user_id',
+        field: 'endUserId',
+        what: "a user of the block's project",
+        exists: 'select 1 from end_users u where u.id = b.end_user_id and u.project_id = b.project_id',
+      },
+    ],
+  },
 };
-
-// ---- export ----
-
-/** A column as the export reads it: text the record carries as is (timestamps in UTC, with milliseconds). */
-function exportExpression(column: Column): string {
-  const name = `t.${column.column}`;
-  switch (column.type) {
-    case 'timestamptz':
-      return `to_char(${name} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-    case 'uuid':
-    case 'jsonb':
-    case 'bigint':
-      return `${name}::text`;
-    default:
-      return name;
-  }
-}
-
-/** Every row of the table that belongs to the projects `$1`, in id order: the same data gives the same order. */
-export function exportSelect(spec: TableSpec): string {
-  const columns = spec.columns.map((column) => `${exportExpression(column)} as "${column.field}"`).join(', ');
-  return `select ${columns} from ${spec.table} t where ${spec.inProjects} order by ${spec.order ?? `t.${spec.columns[0]!.column}`}`;
-}
-
-export function exportCount(spec: TableSpec): string {
-  return `select count(*)::int as n from ${spec.table} t where ${spec.inProjects}`;
-}
-
-/** A row of exportSelect as the record's data, its fields in the column order. */
-export function rowToData(spec: TableSpec, row: Record<string, unknown>): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const column of spec.columns) {
-    const value = row[column.field] ?? null;
-    data[column.field] = value === null ? null : column.type === 'jsonb' ? JSON.parse(value as string) : column.type === 'bigint' ? Number(value) : value;
-  }
-  return data;
-}
