@@ -30,5 +30,5 @@ export { loadVoterSecret, rekeyLegacyVoterKey, rekeyLegacyVoters } from './db/vo
 // The benchmark of the conversation (test/bench/comments.ts) times the detail statement alone.
 export { DETAIL } from './api/feedback.sql.js';
 
-export { mailSender, MAX_ATTEMPTS, type MailSender, type MailSenderOptions } from './notify/mail-sender.js';
+export { LEASE_SECONDS, mailSender, MAX_ATTEMPTS, RECIPIENTS_PER_CLAIM, SMTP_CONNECTIONS, type MailSender, type MailSenderOptions } from './notify/mail-sender.js';
 export { unsubscribeKey, signUnsubscribe, verifyUnsubscribe } from './notify/unsubscribe-token.js';

@@ -13,14 +13,20 @@ import { signUnsubscribe, unsubscribeKey } from './unsubscribe-token.js';
  * the address: suppressed); or tried again later with a growing wait, up to MAX_ATTEMPTS.
  */
 
-/** Recipients claimed at a time: each is one message; nodemailer's pool sends them over a few connections. */
-const RECIPIENTS_PER_CLAIM = 20;
+/**
+ * Recipients claimed at a time: each is one message; nodemailer's pool sends them over a few
+ * connections. It is also the most a sender that dies mid-send can leave in flight, and so the
+ * most messages that arrive twice after it (test/server/notification-mail-crash.test.ts).
+ */
+export const RECIPIENTS_PER_CLAIM = 20;
 /** The waits between tries: 30 s, doubling, at most an hour; after MAX_ATTEMPTS tries (about 8 hours in all) the rows are `failed`, and `feedback notifications retry` sends them again. */
 const FIRST_RETRY_SECONDS = 30;
 const MAX_RETRY_SECONDS = 3_600;
 export const MAX_ATTEMPTS = 12;
 /** How long a claim holds: a sender that dies mid-send leaves its rows to another after this. */
-const LEASE_SECONDS = 300;
+export const LEASE_SECONDS = 300;
+/** Connections to the SMTP server at once, so messages being sent at once. */
+export const SMTP_CONNECTIONS = 3;
 /** Whatever the SMTP server does, one message is given up (and tried again later) after this long. */
 const SMTP_TIMEOUT_MS = 30_000;
 
@@ -56,14 +62,22 @@ export function mailSender(options: MailSenderOptions): MailSender {
   const { sql, logger } = options;
   const now = options.now ?? (() => new Date());
   const key = unsubscribeKey(options.serverSecret);
-  const transport: Transporter = createTransport(options.smtpUrl, {
-    from: options.from,
-    pool: true,
-    maxConnections: 3,
-    connectionTimeout: SMTP_TIMEOUT_MS,
-    greetingTimeout: SMTP_TIMEOUT_MS,
-    socketTimeout: SMTP_TIMEOUT_MS,
-  } as Parameters<typeof createTransport>[1]);
+  // The URL goes inside the transport's options: given alone as the first argument, nodemailer
+  // takes it for all of them and the second argument only as the messages' defaults, so the pool
+  // and the timeouts were ignored (one connection per message, a whole claim's at once, and
+  // nodemailer's 10-minute socket timeout, past the claim's lease: a live sender's rows could be
+  // claimed and sent again by another).
+  const transport: Transporter = createTransport(
+    {
+      url: options.smtpUrl,
+      pool: true,
+      maxConnections: SMTP_CONNECTIONS,
+      connectionTimeout: SMTP_TIMEOUT_MS,
+      greetingTimeout: SMTP_TIMEOUT_MS,
+      socketTimeout: SMTP_TIMEOUT_MS,
+    },
+    { from: options.from },
+  );
 
   const links = (row: ClaimedNotification) => ({
     origin: options.origin,
