@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import type { ChangelogEntry } from '@feedbackd/sdk/contract';
 import { addApiOptions, apiFlags } from '../api-options.js';
-import { withClient } from '../api-call.js';
+import { NOTIFYING_CALL, withClient } from '../api-call.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { positiveInteger, requireId } from '../flag-values.js';
 import { formatTime, printJson, printLine, printTable, truncate, type Output } from '../output.js';
@@ -43,7 +43,7 @@ export function changelogCommand(output: Output): Command {
       const api = apiFlags(self);
       const body = await readBody(flags.bodyFile!);
       const entry = await withClient(api, (client) =>
-        client.changelog.create({ title: flags.title!, body, links: flags.link?.map(requireId), publish: flags.publish, publishAt: flags.publishAt, complete: flags.complete, actor: flags.actor }),
+        client.changelog.create({ title: flags.title!, body, links: flags.link?.map(requireId), publish: flags.publish, publishAt: flags.publishAt, complete: flags.complete, actor: flags.actor }, NOTIFYING_CALL),
       );
       showEntry(output, api.json, entry, 'Created');
     }),
@@ -78,7 +78,7 @@ export function changelogCommand(output: Output): Command {
     addApiOptions(publish).action(async (id: string, flags: EntryFlags, self: Command) => {
       const api = apiFlags(self);
       requireId(id);
-      const entry = await withClient(api, (client) => client.changelog.publish(id, { publishAt: flags.publishAt, complete: flags.complete, actor: flags.actor }));
+      const entry = await withClient(api, (client) => client.changelog.publish(id, { publishAt: flags.publishAt, complete: flags.complete, actor: flags.actor }, NOTIFYING_CALL));
       showEntry(output, api.json, entry, entry.state === 'scheduled' ? 'Scheduled' : 'Published');
     }),
   );

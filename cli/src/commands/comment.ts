@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { addApiOptions, apiFlags } from '../api-options.js';
 import { requireId } from '../flag-values.js';
-import { withClient } from '../api-call.js';
+import { NOTIFYING_CALL, withClient } from '../api-call.js';
 import { printJson, printLine, type Output } from '../output.js';
 import { count } from './list.js';
 
@@ -46,7 +46,7 @@ Examples:
     if (flags.replyTo !== undefined) requireId(flags.replyTo);
     const author = flags.user !== undefined ? { endUser: { externalId: flags.user } } : { team: { name: flags.team ?? DEFAULT_TEAM_NAME } };
     const result = await withClient(api, (client) =>
-      client.comments.create(id, { content: text, ...author, parentId: flags.replyTo, internal: flags.internal, pin: flags.pin }),
+      client.comments.create(id, { content: text, ...author, parentId: flags.replyTo, internal: flags.internal, pin: flags.pin }, NOTIFYING_CALL),
     );
     if (api.json) return printJson(output, result);
     // Piped: the new comment's id alone, so that `cid=$(feedback comment ...)` works.

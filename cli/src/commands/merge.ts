@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { addApiOptions, apiFlags } from '../api-options.js';
 import { requireId } from '../flag-values.js';
-import { withClient } from '../api-call.js';
+import { NOTIFYING_CALL, withClient } from '../api-call.js';
 import { printJson, printLine, type Output } from '../output.js';
 import { count, itemLine } from './list.js';
 
@@ -15,7 +15,7 @@ export function mergeCommand(output: Output): Command {
     const api = apiFlags(self);
     requireId(duplicateId);
     requireId(intoId);
-    const result = await withClient(api, (client) => client.admin.merge(duplicateId, intoId));
+    const result = await withClient(api, (client) => client.admin.merge(duplicateId, intoId, NOTIFYING_CALL));
     if (api.json) return printJson(output, result);
     // Piped: the merged item as `list` prints it.
     if (!output.isTty) return printLine(output, itemLine(result.feedback));

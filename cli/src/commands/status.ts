@@ -3,7 +3,7 @@ import { FEEDBACK_STATUSES } from '@feedbackd/sdk/constants';
 import type { FeedbackStatus } from '@feedbackd/sdk/contract';
 import { addApiOptions, apiFlags } from '../api-options.js';
 import { requireId } from '../flag-values.js';
-import { withClient } from '../api-call.js';
+import { NOTIFYING_CALL, withClient } from '../api-call.js';
 import { printJson, printLine, type Output } from '../output.js';
 import { itemLine } from './list.js';
 
@@ -21,7 +21,7 @@ export function statusCommand(output: Output): Command {
   addApiOptions(command).action(async (id: string, status: FeedbackStatus, flags: StatusFlags, self: Command) => {
     const api = apiFlags(self);
     requireId(id);
-    const feedback = await withClient(api, (client) => client.admin.update(id, { status, actor: flags.actor }));
+    const feedback = await withClient(api, (client) => client.admin.update(id, { status, actor: flags.actor }, NOTIFYING_CALL));
     if (api.json) return printJson(output, { feedback });
     // Piped: the item as `list` prints it, so the new status is its second column.
     if (!output.isTty) return printLine(output, itemLine(feedback));
