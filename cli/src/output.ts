@@ -95,7 +95,8 @@ export function oneLine(text: string): string {
   return visible(text.replace(/[\t\r\n]+/g, ' ').trim());
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** Made on first use: ICU's segmenter takes about 10 ms to build, which every command would pay at start. */
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * `text` cut to `max` characters with an ellipsis, for terminal columns. Characters are what a
@@ -105,6 +106,7 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 export function truncate(text: string, max: number): string {
   // Fast path: no cluster is shorter than one code unit, so a short string needs no segmenting.
   if (text.length <= max) return text;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   const clusters = Array.from(graphemes.segment(text), (part) => part.segment);
   return clusters.length <= max ? text : `${clusters.slice(0, max - 1).join('')}…`;
 }

@@ -218,13 +218,15 @@ function singleHeader(headers: VerifyWebhookInput['headers'], name: string): str
   return values.length === 1 && values[0] !== '' ? values[0] : undefined;
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** Made on first use: the global TextDecoder loads Node's encoding module, which a client that never verifies a webhook has no use for. */
+let utf8: InstanceType<typeof TextDecoder> | undefined;
 
 /** The verified body as an event: a known type against its schema, another against the loose envelope. */
 function parseEvent(body: Uint8Array): WebhookEvent | UnknownWebhookEvent {
   let json: unknown;
   try {
-    json = JSON.parse(UTF8.decode(body));
+    utf8 ??= new TextDecoder('utf-8', { fatal: true });
+    json = JSON.parse(utf8.decode(body));
   } catch (error) {
     throw new WebhookVerificationError('bad-body', 'the webhook body is not UTF-8 JSON', { cause: error });
   }
