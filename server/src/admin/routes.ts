@@ -5,6 +5,7 @@ import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { endUserNotFound, feedbackNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions, type Statements } from '../http/mount.js';
+import { CommentThreads } from '../api/comment-threads.js';
 import { DETAIL_WITH_HISTORY } from '../api/feedback.sql.js';
 import { mountCommentRoutes } from './comment-routes.js';
 import { deleteItem, updateItem } from './items.service.js';
@@ -31,12 +32,13 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
   // In the transaction of a write sent with an Idempotency-Key (http/idempotent-writes.ts), or a fork of its own.
   const em = async (ctx: AppContext) => ctx.state.tx?.em ?? (await deps.orm()).em.fork();
 
+  const threads = new CommentThreads();
   /** The item as GET /api/v1/feedback/:id shows it to a secret key, as JSON text. */
   const detail = async (id: string, ctx: AppContext, sql: Statements): Promise<string> => {
-    const [row] = await sql.query<{ body: string }>(DETAIL_WITH_HISTORY.name, DETAIL_WITH_HISTORY.text, [id, projectOf(ctx), null]);
+    const body = await threads.read(sql, DETAIL_WITH_HISTORY, id, projectOf(ctx), null);
     // Deleted by someone else between the change's commit and this read.
-    if (!row) throw feedbackNotFound();
-    return row.body;
+    if (body === undefined) throw feedbackNotFound();
+    return body;
   };
 
   mount(router, routes.updateFeedback, options, async ({ params: { id }, body }, ctx, sql) => {

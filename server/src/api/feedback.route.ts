@@ -3,6 +3,7 @@ import { routes } from '@feedbackd/sdk/contract';
 import type { AppState } from '../http/context.js';
 import { feedbackNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, type MountOptions } from '../http/mount.js';
+import { CommentThreads } from './comment-threads.js';
 import { DETAIL, DETAIL_FOR_USER, DETAIL_WITH_HISTORY, DETAIL_WITH_HISTORY_FOR_USER } from './feedback.sql.js';
 import { listStatement, listValues } from './lists.js';
 import { submitFeedback, type SubmitBatches, type Submission } from './submissions.js';
@@ -12,10 +13,11 @@ import { holdReason } from './moderation.js';
 
 /**
  * Spec 4.2 to 4.4: submit, list and read feedback. A submission is submissions.ts's, a
- * list's statement lists.ts's. `submissions` is the process's one group commit of submissions (api/hot-writes.ts),
+ * list's statement lists.ts's, a detail's read through comment-threads.ts. `submissions` is the process's one group commit of submissions (api/hot-writes.ts),
  * which the board's submit form shares.
  */
 export function mountFeedbackRoutes(router: Router<AppState>, options: MountOptions, submissions: SubmitBatches): void {
+  const threads = new CommentThreads();
   // The handler returns the submission's own promise: no await of its own on the hot path.
   mount(router, routes.createFeedback, options, ({ body }, ctx, sql) => {
     const item = { project: ctx.state.caller.projectId, title: body.title, description: body.description ?? null, type: body.type, metadata: body.metadata == null ? null : JSON.stringify(body.metadata) };
@@ -44,8 +46,8 @@ export function mountFeedbackRoutes(router: Router<AppState>, options: MountOpti
     // a public key's answer without an endUserId is the spec's, unchanged.
     const secret = ctx.state.caller.kind === 'secret';
     const statement = query.endUserId === undefined ? (secret ? DETAIL_WITH_HISTORY : DETAIL) : secret ? DETAIL_WITH_HISTORY_FOR_USER : DETAIL_FOR_USER;
-    const [row] = await sql.query<{ body: string }>(statement.name, statement.text, [id, ctx.state.caller.projectId, query.endUserId ?? null]);
-    if (!row) throw feedbackNotFound();
-    return jsonReply(routes.getFeedback, 200, `{"feedback":${row.body}}`);
+    const body = await threads.read(sql, statement, id, ctx.state.caller.projectId, query.endUserId ?? null);
+    if (body === undefined) throw feedbackNotFound();
+    return jsonReply(routes.getFeedback, 200, `{"feedback":${body}}`);
   });
 }

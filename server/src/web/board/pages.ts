@@ -1,6 +1,7 @@
 import { type ChangelogEntry, type FeedbackDetail } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
 import type { AppContext } from '../../http/context.js';
+import { CommentThreads } from '../../api/comment-threads.js';
 import { DETAIL } from '../../api/feedback.sql.js';
 import { isSubscribed } from '../../notify/subscriptions.sql.js';
 import { CHECK_ANONYMOUS } from '../../api/votes.sql.js';
@@ -54,6 +55,8 @@ const ROADMAP_PAGE_SIZE = 20;
 export function boardPages(sql: SqlPool, assets: AssetPaths, guard: FormGuard) {
   // The list's pages kept per project (kit/rendered-pages.ts): its first pages, in its languages.
   const renderedLists = new RenderedPages(16);
+  // Long threads kept by their stamp, as the API keeps them (api/comment-threads.ts).
+  const threads = new CommentThreads();
   /**
    * An item's page: the API's detail statement (the submitter's name, never their email or
    * external id, nor the team's internal notes), its vote check for this visitor, and the public
@@ -61,8 +64,8 @@ export function boardPages(sql: SqlPool, assets: AssetPaths, guard: FormGuard) {
    */
   const itemView = async ({ ctx, project, visitor, voterKey }: BoardRequest, refused?: CommentFormState): Promise<SafeHtml> => {
     const id = itemId(ctx);
-    const [row] = await sql.query<{ body: string }>(DETAIL.name, DETAIL.text, [id, project.id, null]);
-    if (!row) throw itemNotFound();
+    const body = await threads.read(sql, DETAIL, id, project.id, null);
+    if (body === undefined) throw itemNotFound();
     const [[vote], [history], [shipped], subscribed] = await Promise.all([
       sql.query<{ voted: boolean }>(CHECK_ANONYMOUS.name, CHECK_ANONYMOUS.text, [id, project.id, voterKey]),
       sql.query<{ history: string }>(STATUS_HISTORY.name, STATUS_HISTORY.text, [id, project.id]),
@@ -72,7 +75,7 @@ export function boardPages(sql: SqlPool, assets: AssetPaths, guard: FormGuard) {
     ]);
     const i18n = chosenI18n(ctx, project.locale);
     const shippedIn = JSON.parse(shipped?.entries ?? '[]') as { id: string; title: string }[];
-    const item = JSON.parse(row.body) as FeedbackDetail;
+    const item = JSON.parse(body) as FeedbackDetail;
     return itemPage({ project, assets, visitor, item, voted: vote?.voted ?? false, subscribed, history: JSON.parse(history?.history ?? '[]') as StatusStep[], shippedIn, i18n, guard, anonymousComments: project.anonymousComments, refused, heldComment: ctx.query.held === 'comment' });
   };
   return {

@@ -8,6 +8,7 @@ import { deleteItem, updateItem } from '../../admin/items.service.js';
 import { mergeItems } from '../../admin/merge.service.js';
 import type { SqlPool } from '../../db/pool.js';
 import { requestTransactions } from '../../db/request-transaction.js';
+import { CommentThreads } from '../../api/comment-threads.js';
 import { DETAIL_WITH_HISTORY } from '../../api/feedback.sql.js';
 import { ITEM_PEOPLE, VOTERS_PAGE_SIZE } from '../../admin/item-people.sql.js';
 import { similarItems } from '../../api/similar.js';
@@ -92,10 +93,11 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: Te
   // and the whole is retried on a lost race, as a request's transaction is.
   const inTransaction = requestTransactions(orm);
 
+  const threads = new CommentThreads();
   const detail = async (project: TeamProject, id: string): Promise<FeedbackDetail> => {
-    const [row] = await sql.query<{ body: string }>(DETAIL_WITH_HISTORY.name, DETAIL_WITH_HISTORY.text, [id, project.id, null]);
-    if (!row) throw itemNotFound();
-    return JSON.parse(row.body) as FeedbackDetail;
+    const body = await threads.read(sql, DETAIL_WITH_HISTORY, id, project.id, null);
+    if (body === undefined) throw itemNotFound();
+    return JSON.parse(body) as FeedbackDetail;
   };
   /**
    * What the item may be merged into: with `search`, the API's list for it (by votes); without,
