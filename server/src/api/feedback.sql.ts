@@ -25,7 +25,9 @@ export const KEEP_THREAD_FROM = 50;
  * version with the writing transaction's id, newer than every id already there; a thread whose
  * count is unchanged has as many new versions as it lost old ones, so its sum grows. So any change
  * that could change the thread's JSON changes its stamp (a change that leaves the JSON as it was
- * may change it too: that only rebuilds it). Reading the stamp is an index scan of the item's
+ * may change it too: that only rebuilds it). Transaction ids are 32 bits and wrap after about four
+ * billion transactions; only then could a change bring the sums back to earlier values, and only
+ * if its new ids summed exactly to the ones they replaced. Reading the stamp is an index scan of the item's
  * comments, about a tenth of building 1,000 of them.
  *
  * `extraFields` follow the comments. `secret`: the team's view, with its internal notes
