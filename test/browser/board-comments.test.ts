@@ -135,7 +135,7 @@ for (const backend of backends()) {
       await page.locator('#website-comment').fill('https://spam.example', { force: true });
       await page.click('button:has-text("Post comment")');
       const alert = page.locator('form[data-comment-form] [role="alert"]').last();
-      await page.waitForFunction('document.querySelector("[data-form-problem]:not(:empty)") !== null');
+      await page.locator('[data-form-problem]:not(:empty)').first().waitFor();
       expect(await alert.textContent()).to.include('a field that must stay empty was filled in');
       expect(await page.inputValue('#comment-content')).to.equal('Cheap watches here');
       await expectAccessible(page);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { backends } from '../helpers/backends.js';
-import { browserSuite, expectAccessible, screenshot } from '../helpers/browser.js';
+import { browserSuite, expectAccessible, screenshot, waitInPage } from '../helpers/browser.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { request, withServer, locationOf } from '../helpers/test-server.js';
 
@@ -54,7 +54,7 @@ for (const backend of backends()) {
 
       const bar = page.locator('.bulk-bar');
       await page.locator('.item').last().scrollIntoViewIfNeeded();
-      await page.waitForFunction('window.scrollY > 400');
+      await waitInPage(page, () => (globalThis as unknown as { scrollY: number }).scrollY > 400, 'the page scrolled');
       const box = await bar.boundingBox();
       expect(box, 'the bar is drawn').to.not.equal(null);
       expect(box!.y, 'the bar sits at the top of the viewport').to.be.within(-1, 1);
@@ -78,7 +78,7 @@ for (const backend of backends()) {
       await expectAccessible(page);
       await screenshot(page, 'inbox-390');
       await page.locator('.item').nth(12).scrollIntoViewIfNeeded();
-      await page.waitForFunction('window.scrollY > 400');
+      await waitInPage(page, () => (globalThis as unknown as { scrollY: number }).scrollY > 400, 'the page scrolled');
       expect((await bar.boundingBox())!.y, 'on a phone too').to.be.within(-1, 1);
       expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), 'nothing wider than the phone').to.equal(true);
     });

@@ -189,7 +189,7 @@ for (const backend of backends()) {
       await page.keyboard.press('j');
       await page.keyboard.press('r');
       await page.waitForURL((url) => url.pathname === `/team/items/${second}`);
-      await page.waitForFunction('document.activeElement?.id === "reply"');
+      await page.locator('#reply:focus').waitFor();
       await page.keyboard.type('Typed without a mouse.');
       await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');

@@ -4,7 +4,7 @@ import { signBoardToken } from '@feedbackd/sdk/board';
 import { changeIdentitySecret, setWidget } from '@feedbackd/server';
 import type { Frame, Page } from 'playwright-core';
 import { backends } from '../helpers/backends.js';
-import { browserSuite, expectAccessible, screenshot } from '../helpers/browser.js';
+import { browserSuite, expectAccessible, screenshot, waitInPage } from '../helpers/browser.js';
 import { request, withServer } from '../helpers/test-server.js';
 import { until } from '../helpers/until.js';
 
@@ -204,7 +204,7 @@ for (const backend of backends()) {
       const host = await allowedHost(undefined, 'data-trigger="#help" data-theme="dark" data-locale="fr"', '<button id="help" type="button">Help and feedback</button>');
       const page = await chrome.watched.newPage();
       await page.goto(host.origin);
-      await page.waitForFunction('window.FeedbackWidget !== undefined');
+      await waitInPage(page, () => (globalThis as unknown as { FeedbackWidget?: unknown }).FeedbackWidget !== undefined, 'the widget loaded');
       expect(await page.locator('button').count(), 'the host\'s button only').to.equal(1);
       await page.focus('#help');
       await page.keyboard.press('Enter');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { runDir } from './templates.js';
+import { until } from './until.js';
 
 /**
  * Headless Chromium for the board's browser tests: Debian's package (`apt-get install -y
@@ -172,6 +173,16 @@ export function browserSuite(extraFlags: readonly string[] = []): { readonly bro
     if (this.currentTest?.state !== 'failed') expect(errors, 'console errors').to.deep.equal([]);
   });
   return suite;
+}
+
+/**
+ * Waits until `predicate`, run in the page, is true. Playwright's `page.waitForFunction` polls by
+ * evaluating its predicate inside the page, which our pages' Content-Security-Policy (no
+ * 'unsafe-eval') refuses as soon as the first check is false: a slow machine then fails the test.
+ * `page.evaluate` runs through the DevTools protocol, which the policy does not govern.
+ */
+export async function waitInPage(page: Page, predicate: () => boolean, what: string, ms = 15_000): Promise<void> {
+  await until(() => page.evaluate(predicate), ms, what);
 }
 
 /**
