@@ -11,6 +11,7 @@ const TABLES = {
   feedback_counters: `select md5(coalesce(string_agg(concat_ws('|', feedback_id, ${ms('created_at')}, status, type, vote_count, comment_count), ',' order by feedback_id), '')) as md5 from feedback_counters`,
   votes: `select md5(coalesce(string_agg(concat_ws('|', id, feedback_id, voter_key, end_user_id, ${ms('created_at')}), ',' order by id), '')) as md5 from votes`,
   comments: `select md5(coalesce(string_agg(concat_ws('|', id, feedback_id, author_end_user_id, author_name, is_team, content, ${ms('created_at')}), ',' order by id), '')) as md5 from comments`,
+  subscriptions: `select md5(coalesce(string_agg(concat_ws('|', feedback_id, end_user_id, reasons, unsubscribed_at), ',' order by feedback_id, end_user_id), '')) as md5 from subscriptions`,
   // The shards of a cell depend on the writing connection; the cells' sums do not.
   feedback_stats: `select md5(coalesce(string_agg(cell, ',' order by cell), '')) as md5 from (select concat_ws('|', status, type, sum(item_count)) as cell from feedback_stats group by status, type) s`,
 } as const;

@@ -21,6 +21,7 @@ const SEED_7_FINGERPRINT: Fingerprint = {
   feedback_counters: '4e7f5b45860891c70e2eb241fa7d2c77',
   votes: '81f6a4c9cba8025d70a41cbcb96c5cfb',
   comments: '6eb852a0bb26191f0689b061fd891747',
+  subscriptions: '04056e26e4891fd559f9dfe45b0a16fb',
   feedback_stats: 'e57fc2ba7ced2cec7755eaf65e143bdd',
 };
 
@@ -64,6 +65,23 @@ for (const backend of backends()) {
 
     it('when seeded, then the rows are exactly the pinned rows of this seed, whatever the database', () => {
       expect(fingerprint, `the seeded rows changed; if that is intended, pin ${JSON.stringify(fingerprint)}`).to.deep.equal(SEED_7_FINGERPRINT);
+    });
+
+    it('when seeded, then each submitter, identified voter and end-user commenter is subscribed to the item with exactly those reasons, and nobody else', async () => {
+      const [differences] = await server.sql<{ missing: number; extra: number; subscriptions: number }>(
+        `with expected as (
+           select item, person, bit_or(reason)::int as reasons from (
+             select id as item, end_user_id as person, 1 as reason from feedback
+             union all select feedback_id, end_user_id, 2 from votes
+             union all select feedback_id, author_end_user_id, 4 from comments
+           ) s where person is not null group by item, person
+         ), actual as (select feedback_id as item, end_user_id as person, reasons::int as reasons from subscriptions where unsubscribed_at is null)
+         select (select count(*)::int from (select * from expected except select * from actual) m) as missing,
+                (select count(*)::int from (select * from actual except select * from expected) x) as extra,
+                (select count(*)::int from subscriptions) as subscriptions`,
+      );
+      expect(differences!.subscriptions, 'subscriptions written').to.be.greaterThan(COUNT);
+      expect(differences).to.include({ missing: 0, extra: 0 });
     });
 
     it('when seeded, then every counter equals its rows and every list total equals count(*)', async () => {

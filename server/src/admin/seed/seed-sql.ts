@@ -1,4 +1,5 @@
 import { counterRowsOfNewItems } from '../../db/counters.sql.js';
+import { SUBSCRIPTION_REASONS } from '../../db/subscription-reasons.js';
 import { ROWS_PER_ITEM, seedIdSql } from './seed-ids.js';
 import { COMMENT_TAILS, TEAM_COMMENTS, TEAM_NAMES, USER_COMMENTS } from './vocabulary.js';
 
@@ -59,7 +60,9 @@ const unit = (hash: string) => `(${hash})::float8 / 2147483647`;
 /**
  * One batch of items in one statement: the items, their counters (exactly the vote and comment
  * rows generated below), their votes (identified and anonymous, the submission first, at the
- * item's creation) and their comments (by the team or by end users, oldest first).
+ * item's creation), their comments (by the team or by end users, oldest first) and their
+ * subscriptions (issue 40: each submitter, identified voter and commenting end user, with the
+ * reasons a submission, a vote and a comment write, as the API's statements would have).
  * The feedback_stats triggers count the items in the same statement.
  */
 export const INSERT_ITEMS = `with t as (
@@ -74,7 +77,7 @@ export const INSERT_ITEMS = `with t as (
   select t.id, ${p('project')}::uuid, case when t.submitter is null then null else ${userId('t.submitter')} end,
          t.title, t.description, t.type, t.status, t.metadata::jsonb, to_timestamp(t.created_ms::float8 / 1000)
   from t
-  returning id, project_id, created_at, status, type
+  returning id, project_id, end_user_id, created_at, status, type
 ), counters as (
   ${counterRowsOfNewItems('items i join t on t.id = i.id', { votes: 't.identified + t.anonymous', comments: 't.comments' })}
 ), votes as (
@@ -89,6 +92,7 @@ export const INSERT_ITEMS = `with t as (
     select case when t.anonymous_first then (case when k >= t.anonymous then k - t.anonymous end) else (case when k < t.identified then k end) end as user_index,
            case when t.anonymous_first then k else k - t.identified end as anonymous_index
   ) v
+  returning feedback_id, end_user_id
 ), comments as (
   insert into comments (id, feedback_id, author_end_user_id, author_name, is_team, content, created_at)
   select ${seedIdSql(p('commentPrefix'), `t.idx * ${ROWS_PER_ITEM} + j`)}, t.id,
@@ -105,6 +109,19 @@ export const INSERT_ITEMS = `with t as (
   -- Comment j at a random point of its 1/n-th of the item's life, squared: in order, and most of
   -- them soon after the item was posted, as discussions go.
   cross join lateral (select r.a, r.b, r.a % 10 < 3 as team, (j + ${unit('r.b')}) / t.comments as at) h
+  returning feedback_id, author_end_user_id
+), subscribed as (
+  -- Sibling inserts cannot see each other's rows: one insert, each person's reasons OR-ed.
+  insert into subscriptions (feedback_id, end_user_id, project_id, reasons)
+  select s.item, s.person, ${p('project')}::uuid, bit_or(s.reason)::smallint
+  from (
+    select id as item, end_user_id as person, ${SUBSCRIPTION_REASONS.submitted} as reason from items
+    union all select feedback_id, end_user_id, ${SUBSCRIPTION_REASONS.voted} from votes
+    union all select feedback_id, author_end_user_id, ${SUBSCRIPTION_REASONS.commented} from comments
+  ) s
+  where s.person is not null
+  group by s.item, s.person
+  on conflict (feedback_id, end_user_id) do nothing
 )
 select 1`;
 
