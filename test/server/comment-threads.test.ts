@@ -28,13 +28,13 @@ for (const backend of backends()) {
     });
 
     /** The public detail statement's answer for the item, sent `stamp` as the thread its reader holds. */
-    const detailRow = async (id: string, stamp: string | null): Promise<{ stamp: string | null; comments: string | null }> => {
+    const detailRow = async (id: string, stamp: string | null): Promise<{ stamp: string | null; thread: string | null }> => {
       const [project] = await server.sql<{ id: string }>(`select project_id::text as id from feedback where id = ?`, [id]);
       // server.sql binds `?` in the order they appear: each $n of the statement becomes one, with its value.
       const values = [id, project!.id, null, stamp];
       const order = [...DETAIL.text.matchAll(/\$(\d)/g)].map((match) => Number(match[1]) - 1);
-      const rows = await server.sql<{ stamp: string | null; comments: string | null }>(
-        `select stamp, comments from (${DETAIL.text.replace(/\$(\d)/g, '?')}) d`,
+      const rows = await server.sql<{ stamp: string | null; thread: string | null }>(
+        `select stamp, thread from (${DETAIL.text.replace(/\$(\d)/g, '?')}) d`,
         order.map((n) => values[n]),
       );
       return rows[0]!;
@@ -42,7 +42,7 @@ for (const backend of backends()) {
     /** The stamp of the item's public thread now; sent back, the statement leaves the thread out. */
     const stampOf = async (id: string): Promise<string | null> => {
       const { stamp } = await detailRow(id, null);
-      if (stamp !== null) expect((await detailRow(id, stamp)).comments, 'the thread with its current stamp').to.equal(null);
+      if (stamp !== null) expect(await detailRow(id, stamp), 'the item with its thread\'s current stamp').to.deep.equal({ stamp, thread: null });
       return stamp;
     };
 
@@ -71,7 +71,7 @@ for (const backend of backends()) {
       const changed = async (what: string, change: () => Promise<unknown>) => {
         const before = await stampOf(item.id);
         await change();
-        expect((await detailRow(item.id, before)).comments, `the thread after ${what}, sent the stamp before it`).to.be.a('string');
+        expect((await detailRow(item.id, before)).thread, `the thread after ${what}, sent the stamp before it`).to.be.a('string');
         const stamp = await stampOf(item.id);
         expect(stamps.has(stamp), `the stamp after ${what}`).to.equal(false);
         stamps.add(stamp);
@@ -122,7 +122,7 @@ describe('CommentThreads: how a kept thread is used', () => {
       sent,
       query: async (_name: string, _text: string, values: unknown[]) => {
         sent.push(values);
-        return [{ head: '{"id":"a","userHasVoted":false}', comments: values[3] === stamp ? null : thread, tail, stamp }] as never;
+        return [{ head: '{"id":"a","userHasVoted":false}', thread: values[3] === stamp ? null : thread, tail, stamp }] as never;
       },
     };
   };

@@ -21,7 +21,7 @@ interface KeptThread {
 /** What the detail statements answer (api/feedback.sql.ts, detailText). */
 type DetailRow = {
   head: string;
-  comments: string | null;
+  thread: string | null;
   tail: string | null;
   stamp: string | null;
 };
@@ -45,16 +45,16 @@ export class CommentThreads {
     const kept = this.#kept.get(key);
     const [row] = await sql.query<DetailRow>(statement.name, statement.text, [id, projectId, endUserId, kept?.stamp ?? null]);
     if (!row) return undefined;
-    let comments = row.comments;
-    if (comments === null) {
-      // The statement answers null only for the stamp it was sent, which came from `kept`.
-      comments = kept!.text;
+    let thread = row.thread;
+    if (thread === null) {
+      // The statement leaves the thread out only for the stamp it was sent, which came from `kept`.
+      thread = kept!.text;
       this.hits += 1;
       this.#keep(key, kept!);
     } else if (row.stamp !== null) {
-      this.#keep(key, { stamp: row.stamp, text: comments });
+      this.#keep(key, { stamp: row.stamp, text: thread });
     }
-    return `${row.head.slice(0, -1)},"comments":${comments}${row.tail === null ? '}' : `,${row.tail.slice(1)}`}`;
+    return `${row.head.slice(0, -1)},"comments":${thread}${row.tail === null ? '}' : `,${row.tail.slice(1)}`}`;
   }
 
   /** Keeps `thread` as the newest; the oldest go past the bound. */

@@ -15,10 +15,11 @@ export const KEEP_THREAD_FROM = 50;
 
 /**
  * The detail view's text, as the parts of one object (api/comment-threads.ts puts them together):
- * `head`, the object of the fields before `comments`; `comments`, the thread as JSON text, or
- * null when the caller already holds the thread whose stamp it sent as $4; `tail`, the object of
- * the fields after it, or null; `stamp`, the thread's version, for an item with at least
- * KEEP_THREAD_FROM comments (else null).
+ * `head`, the object of the fields before `comments`; `thread`, the comments as JSON text, or null
+ * when the reader sent as $4 the stamp it holds and that stamp is still the thread's; `tail`, the
+ * object of the fields after `comments`, or null; `stamp`, the thread's version, for an item with
+ * at least KEEP_THREAD_FROM comments (else null). The parts are joined in the reader rather than
+ * in SQL: one object built around a thread that may be missing would need every field twice.
  *
  * The stamp is the visible comments' count and the sums of the xmin of their rows and of their
  * authors' end_users rows. Every write of a comment or of its author's profile makes a new row
@@ -27,8 +28,12 @@ export const KEEP_THREAD_FROM = 50;
  * that could change the thread's JSON changes its stamp (a change that leaves the JSON as it was
  * may change it too: that only rebuilds it). Transaction ids are 32 bits and wrap after about four
  * billion transactions; only then could a change bring the sums back to earlier values, and only
- * if its new ids summed exactly to the ones they replaced. Reading the stamp is an index scan of the item's
- * comments, about a tenth of building 1,000 of them.
+ * if its new ids summed exactly to the ones they replaced. Reading the stamp is an index scan of
+ * the item's comments, about a tenth of building 1,000 of them.
+ *
+ * The two lateral subqueries end in `offset 0`: without it PostgreSQL pulls them up and writes
+ * their expressions into every place that names `t.stamp`, each a subplan of its own, which a
+ * generic plan sets up on every execution even when it never runs them.
  *
  * `extraFields` follow the comments. `secret`: the team's view, with its internal notes
  * (api/comments.sql.ts); a public key's comments never include them.
@@ -37,23 +42,26 @@ function detailText(extraFields: JsonFields, secret: boolean, subscription = fal
   // `userIsSubscribed` is only in the answer read with an endUserId (`subscription`), so the
   // answer without one stays the spec's, unchanged; with one, it follows the spec's fields (after
   // `comments`), so they keep the spec's order.
+  const before: JsonFields = [...itemFields(), ['userHasVoted', userHasVoted('$3')]];
   const after: JsonFields = [...(subscription ? ([['userIsSubscribed', userIsSubscribed('$3')]] as const) : []), ...extraFields];
-  const thread = `from comments cm left join end_users cu on cu.id = cm.author_end_user_id
+  const comments = `from comments cm left join end_users cu on cu.id = cm.author_end_user_id
       where cm.feedback_id = f.id and ${visibleComments(secret)}`;
-  return `select ${jsonObject([...itemFields(), ['userHasVoted', userHasVoted('$3')]])}::text as head,
-    case when t.stamp = $4::text then null else (
-      select ${jsonArrayText(commentJson(STORED_COMMENT, secret), COMMENT_ORDER)}
-      ${thread}
-    ) end as comments,
+  return `select ${jsonObject(before)}::text as head,
+    k.thread,
     ${after.length > 0 ? `${jsonObject(after)}::text` : 'null::text'} as tail,
     t.stamp
   from ${ITEM_FROM}
   cross join lateral (
     select case when c.comment_count >= ${KEEP_THREAD_FROM} then (
       select count(*) || ':' || sum(cm.xmin::text::bigint) || ':' || coalesce(sum(cu.xmin::text::bigint), 0)
-      ${thread}
+      ${comments}
     ) end as stamp
+    offset 0
   ) t
+  cross join lateral (
+    select case when t.stamp = $4::text then null else (select ${jsonArrayText(commentJson(STORED_COMMENT, secret), COMMENT_ORDER)} ${comments}) end as thread
+    offset 0
+  ) k
   where f.id = $1 and f.project_id = $2`;
 }
 
