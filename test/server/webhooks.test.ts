@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { FeedbackClient } from '@feedbackd/sdk';
 import { isKnownWebhookEvent, verifyWebhook, type WebhookEvent } from '@feedbackd/sdk/webhooks';
@@ -27,6 +26,24 @@ for (const backend of backends()) {
     });
 
     const eventsOf = (receiver: { received: Received[] }) => receiver.received.map((r) => JSON.parse(r.body) as WebhookEvent);
+
+    /**
+     * Waits until the sender has nothing left to do: every event written is fanned out (grouped
+     * rows expanded) and no delivery to an enabled push endpoint waits. What a receiver is going to
+     * get, it has then; a test that checks what did not arrive looks after this, not after a pause.
+     */
+    const outboxSettled = () =>
+      until(
+        async () => {
+          const [row] = await server.sql<{ waiting: number }>(
+            `select (select count(*) from webhook_events where not fanned_out)::int + (select count(*) from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
+               where d.state = 'pending' and w.disabled_at is null and w.mode = 'push')::int as waiting`,
+          );
+          return row!.waiting === 0;
+        },
+        10_000,
+        'every event fanned out and delivered',
+      );
 
     it('when no endpoint subscribes, then a submit, a vote and a comment write no event at all', async () => {
       const before = await server.sql<{ n: number }>('select count(*)::int as n from webhook_events');
@@ -120,7 +137,7 @@ for (const backend of backends()) {
         const titles = Array.from({ length: 24 }, (_, i) => `Crowded idea ${i}`);
         const created = await Promise.all(titles.map((title) => publicClient.feedback.create({ title })));
         await until(() => receiver.received.length >= titles.length, 10_000, 'an event per submission');
-        await sleep(1_200);
+        await outboxSettled();
         const events = eventsOf(receiver);
         expect(events.map((event) => event.type)).to.deep.equal(titles.map(() => 'feedback.created'));
         const items = events.map((event) => (event.data as { feedback: { id: string; title: string } }).feedback);
@@ -141,7 +158,7 @@ for (const backend of backends()) {
         await publicClient.votes.toggle(item.id, { endUser: { externalId: 'someone' } });
         await client.admin.update(item.id, { status: 'in-progress' });
         await until(() => receiver.received.length >= 1);
-        await sleep(1_200);
+        await outboxSettled();
         expect(eventsOf(receiver).map((event) => event.type)).to.deep.equal(['feedback.status_changed']);
       } finally {
         await receiver.close();
@@ -160,7 +177,7 @@ for (const backend of backends()) {
         await server.sql(`do $$ begin perform * from toggle_vote('${item.id}', '${project}', 'ip:rolled-back', null); raise exception 'roll back'; exception when raise_exception then null; end $$`);
         const [{ n: after }] = (await server.sql<{ n: number }>('select count(*)::int as n from webhook_events')) as [{ n: number }];
         expect(after).to.equal(before);
-        await sleep(1_200);
+        await outboxSettled();
         expect(eventsOf(receiver).map((event) => event.type)).to.deep.equal(['feedback.created']);
       } finally {
         await receiver.close();
@@ -198,7 +215,7 @@ for (const backend of backends()) {
         await until(async () => !(await client.webhooks.get(webhook.id)).enabled, 10_000, 'the endpoint disabled');
         expect((await client.webhooks.get(webhook.id)).disabledReason).to.equal('the endpoint answered 410 Gone');
         await publicClient.feedback.create({ title: 'After gone' });
-        await sleep(1_200);
+        await outboxSettled();
         expect(receiver.received).to.have.length(1);
       } finally {
         await receiver.close();
@@ -255,7 +272,7 @@ for (const backend of backends()) {
         expect(receiver.received).to.have.length(1);
         const event = verifyWebhook({ body: receiver.received[0]!.body, headers: receiver.received[0]!.headers as Record<string, string>, secrets: secret });
         expect(event).to.deep.include({ type: 'webhook.test', data: { webhook: { id: webhook.id }, message: 'A test of this endpoint, sent on request' } });
-        await sleep(1_200);
+        await outboxSettled();
         expect(bystander.received).to.have.length(0);
       } finally {
         await receiver.close();
