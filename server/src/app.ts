@@ -75,6 +75,8 @@ export interface AppDependencies {
   boardMinFillMs?: number | undefined;
   /** How long the board trusts a project's settings, in ms (web/board/projects.ts; default 1 s). */
   boardProjectCacheTtlMs?: number | undefined;
+  /** How long the API trusts a key it has looked up, in ms (http/access.ts; default 1 s). */
+  keyCacheTtlMs?: number | undefined;
 }
 
 /**
@@ -137,6 +139,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
         voterSecret: deps.voterSecret,
         rateLimit: limiter && { points: limiter.points, limiter },
         failures: failedAuthLimit === 'off' ? undefined : new FailedAuthLimit(failedAuthLimit),
+        keyCacheTtlMs: deps.keyCacheTtlMs,
       }),
     )
     .use(jsonBody())

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiKey, startServer, type RunningServer, type ServeOptions } from '@feedbackd/server';
-import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
+import { BOARD_PROJECT_CACHE_TTL_MS, KEY_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import type { Backend, FreshDatabase } from './backends.js';
 
 /** A server on port 0 over a fresh, migrated database (Backend.createMigrated), with one API key of the default project. */
@@ -25,6 +25,8 @@ export interface TestServer {
    * server (`feedback board`, a service on the test's ORM) is what its next page shows.
    */
   boardSettingsSeen(): Promise<void>;
+  /** Waits out the API's key cache (KEY_CACHE_TTL_MS, or the suite's keyCacheTtlMs), so that a key revoked outside the server is refused. */
+  keyChangesSeen(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,10 +64,14 @@ export interface TestServerOptions {
    * after that instead of after a second. The suite that tests the bound itself keeps the default.
    */
   boardProjectCacheTtlMs?: number;
+  /** How long the API trusts a key it has looked up, in ms (the server's 1 s when absent): SHORT_KEY_CACHE_TTL_MS for a suite that revokes keys; keys.test.ts keeps the bound it tests. */
+  keyCacheTtlMs?: number;
 }
 
 /** The board's project cache of a suite that changes board settings between pages (boardProjectCacheTtlMs). */
 export const SHORT_BOARD_PROJECT_CACHE_TTL_MS = 50;
+/** The key cache of a suite that revokes keys and then uses them (keyCacheTtlMs). */
+export const SHORT_KEY_CACHE_TTL_MS = 50;
 
 export async function startTestServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
   const database = await backend.createMigrated();
@@ -91,6 +97,7 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     mailFrom: options.mailFrom,
     notifyWindowSeconds: options.notifyWindowSeconds,
     boardProjectCacheTtlMs: options.boardProjectCacheTtlMs,
+    keyCacheTtlMs: options.keyCacheTtlMs,
     logger: {
       debug: () => {},
       info: (message, fields) => logs.push(`INFO ${message} ${JSON.stringify(fields ?? {})}`),
@@ -121,6 +128,7 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     },
     sql: <T>(query: string, params: unknown[] = []) => server.orm.em.fork().execute<T[]>(query, params),
     boardSettingsSeen: () => pastCacheBound(options.boardProjectCacheTtlMs ?? BOARD_PROJECT_CACHE_TTL_MS),
+    keyChangesSeen: () => pastCacheBound(options.keyCacheTtlMs ?? KEY_CACHE_TTL_MS),
     close: async () => {
       await server.close();
       await database.drop();
@@ -174,6 +182,7 @@ export function withServer(backend: Backend, options: TestServerOptions = {}): T
     newKey: (projectSlug, kind) => current().newKey(projectSlug, kind),
     sql: <T>(query: string, params?: unknown[]) => current().sql<T>(query, params),
     boardSettingsSeen: () => current().boardSettingsSeen(),
+    keyChangesSeen: () => current().keyChangesSeen(),
     close: async () => {
       const running = current();
       started = undefined;

@@ -93,6 +93,7 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
       publicUrl: settings.publicUrl,
       boardMinFillMs: settings.boardMinFillMs,
       boardProjectCacheTtlMs: settings.boardProjectCacheTtlMs,
+      keyCacheTtlMs: settings.keyCacheTtlMs,
     });
     await redis?.connected();
     if (typeof role.metrics === 'object') metrics = await startMetricsListener({ port: role.metrics.port, host: settings.host, scrape: () => registry.metrics(), logger });
