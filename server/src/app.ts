@@ -73,6 +73,10 @@ export interface AppDependencies {
   publicUrl?: string | undefined;
   /** The shortest time to fill the board's comment and submit forms, in ms (web/kit/form-guard.ts; default 3 s). */
   boardMinFillMs?: number | undefined;
+  /** How long the board trusts a project's settings, in ms (web/board/projects.ts; default 1 s). */
+  boardProjectCacheTtlMs?: number | undefined;
+  /** How long the API trusts a key it has looked up, in ms (http/access.ts; default 1 s). */
+  keyCacheTtlMs?: number | undefined;
 }
 
 /**
@@ -113,7 +117,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   // its own session and cross-site rules: matched here by the router, so that an API request runs
   // none of their code on its way.
   const keyless = keylessRoutes(deps.sql, openApiJson(), boardPaths.board(DEFAULT_PROJECT_SLUG));
-  const boardPages = board({ sql: deps.sql, writes, limiter, logger: deps.logger, assets, voterSecret: deps.voterSecret, publicOrigin: deps.publicUrl, orm, minFillMs: deps.boardMinFillMs });
+  const boardPages = board({ sql: deps.sql, writes, limiter, logger: deps.logger, assets, voterSecret: deps.voterSecret, publicOrigin: deps.publicUrl, orm, minFillMs: deps.boardMinFillMs, projectCacheTtlMs: deps.boardProjectCacheTtlMs });
   for (const path of ['/b/{*rest}', '/assets/{*rest}']) keyless.all(path, boardPages);
   // The widget's loader, panels and their assets (web/widget/): its own framing and session rules.
   const widgetPanel = widget({ sql: deps.sql, writes, limiter, logger: deps.logger, assets: widgetAssets(), voterSecret: deps.voterSecret, publicOrigin: deps.publicUrl });
@@ -135,6 +139,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
         voterSecret: deps.voterSecret,
         rateLimit: limiter && { points: limiter.points, limiter },
         failures: failedAuthLimit === 'off' ? undefined : new FailedAuthLimit(failedAuthLimit),
+        keyCacheTtlMs: deps.keyCacheTtlMs,
       }),
     )
     .use(jsonBody())

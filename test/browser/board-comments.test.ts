@@ -1,13 +1,11 @@
 import { expect } from 'chai';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { boardSignInLink } from '@feedbackd/sdk/board';
 import { changeIdentitySecret, setAnonymousComments } from '@feedbackd/server';
-import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 
 import { backends } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot, watchedContext } from '../helpers/browser.js';
 import { inProcess } from '../helpers/cli-process.js';
-import { locationOf, request, withServer, type TestServer } from '../helpers/test-server.js';
+import { locationOf, request, withServer, type TestServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
 
 /** The conversation on an item (docs/board.md, "Conversation"; docs/triage.md) in headless Chromium, with and without JavaScript. */
 
@@ -25,7 +23,7 @@ for (const backend of backends()) {
   describe(`board conversation in a browser (${backend.name})`, function () {
     // First, so that without Chromium the suite is skipped before its server starts.
     const chrome = browserSuite();
-    const server = withServer(backend);
+    const server = withServer(backend, { boardProjectCacheTtlMs: SHORT_BOARD_PROJECT_CACHE_TTL_MS });
     let secretKey: string;
     let identity: string;
 
@@ -33,7 +31,7 @@ for (const backend of backends()) {
       secretKey = await server.newKey(undefined, 'secret');
       identity = ((await changeIdentitySecret(server.server.orm.em.fork(), 'default', 'rotate')) as { secret: string }).secret;
       await setAnonymousComments(server.server.orm.em.fork(), 'default', true);
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
     });
 
     const signInUrl = (externalId: string, name: string, id: string) =>
@@ -202,7 +200,7 @@ for (const backend of backends()) {
 
   describe(`board forms' fill time in a browser (${backend.name})`, function () {
     const chrome = browserSuite();
-    const server = withServer(backend, { boardMinFillMs: 60_000 });
+    const server = withServer(backend, { boardMinFillMs: 60_000, boardProjectCacheTtlMs: SHORT_BOARD_PROJECT_CACHE_TTL_MS });
 
     it('when the submit form is sent sooner than a person fills it, then it comes back with the reason in an alert and everything typed kept', async () => {
       const page = await chrome.watched.newPage();

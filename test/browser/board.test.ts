@@ -1,21 +1,19 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { SignJWT } from 'jose';
 import { boardSignInLink, signBoardToken } from '@feedbackd/sdk/board';
 import { changeIdentitySecret, setBoardFrameOrigins } from '@feedbackd/server';
-import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import type { Page } from 'playwright-core';
 import { backends } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, watchedContext } from '../helpers/browser.js';
-import { request, withServer } from '../helpers/test-server.js';
+import { request, withServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
 
 /** The board in headless Chromium (docs/board.md): what a visitor does, with and without JavaScript. */
 for (const backend of backends()) {
   describe(`board in a browser (${backend.name})`, function () {
     // First, so that without Chromium the suite is skipped before its server starts.
     const chrome = browserSuite();
-    const server = withServer(backend);
+    const server = withServer(backend, { boardProjectCacheTtlMs: SHORT_BOARD_PROJECT_CACHE_TTL_MS });
     let secretKey: string;
 
     before(async () => {
@@ -31,7 +29,7 @@ for (const backend of backends()) {
     /** A new identity secret for the default board, seen by the server once its project cache turns over. */
     async function identitySecret(): Promise<string> {
       const made = (await changeIdentitySecret(server.server.orm.em.fork(), 'default', 'rotate')) as { secret: string };
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
       return made.secret;
     }
 
@@ -286,7 +284,7 @@ for (const backend of backends()) {
         const allowed = await host();
         const other = await host();
         await setBoardFrameOrigins(server.server.orm.em.fork(), 'default', [allowed]);
-        await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+        await server.boardSettingsSeen();
         const page = await chrome.watched.newPage();
         await page.goto(`${allowed}/`);
         expect(await page.frameLocator('iframe').locator('h1').textContent()).to.equal('Feedback');

@@ -1,16 +1,14 @@
 import { expect } from 'chai';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { browserSuite, expectAccessible } from '../helpers/browser.js';
 import { png } from '../helpers/images.js';
-import { request, withServer } from '../helpers/test-server.js';
+import { request, withServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
 
 /** A branded board in headless Chromium (docs/board.md, "Brand"): the logo drawn, the accent in both themes, axe content. */
 for (const backend of backends()) {
   describe(`branded board in a browser (${backend.name})`, function () {
     const chrome = browserSuite();
-    const server = withServer(backend);
+    const server = withServer(backend, { boardProjectCacheTtlMs: SHORT_BOARD_PROJECT_CACHE_TTL_MS });
 
     it('when the board has a logo and an accent, then Chromium draws the logo, the inline accent passes the CSP in both themes with the dark one lighter, and axe finds nothing serious', async () => {
       const secret = await server.newKey(undefined, 'secret');
@@ -19,7 +17,7 @@ for (const backend of backends()) {
         body: { name: 'Acme Rockets', description: 'Tell us what to build next', accent: '#0a6640', logo: png(120, 40, [10, 102, 64]).toString('base64') },
       });
       expect(set.status, JSON.stringify(set.body)).to.equal(200);
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
 
       const page = await chrome.watched.newPage();
       for (const [scheme, accent] of [['light', '#0a6640'], ['dark', set.body.darkAccent as string]] as const) {

@@ -1,13 +1,11 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { boardSignInLink } from '@feedbackd/sdk/board';
 import { changeIdentitySecret } from '@feedbackd/server';
-import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import type { Page } from 'playwright-core';
 import { backends } from '../helpers/backends.js';
 import { browserSuite } from '../helpers/browser.js';
-import { request, withServer } from '../helpers/test-server.js';
+import { request, withServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
 
 /**
  * Issue 37's findings on the pages, in Chromium: a return path that climbs out of the board (the
@@ -49,7 +47,7 @@ function characterLefts(page: Page, selector: string): Promise<number[]> {
 for (const backend of backends()) {
   describe(`board edges in a browser (${backend.name})`, function () {
     const chrome = browserSuite();
-    const server = withServer(backend);
+    const server = withServer(backend, { boardProjectCacheTtlMs: SHORT_BOARD_PROJECT_CACHE_TTL_MS });
     let site: Awaited<ReturnType<typeof elsewhere>>;
 
     before(async () => {
@@ -65,7 +63,7 @@ for (const backend of backends()) {
 
     it("when a sign-in link's `to` is changed by hand to climb out of the board (`..`, `%2e%2e`), then Chromium lands on the board, on our origin, and the other site gets no request (issue 37: open redirect)", async () => {
       const made = (await changeIdentitySecret(server.server.orm.em.fork(), 'default', 'rotate')) as { secret: string };
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
       const host = new URL(site.origin).host;
       const climbs = [`/b/default/../..//${host}/`, `/b/default/%2e%2e/%2E%2E//${host}/`, `/b/default/.%2e/%2e./%2f/${host}/`, `/b/default/..\\..\\/${host}/`];
       for (const [n, to] of climbs.entries()) {

@@ -1,23 +1,21 @@
 import { expect } from 'chai';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { boardSignInLink } from '@feedbackd/sdk/board';
 import { changeIdentitySecret } from '@feedbackd/server';
-import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot, watchedContext } from '../helpers/browser.js';
-import { request, withServer } from '../helpers/test-server.js';
+import { request, withServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
 
 /** The item page's Subscribe / Unsubscribe button in headless Chromium (docs/notifications.md), at a desktop's and a phone's width. */
 for (const backend of backends()) {
   describe(`subscribing on the board in a browser (${backend.name})`, function () {
     // First, so that without Chromium the suite is skipped before its server starts.
     const chrome = browserSuite();
-    const server = withServer(backend);
+    const server = withServer(backend, { boardProjectCacheTtlMs: SHORT_BOARD_PROJECT_CACHE_TTL_MS });
     let secret: string;
 
     before(async () => {
       const made = (await changeIdentitySecret(server.server.orm.em.fork(), 'default', 'rotate')) as { secret: string };
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
       secret = made.secret;
     });
 

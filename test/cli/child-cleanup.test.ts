@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyEmbeddedTemplate } from '../helpers/backends.js';
 import { endGroup, groupAlive, track } from '../helpers/child-processes.js';
 import { startServe } from '../helpers/cli-process.js';
+import { scratchRoot } from '../helpers/scratch.js';
 
 async function waitFor(condition: () => boolean, what: string): Promise<void> {
   // Bounded by the test's own timeout: mocha fails the test with `what` unmet.
@@ -15,9 +15,15 @@ async function waitFor(condition: () => boolean, what: string): Promise<void> {
 
 describe('processes a test leaves behind', () => {
   let leftPid: number | undefined;
+  let leftDir: string | undefined;
+  // The data directory of the serve left running, once the root hooks have ended it (in /dev/shm it is memory).
+  after(() => {
+    if (leftDir) rmSync(leftDir, { recursive: true, force: true });
+  });
 
   it('when a test starts `feedback serve --workers 2` and ends without stopping it, then it passes (the next test checks what is left)', async () => {
-    const dataDir = copyEmbeddedTemplate(mkdtempSync(join(tmpdir(), 'feedback-test-')));
+    const dataDir = copyEmbeddedTemplate(mkdtempSync(join(scratchRoot(), 'feedback-test-')));
+    leftDir = dataDir;
     const server = await startServe(['--workers', '2', '--data-dir', dataDir]);
     leftPid = server.child.pid;
     expect(groupAlive(leftPid!), 'the serve and its workers run').to.equal(true);

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KEY_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { copyEmbeddedTemplate } from '../helpers/backends.js';
 import { runFeedback as feedback, inProcess, startServe } from '../helpers/cli-process.js';
 import { until } from '../helpers/until.js';
+import { scratchRoot } from '../helpers/scratch.js';
 
 const serve = (args: string[]) => startServe(args);
 
@@ -21,7 +21,7 @@ async function identify(url: string, key: string): Promise<number> {
 describe('feedback CLI', () => {
   let dataDir: string;
   beforeEach(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'feedback-cli-'));
+    dataDir = mkdtempSync(join(scratchRoot(), 'feedback-cli-'));
   });
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { copyEmbeddedTemplate } from '../helpers/backends.js';
 import { inProcess, runFeedback as feedback } from '../helpers/cli-process.js';
+import { scratchRoot } from '../helpers/scratch.js';
 
 /** The commands that read or change a database but must never make one (issue: "by accident"). */
 const OPERATOR_COMMANDS = [
@@ -19,7 +19,7 @@ const OPERATOR_COMMANDS = [
 describe('operator commands never create a database by accident', () => {
   let root: string;
   beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'feedback-nodata-'));
+    root = mkdtempSync(join(scratchRoot(), 'feedback-nodata-'));
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { renderProgress } from '../../cli/src/progress-bar.js';
 import { backends, copyEmbeddedTemplate } from '../helpers/backends.js';
 import { inProcess, runFeedback as feedback, startServe } from '../helpers/cli-process.js';
+import { scratchRoot } from '../helpers/scratch.js';
 
 const SUMMARY_LINE = /^seeded (\d+) items, (\d+) votes, (\d+) comments and (\d+) users into project default \(seed 3\) in [\d.]+ s: \d+ rows\/s/;
 
@@ -18,7 +18,7 @@ async function list(url: string, key: string, query: string): Promise<{ status: 
 describe('feedback seed', () => {
   let dataDir: string;
   beforeEach(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'feedback-seed-'));
+    dataDir = mkdtempSync(join(scratchRoot(), 'feedback-seed-'));
   });
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseLocation } from '@feedbackd/server';
+import { scratchRoot } from './scratch.js';
 import { blankEmbeddedDir, databaseUrl, embeddedTemplateDir, postgresTemplateName, withClient } from './templates.js';
 
 /** A database of one test suite, and how to throw it away. */
@@ -36,10 +36,10 @@ function embeddedAt(dataDir: string): FreshDatabase {
 const embedded: Backend = {
   name: 'embedded',
   async create() {
-    return embeddedAt(copyTemplate(blankEmbeddedDir(), mkdtempSync(join(tmpdir(), 'feedback-test-'))));
+    return embeddedAt(copyTemplate(blankEmbeddedDir(), mkdtempSync(join(scratchRoot(), 'feedback-test-'))));
   },
   async createMigrated() {
-    return embeddedAt(copyEmbeddedTemplate(mkdtempSync(join(tmpdir(), 'feedback-test-'))));
+    return embeddedAt(copyEmbeddedTemplate(mkdtempSync(join(scratchRoot(), 'feedback-test-'))));
   },
 };
 

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiKey, startServer, type RunningServer, type ServeOptions } from '@feedbackd/server';
+import { BOARD_PROJECT_CACHE_TTL_MS, KEY_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import type { Backend, FreshDatabase } from './backends.js';
 
 /** A server on port 0 over a fresh, migrated database (Backend.createMigrated), with one API key of the default project. */
@@ -17,6 +19,14 @@ export interface TestServer {
   newKey(projectSlug?: string, kind?: 'public' | 'secret'): Promise<string>;
   /** Runs a statement on the server's database, outside any request: for what a test must see or set in the rows themselves. */
   sql<T>(query: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Waits out the board's project cache (its time to live: BOARD_PROJECT_CACHE_TTL_MS, or the
+   * suite's boardProjectCacheTtlMs), so that a change of a board's settings made outside the
+   * server (`feedback board`, a service on the test's ORM) is what its next page shows.
+   */
+  boardSettingsSeen(): Promise<void>;
+  /** Waits out the API's key cache (KEY_CACHE_TTL_MS, or the suite's keyCacheTtlMs), so that a key revoked outside the server is refused. */
+  keyChangesSeen(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,7 +58,20 @@ export interface TestServerOptions {
   smtpUrl?: string;
   mailFrom?: string;
   notifyWindowSeconds?: number;
+  /**
+   * How long the board trusts a project's settings, in ms (the server's 1 s when absent): a suite
+   * that changes them between pages sets SHORT_BOARD_PROJECT_CACHE_TTL_MS, so each change is seen
+   * after that instead of after a second. The suite that tests the bound itself keeps the default.
+   */
+  boardProjectCacheTtlMs?: number;
+  /** How long the API trusts a key it has looked up, in ms (the server's 1 s when absent): SHORT_KEY_CACHE_TTL_MS for a suite that revokes keys; keys.test.ts keeps the bound it tests. */
+  keyCacheTtlMs?: number;
 }
+
+/** The board's project cache of a suite that changes board settings between pages (boardProjectCacheTtlMs). */
+export const SHORT_BOARD_PROJECT_CACHE_TTL_MS = 50;
+/** The key cache of a suite that revokes keys and then uses them (keyCacheTtlMs). */
+export const SHORT_KEY_CACHE_TTL_MS = 50;
 
 export async function startTestServer(backend: Backend, options: TestServerOptions = {}): Promise<TestServer> {
   const database = await backend.createMigrated();
@@ -73,6 +96,8 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
     smtpUrl: options.smtpUrl,
     mailFrom: options.mailFrom,
     notifyWindowSeconds: options.notifyWindowSeconds,
+    boardProjectCacheTtlMs: options.boardProjectCacheTtlMs,
+    keyCacheTtlMs: options.keyCacheTtlMs,
     logger: {
       debug: () => {},
       info: (message, fields) => logs.push(`INFO ${message} ${JSON.stringify(fields ?? {})}`),
@@ -102,11 +127,22 @@ export async function startTestServer(backend: Backend, options: TestServerOptio
       return (await createApiKey(em, { projectSlug, kind })).key;
     },
     sql: <T>(query: string, params: unknown[] = []) => server.orm.em.fork().execute<T[]>(query, params),
+    boardSettingsSeen: () => pastCacheBound(options.boardProjectCacheTtlMs ?? BOARD_PROJECT_CACHE_TTL_MS),
+    keyChangesSeen: () => pastCacheBound(options.keyCacheTtlMs ?? KEY_CACHE_TTL_MS),
     close: async () => {
       await server.close();
       await database.drop();
     },
   };
+}
+
+/**
+ * Resolves once `ttlMs` has passed on the clock the server's caches read (Date.now): a timer alone
+ * may fire a few ms early on that clock (libuv counts from the loop's cached time).
+ */
+async function pastCacheBound(ttlMs: number): Promise<void> {
+  const end = Date.now() + ttlMs + 1;
+  while (Date.now() < end) await sleep(end - Date.now());
 }
 
 /**
@@ -145,6 +181,8 @@ export function withServer(backend: Backend, options: TestServerOptions = {}): T
     },
     newKey: (projectSlug, kind) => current().newKey(projectSlug, kind),
     sql: <T>(query: string, params?: unknown[]) => current().sql<T>(query, params),
+    boardSettingsSeen: () => current().boardSettingsSeen(),
+    keyChangesSeen: () => current().keyChangesSeen(),
     close: async () => {
       const running = current();
       started = undefined;

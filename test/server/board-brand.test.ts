@@ -3,13 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { get } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { HOSTILE_SVG, png } from '../helpers/images.js';
-import { locationOf, request, withServer } from '../helpers/test-server.js';
+import { locationOf, request, withServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
 
 /** A board's brand (docs/board.md): set and cleared by PATCH /api/v1/board and `feedback board brand`, shown in the pages' head and header. */
 
@@ -27,7 +25,7 @@ function meta(text: string, attribute: 'name' | 'property', name: string): strin
 
 for (const backend of backends()) {
   describe(`board brand (${backend.name})`, () => {
-    const server = withServer(backend);
+    const server = withServer(backend, { boardProjectCacheTtlMs: SHORT_BOARD_PROJECT_CACHE_TTL_MS });
     let secret: string;
     let dir: string;
 
@@ -49,7 +47,7 @@ for (const backend of backends()) {
       expect(set.body.darkAccent).to.match(/^#[0-9a-f]{6}$/).and.not.equal('#0a6640');
       expect((await request(server, 'GET', '/api/v1/board', { apiKey: secret })).body).to.deep.equal(set.body);
 
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
       const board = await page(server, '/b/default');
       expect(board.status).to.equal(200);
       expect(board.text).to.match(/<title>&#x2068;Feedback&#x2069; &ndash; &#x2068;Acme Rockets&#x2069;<\/title>/);
@@ -89,7 +87,7 @@ for (const backend of backends()) {
       const cleared = await patch({ description: null, accent: null, defaultSort: null, logo: null });
       expect(cleared.status).to.equal(200);
       expect(cleared.body).to.deep.include({ name: 'Acme Rockets', description: null, accent: null, darkAccent: null, defaultSort: null, logo: null });
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
       const plain = await page(server, '/b/default');
       expect(plain.text).not.to.match(/<style|<img|og:image/);
       expect(plain.headers.get('content-security-policy')).to.equal(DEFAULT_CSP);

@@ -1,10 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { BOARD_LOCALES } from '@feedbackd/sdk/contract';
-import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
-import { locationOf, request, withServer } from '../helpers/test-server.js';
+import { locationOf, request, withServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
 
 /** The pages' language (docs/board.md, "Languages"): the switcher's cookie, then Accept-Language, then the board's default, then English. */
 
@@ -30,7 +28,7 @@ function htmlTag(text: string): string {
 
 for (const backend of backends()) {
   describe(`board and team languages (${backend.name})`, () => {
-    const server = withServer(backend);
+    const server = withServer(backend, { boardProjectCacheTtlMs: SHORT_BOARD_PROJECT_CACHE_TTL_MS });
     let secret: string;
     before(async () => {
       secret = await server.newKey(undefined, 'secret');
@@ -103,7 +101,7 @@ for (const backend of backends()) {
       expect(set.status, JSON.stringify(set.body)).to.equal(200);
       expect(set.body.locale).to.equal('ja');
       expect((await request(server, 'GET', '/api/v1/board', { apiKey: secret })).body.locale).to.equal('ja');
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
       expect(htmlTag((await browse(server, MISSING, { headers: { 'accept-language': 'sv' } })).text)).to.equal('<html lang="ja" dir="ltr">');
       expect(htmlTag((await browse(server, MISSING, { headers: { 'accept-language': 'es-MX' } })).text)).to.equal('<html lang="es" dir="ltr">');
 

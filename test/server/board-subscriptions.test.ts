@@ -1,10 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { boardSignInLink } from '@feedbackd/sdk/board';
 import { changeIdentitySecret } from '@feedbackd/server';
-import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
-import { request, withServer } from '../helpers/test-server.js';
+import { request, withServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
 
 type Page = { status: number; headers: Headers; text: string };
 
@@ -25,12 +23,12 @@ async function browse(server: { url: string }, path: string, init: { form?: Reco
 /** The board's Subscribe / Unsubscribe form over HTTP, without script (docs/notifications.md). */
 for (const backend of backends()) {
   describe(`board: subscribing (${backend.name})`, () => {
-    const server = withServer(backend);
+    const server = withServer(backend, { boardProjectCacheTtlMs: SHORT_BOARD_PROJECT_CACHE_TTL_MS });
     let cookie: string;
 
     before(async () => {
       const made = (await changeIdentitySecret(server.server.orm.em.fork(), 'default', 'rotate')) as { secret: string };
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
       const link = new URL(boardSignInLink({ serverUrl: server.url, project: 'default', secret: made.secret, user: { externalId: 'board-follower' } }));
       const answer = await browse(server, link.pathname + link.search);
       expect(answer.status, answer.text).to.equal(303);

@@ -1,13 +1,11 @@
 import { guardFields } from '../helpers/form-guard.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { SignJWT } from 'jose';
 import { boardSignInLink, signBoardToken } from '@feedbackd/sdk/board';
 import { changeIdentitySecret } from '@feedbackd/server';
-import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
-import { request, withServer, locationOf } from '../helpers/test-server.js';
+import { request, withServer, locationOf, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
 
 /**
  * Identified visitors of the board (docs/board.md, "Identified visitors") and its framing, over
@@ -40,13 +38,13 @@ function cookieOf(page: Page): string {
 
 for (const backend of backends()) {
   describe(`board: identified visitors (${backend.name})`, () => {
-    const server = withServer(backend);
+    const server = withServer(backend, { boardProjectCacheTtlMs: SHORT_BOARD_PROJECT_CACHE_TTL_MS });
     let secret: string;
 
     /** A new identity secret for the default board, seen by the server once its project cache turns over. */
     async function rotate(): Promise<string> {
       const made = await changeIdentitySecret(server.server.orm.em.fork(), 'default', 'rotate');
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
       return (made as { secret: string }).secret;
     }
 
@@ -255,7 +253,7 @@ for (const backend of backends()) {
     it('when the board has no identity secret, then a link is refused with a page that says the board takes none', async () => {
       await server.newKey('plain');
       expect((await inProcess(['board', 'on', '--project', 'plain', ...locationOf(server)])).code).to.equal(0);
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
       const page = await browse(server, pathOf(link({ externalId: 'u' }, { project: 'plain' })));
       expect(page.status).to.equal(401);
       expect(page.text).to.include('This board does not take sign-in links.');
@@ -268,7 +266,7 @@ for (const backend of backends()) {
       const allowed = await inProcess(['board', 'embed', '--origin', 'https://app.example.com', 'http://localhost:8080', '--json', ...where]);
       expect(allowed.code, allowed.stderr).to.equal(0);
       expect(JSON.parse(allowed.stdout).frameOrigins).to.deep.equal(['https://app.example.com', 'http://localhost:8080']);
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
       const framed = await browse(server, '/b/default');
       expect(framed.headers.get('content-security-policy')).to.include('frame-ancestors https://app.example.com http://localhost:8080;');
       // Issue 37: wildcards and anything that is not one exact origin are refused, and change nothing.
@@ -281,15 +279,15 @@ for (const backend of backends()) {
       expect(row!.origins, 'a refused command changed nothing').to.deep.equal(['https://app.example.com', 'http://localhost:8080']);
       // A row that holds a wildcard all the same (an older version took one, or a hand's update) never reaches the header.
       await server.sql("update projects set board_frame_origins = '{https://*,https://app.example.com}' where slug = 'default'");
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
       expect((await browse(server, '/b/default')).headers.get('content-security-policy')).to.include('frame-ancestors https://app.example.com;');
       await server.sql("update projects set board_frame_origins = '{https://*}' where slug = 'default'");
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
       expect((await browse(server, '/b/default')).headers.get('content-security-policy')).to.include("frame-ancestors 'none';");
       const none = await inProcess(['board', 'embed', '--none', ...where]);
       expect(none.code, none.stderr).to.equal(0);
       expect(none.stdout).to.include('may not be framed');
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
       expect((await browse(server, '/b/default')).headers.get('content-security-policy')).to.include("frame-ancestors 'none';");
     });
   });

@@ -1,13 +1,11 @@
 import { expect } from 'chai';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { boardSignInLink } from '@feedbackd/sdk/board';
 import { changeIdentitySecret, setAnonymousComments } from '@feedbackd/server';
-import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { browse, type Page } from '../helpers/team-forms.js';
 import { sampleSum, scrape } from '../helpers/metrics-text.js';
 import { guardFields } from '../helpers/form-guard.js';
-import { request, withServer, type TestServer } from '../helpers/test-server.js';
+import { request, withServer, type TestServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
 
 /** The board's conversation posts (docs/board.md, "Conversation" and "Spam"), as a browser without script sends them. */
 
@@ -25,14 +23,14 @@ async function signIn(server: TestServer, secret: string, user: { externalId: st
 
 for (const backend of backends()) {
   describe(`board: comments (${backend.name})`, () => {
-    const server = withServer(backend, { metricsPort: 0 });
+    const server = withServer(backend, { metricsPort: 0, boardProjectCacheTtlMs: SHORT_BOARD_PROJECT_CACHE_TTL_MS });
     let secretKey: string;
     let identity: string;
 
     before(async () => {
       secretKey = await server.newKey(undefined, 'secret');
       identity = ((await changeIdentitySecret(server.server.orm.em.fork(), 'default', 'rotate')) as { secret: string }).secret;
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
     });
 
     async function newItem(title: string): Promise<string> {
@@ -43,7 +41,7 @@ for (const backend of backends()) {
 
     async function anonymousComments(on: boolean): Promise<void> {
       await setAnonymousComments(server.server.orm.em.fork(), 'default', on);
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
     }
 
     /** Posts a comment (or a reply) as a form does, with the guard's fields of the page first read. */
@@ -200,11 +198,11 @@ for (const backend of backends()) {
   });
 
   describe(`board: comments' fill time (${backend.name})`, () => {
-    const server = withServer(backend, { boardMinFillMs: 60_000 });
+    const server = withServer(backend, { boardMinFillMs: 60_000, boardProjectCacheTtlMs: SHORT_BOARD_PROJECT_CACHE_TTL_MS });
 
     before(async () => {
       await setAnonymousComments(server.server.orm.em.fork(), 'default', true);
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
     });
 
     it('when a comment or an item is sent sooner than a person fills the form, then it is refused (400) with what was typed and the reason', async () => {
@@ -227,11 +225,11 @@ for (const backend of backends()) {
 
   describe(`board: comments' budget per address (${backend.name})`, () => {
     // Two posts a minute: the API key's budget too, so this suite makes one API request before its comments.
-    const server = withServer(backend, { rateLimit: 2 });
+    const server = withServer(backend, { rateLimit: 2, boardProjectCacheTtlMs: SHORT_BOARD_PROJECT_CACHE_TTL_MS });
 
     before(async () => {
       await setAnonymousComments(server.server.orm.em.fork(), 'default', true);
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
+      await server.boardSettingsSeen();
     });
 
     it('when an address spends its budget of comments, then the next is refused with 429 and Retry-After, its text kept in the form', async () => {

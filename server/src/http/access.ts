@@ -42,6 +42,8 @@ export interface AccessOptions {
   rateLimit: RateLimitOptions | undefined;
   /** Unknown or revoked keys counted per address (limits/failed-auth.ts), or undefined when that limit is off. */
   failures: FailedAuthLimit | undefined;
+  /** How long a looked-up key is trusted, in ms; KEY_CACHE_TTL_MS unless set (tests that revoke keys set less). */
+  keyCacheTtlMs?: number | undefined;
 }
 
 /**
@@ -59,7 +61,7 @@ export interface AccessOptions {
  */
 export function access(options: AccessOptions): Middleware<AppState> {
   const { failures, logger } = options;
-  const keys = new KeyCache(options.sql, options.voterSecret);
+  const keys = new KeyCache(options.sql, options.voterSecret, options.keyCacheTtlMs);
   const limiter = options.rateLimit && toRateLimiter(options.rateLimit);
   // The IETF draft's policy header, and the widely used X- header that says the same.
   const policyHeader = limiter && `"default";q=${limiter.points};w=${limiter.durationSeconds}`;

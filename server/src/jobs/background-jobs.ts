@@ -24,10 +24,11 @@ export interface JobsThreadData extends MachineJobOptions {
   nice: number;
 }
 
-/** What the jobs' thread tells the process: a log line, or that it stopped. */
+/** What the jobs' thread tells the process: a log line, a mail outcome, that its jobs started, or that it stopped. */
 export type JobsThreadMessage =
   | { log: { level: LogLevel; message: string; fields?: Record<string, unknown> } }
   | { mail: { outcome: 'sent' | 'failed' | 'suppressed'; count: number } }
+  | { started: true }
   | { stopped: true };
 
 /**
@@ -40,13 +41,17 @@ export function startBackgroundJobs(database: Pick<Database, 'kind' | 'connectio
   let stopping = false;
   let respawn: NodeJS.Timeout | undefined;
   let stopped: (() => void) | undefined;
+  /** Whether the current thread has started its jobs: until then it is loading its modules, and holds nothing to finish. */
+  let started = false;
   const spawn = (): Worker => {
+    started = false;
     const thread = new Worker(new URL('./jobs-thread.js', import.meta.url), { workerData: data });
     // The thread never keeps the process alive: a server that closes stops it first.
     thread.unref();
     thread.on('message', (message: JobsThreadMessage) => {
       if ('log' in message) logger[message.log.level](message.log.message, message.log.fields as LogFields | undefined);
       else if ('mail' in message) countMail(message.mail.outcome, message.mail.count);
+      else if ('started' in message) started = true;
       else stopped?.();
     });
     thread.on('error', (error) => logger.error('the background jobs failed; they start again in 5 s', { error: String(error) }));
@@ -64,6 +69,13 @@ export function startBackgroundJobs(database: Pick<Database, 'kind' | 'connectio
       stopping = true;
       clearTimeout(respawn);
       const thread = current;
+      // A server stopped before its jobs' thread is up (a short test's, or a Ctrl-C at once) need
+      // not wait for the thread to load its modules (a few hundred ms, more at its low priority on
+      // a busy machine) only to stop it: none of its jobs has run yet.
+      if (!started) {
+        await thread.terminate();
+        return;
+      }
       const done = new Promise<void>((resolve) => {
         stopped = resolve;
         thread.once('exit', () => resolve());

@@ -36,3 +36,4 @@ port.on('message', (message: unknown) => {
     .then(() => sql.close())
     .finally(() => post({ stopped: true }));
 });
+post({ started: true });

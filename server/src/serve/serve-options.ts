@@ -53,6 +53,17 @@ export interface ServeOptions extends DatabaseLocation {
    * (web/kit/form-guard.ts; default 3,000): a post sooner is refused as a bot's. Tests set 0.
    */
   boardMinFillMs?: number;
+  /**
+   * How long, in ms, the board trusts a project's settings without reading them again
+   * (web/board/projects.ts; default 1,000). For tests that change them from outside the server
+   * and would otherwise wait a second for it to see the change; no flag sets it.
+   */
+  boardProjectCacheTtlMs?: number;
+  /**
+   * How long, in ms, the API trusts a key it has looked up (http/access.ts; default 1,000): the
+   * bound on how long a revoked key still works. For tests that revoke keys; no flag sets it.
+   */
+  keyCacheTtlMs?: number;
   /** The notifications' mail server (`--smtp-url`, smtp://user:pass@host:port); absent, no mail is sent (docs/notifications.md). */
   smtpUrl?: string;
   /** The mail's sender (`--mail-from`, "Acme <feedback@acme.example>"); needed with smtpUrl. */
@@ -106,6 +117,10 @@ export interface ProcessSettings {
   voterSecret: string;
   /** The board forms' shortest fill time in ms; absent: the default. */
   boardMinFillMs?: number;
+  /** The board's project cache's time to live in ms; absent: the default. */
+  boardProjectCacheTtlMs?: number;
+  /** The API's key cache's time to live in ms; absent: the default. */
+  keyCacheTtlMs?: number;
 }
 
 /** The settings of each of the `processes` that serve `options` on `database`. */
@@ -126,6 +141,8 @@ export function processSettings(options: ServeOptions, database: Pick<Database, 
     webhooksPerSecond: options.webhooksPerSecond ?? DEFAULT_WEBHOOKS_PER_SECOND,
     ...(options.publicUrl === undefined ? {} : { publicUrl: publicOrigin(options.publicUrl) }),
     ...(options.boardMinFillMs === undefined ? {} : { boardMinFillMs: options.boardMinFillMs }),
+    ...(options.boardProjectCacheTtlMs === undefined ? {} : { boardProjectCacheTtlMs: options.boardProjectCacheTtlMs }),
+    ...(options.keyCacheTtlMs === undefined ? {} : { keyCacheTtlMs: options.keyCacheTtlMs }),
     ...(options.smtpUrl ? { mail: mailSettings(options.smtpUrl, options.mailFrom, options.notifyWindowSeconds) } : {}),
   };
 }

@@ -92,6 +92,8 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
       webhooks: { allowPrivate: settings.webhooksAllowPrivate, stopping: stopping.signal },
       publicUrl: settings.publicUrl,
       boardMinFillMs: settings.boardMinFillMs,
+      boardProjectCacheTtlMs: settings.boardProjectCacheTtlMs,
+      keyCacheTtlMs: settings.keyCacheTtlMs,
     });
     await redis?.connected();
     if (typeof role.metrics === 'object') metrics = await startMetricsListener({ port: role.metrics.port, host: settings.host, scrape: () => registry.metrics(), logger });

@@ -44,6 +44,8 @@ export interface BoardOptions {
   orm: () => Promise<MikroORM>;
   /** The shortest time to fill a comment or the submit form (kit/form-guard.ts); 3 seconds unless set (tests set 0). */
   minFillMs?: number | undefined;
+  /** How long a project's settings are trusted, in ms (projects.ts); BOARD_PROJECT_CACHE_TTL_MS unless set (tests that change them set less). */
+  projectCacheTtlMs?: number | undefined;
 }
 
 /**
@@ -59,7 +61,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
   const pages = boardPages(sql, assets.paths, guard);
   const actions = boardActions(sql, options.writes, assets.paths, guard);
   const comments = boardComments({ sql, orm: options.orm, guard, spend: spendBudget(options.limiter, logger, 'comment'), itemView: pages.itemView });
-  const projectBySlug = boardProjects(sql);
+  const projectBySlug = boardProjects(sql, options.projectCacheTtlMs);
   /**
    * The page's project (cached for about a second: projects.ts) and who is looking: the
    * identified visitor of a session cookie, whose voter key is their end user's id as in the API's

@@ -72,9 +72,9 @@ type Row = {
   moderation_hold_links: boolean;
 };
 
-/** The boards' projects by slug, each read at most once a second per process. */
-export function boardProjects(sql: SqlPool): (slug: string) => Promise<BoardProject | undefined> {
-  const cache = new ShortCache<BoardProject | undefined>(BOARD_PROJECT_CACHE_TTL_MS, BOARD_PROJECT_CACHE_MAX_ENTRIES);
+/** The boards' projects by slug, each read at most once a second (`ttlMs`) per process. */
+export function boardProjects(sql: SqlPool, ttlMs: number = BOARD_PROJECT_CACHE_TTL_MS): (slug: string) => Promise<BoardProject | undefined> {
+  const cache = new ShortCache<BoardProject | undefined>(ttlMs, BOARD_PROJECT_CACHE_MAX_ENTRIES);
   const load = async (slug: string): Promise<BoardProject | undefined> => {
     const [row] = await sql.query<Row>(BOARD_PROJECT.name, BOARD_PROJECT.text, [slug]);
     return row && projectOf(row);
