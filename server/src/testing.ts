@@ -28,7 +28,7 @@ export { nextDelayMs, RETRY_DELAYS_MS } from './webhooks/attempts.js';
 export { pace } from './webhooks/pace.js';
 export { loadVoterSecret, rekeyLegacyVoterKey, rekeyLegacyVoters } from './db/voter-secret.js';
 // The benchmark of the conversation (test/bench/comments.ts) times the detail statement alone.
-export { DETAIL, KEEP_THREAD_FROM } from './api/feedback.sql.js';
+export { DETAIL, DETAIL_WITH_HISTORY, KEEP_THREAD_FROM } from './api/feedback.sql.js';
 
 export { LEASE_SECONDS, mailSender, MAX_ATTEMPTS, RECIPIENTS_PER_CLAIM, SMTP_CONNECTIONS, type MailSender, type MailSenderOptions } from './notify/mail-sender.js';
 export { unsubscribeKey, signUnsubscribe, verifyUnsubscribe } from './notify/unsubscribe-token.js';

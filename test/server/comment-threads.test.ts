@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { FeedbackClient } from '@feedbackd/sdk';
-import { DETAIL, KEEP_THREAD_FROM } from '@feedbackd/server/testing';
+import { DETAIL, DETAIL_WITH_HISTORY, KEEP_THREAD_FROM } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { request, withServer } from '../helpers/test-server.js';
 
@@ -27,14 +27,14 @@ for (const backend of backends()) {
       await team?.close();
     });
 
-    /** The public detail statement's answer for the item, sent `stamp` as the thread its reader holds. */
+    /** The public detail's thread statement's answer for the item, sent `stamp` as the thread its reader holds. */
     const detailRow = async (id: string, stamp: string | null): Promise<{ stamp: string | null; thread: string | null }> => {
       const [project] = await server.sql<{ id: string }>(`select project_id::text as id from feedback where id = ?`, [id]);
       // server.sql binds `?` in the order they appear: each $n of the statement becomes one, with its value.
       const values = [id, project!.id, null, stamp];
-      const order = [...DETAIL.text.matchAll(/\$(\d)/g)].map((match) => Number(match[1]) - 1);
+      const order = [...DETAIL.thread.text.matchAll(/\$(\d)/g)].map((match) => Number(match[1]) - 1);
       const rows = await server.sql<{ stamp: string | null; thread: string | null }>(
-        `select stamp, thread from (${DETAIL.text.replace(/\$(\d)/g, '?')}) d`,
+        `select stamp, thread from (${DETAIL.thread.text.replace(/\$(\d)/g, '?')}) d`,
         order.map((n) => values[n]),
       );
       return rows[0]!;
@@ -115,32 +115,43 @@ for (const backend of backends()) {
 }
 
 describe('CommentThreads: how a kept thread is used', () => {
-  /** A stand-in for the statements: answers as the detail statement does, counting its reads. */
-  const fakeSql = (stamp: string, thread: string, tail: string | null) => {
-    const sent: unknown[][] = [];
+  /** A stand-in for the statements: answers as the detail statements do for one item, recording what was sent. */
+  const fakeSql = (commentCount: number, stamp: string, thread: string, tail: string | null) => {
+    const sent: { name: string; values: unknown[] }[] = [];
+    const head = '{"id":"a","userHasVoted":false}';
     return {
       sent,
-      query: async (_name: string, _text: string, values: unknown[]) => {
-        sent.push(values);
-        return [{ head: '{"id":"a","userHasVoted":false}', thread: values[3] === stamp ? null : thread, tail, stamp }] as never;
+      query: async (name: string, _text: string, values: unknown[]) => {
+        sent.push({ name, values });
+        if (!name.endsWith('_thread')) return [{ body: `${head.slice(0, -1)},"comments":${thread}${tail === null ? '}' : `,${tail.slice(1)}`}`, comment_count: commentCount }] as never;
+        return [{ head, thread: values[3] === stamp ? null : thread, tail, stamp }] as never;
       },
     };
   };
 
-  it('when a thread is read again with its stamp unchanged, then the kept text is used and the object reads as built', async () => {
+  it('when a long thread is read again and again, then the plain statement finds it long, the thread statement builds it once, and then the kept text is used; the object reads the same every time', async () => {
     const { CommentThreads } = await import('../../server/src/api/comment-threads.js');
     const threads = new CommentThreads();
-    const sql = fakeSql('3:10:20', '[{"id":"c"}]', '{"userIsSubscribed":true}');
-    const statement = { ...DETAIL, secret: false };
-    const built = await threads.read(sql, statement, 'a', 'p', null);
-    const kept = await threads.read(sql, statement, 'a', 'p', null);
-    expect(built).to.equal('{"id":"a","userHasVoted":false,"comments":[{"id":"c"}],"userIsSubscribed":true}');
-    expect(kept).to.equal(built);
-    expect(sql.sent.map((values) => values[3])).to.deep.equal([null, '3:10:20']);
+    const sql = fakeSql(KEEP_THREAD_FROM, '3:10:20', '[{"id":"c"}]', '{"userIsSubscribed":true}');
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await threads.read(sql, DETAIL, 'a', 'p', null));
+    expect(new Set(answers)).to.deep.equal(new Set(['{"id":"a","userHasVoted":false,"comments":[{"id":"c"}],"userIsSubscribed":true}']));
+    expect(sql.sent.map(({ name, values }) => [name, values[3] ?? null])).to.deep.equal([
+      ['detail', null],
+      ['detail_thread', null],
+      ['detail_thread', '3:10:20'],
+    ]);
     expect(threads.hits).to.equal(1);
-    // The team's thread of the same item is another thread: not kept yet.
-    await threads.read(sql, { ...statement, secret: true }, 'a', 'p', null);
-    expect(sql.sent.at(-1)![3]).to.equal(null);
-    expect(JSON.parse((await threads.read(fakeSql('1:1:0', '[]', null), statement, 'b', 'p', null))!)).to.deep.equal({ id: 'a', userHasVoted: false, comments: [] });
+    // The team's thread of the same item is another thread: not known yet.
+    await threads.read(sql, DETAIL_WITH_HISTORY, 'a', 'p', null);
+    expect(sql.sent.at(-1)!.name).to.equal('detail_with_history');
+  });
+
+  it('when a thread is short, then only the plain statement is ever sent', async () => {
+    const { CommentThreads } = await import('../../server/src/api/comment-threads.js');
+    const threads = new CommentThreads();
+    const sql = fakeSql(KEEP_THREAD_FROM - 1, '1:1:0', '[]', null);
+    for (let i = 0; i < 3; i++) expect(JSON.parse((await threads.read(sql, DETAIL, 'b', 'p', null))!)).to.deep.equal({ id: 'a', userHasVoted: false, comments: [] });
+    expect(sql.sent.map(({ name }) => name)).to.deep.equal(['detail', 'detail', 'detail']);
   });
 });

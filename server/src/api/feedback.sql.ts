@@ -13,13 +13,43 @@ import { userIsSubscribed } from '../db/subscription-reasons.js';
  */
 export const KEEP_THREAD_FROM = 50;
 
+/** Where the detail's fields come from: those before `comments`, and those after it. */
+function detailFields(extraFields: JsonFields, subscription: boolean): { before: JsonFields; after: JsonFields } {
+  // `userIsSubscribed` is only in the answer read with an endUserId (`subscription`), so the
+  // answer without one stays the spec's, unchanged; with one, it follows the spec's fields (after
+  // `comments`), so they keep the spec's order.
+  return {
+    before: [...itemFields(), ['userHasVoted', userHasVoted('$3')]],
+    after: [...(subscription ? ([['userIsSubscribed', userIsSubscribed('$3')]] as const) : []), ...extraFields],
+  };
+}
+
+/** The item's comments a caller sees, as rows `cm` with their end-user authors `cu`. */
+function threadRows(secret: boolean): string {
+  return `from comments cm left join end_users cu on cu.id = cm.author_end_user_id
+      where cm.feedback_id = f.id and ${visibleComments(secret)}`;
+}
+
 /**
- * The detail view's text, as the parts of one object (api/comment-threads.ts puts them together):
- * `head`, the object of the fields before `comments`; `thread`, the comments as JSON text, or null
- * when the reader sent as $4 the stamp it holds and that stamp is still the thread's; `tail`, the
- * object of the fields after `comments`, or null; `stamp`, the thread's version, for an item with
- * at least KEEP_THREAD_FROM comments (else null). The parts are joined in the reader rather than
- * in SQL: one object built around a thread that may be missing would need every field twice.
+ * The detail view's text: `body`, the whole object, and `comment_count`, from which the reader
+ * (api/comment-threads.ts) tells an item whose thread is worth keeping. `extraFields` follow the
+ * comments. `secret`: the team's view, with its internal notes (api/comments.sql.ts); a public
+ * key's comments never include them.
+ */
+function detailText(extraFields: JsonFields, secret: boolean, subscription = false): string {
+  const { before, after } = detailFields(extraFields, subscription);
+  return `select ${jsonObject([...before, ['comments', `(select ${jsonArrayText(commentJson(STORED_COMMENT, secret), COMMENT_ORDER)}::json ${threadRows(secret)})`], ...after])}::text as body,
+    c.comment_count
+  from ${ITEM_FROM}
+  where f.id = $1 and f.project_id = $2`;
+}
+
+/**
+ * The same detail for an item with a long thread, as the parts of one object (the reader puts
+ * them together): `head`, the object of the fields before `comments`; `thread`, the comments as
+ * JSON text, or null when the reader sent as $4 the stamp it holds and that stamp is still the
+ * thread's; `tail`, the object of the fields after `comments`, or null; `stamp`, the thread's
+ * version, or null once the item has fewer than KEEP_THREAD_FROM comments.
  *
  * The stamp is the visible comments' count and the sums of the xmin of their rows and of their
  * authors' end_users rows. Every write of a comment or of its author's profile makes a new row
@@ -31,21 +61,13 @@ export const KEEP_THREAD_FROM = 50;
  * if its new ids summed exactly to the ones they replaced. Reading the stamp is an index scan of
  * the item's comments, about a tenth of building 1,000 of them.
  *
- * The two lateral subqueries end in `offset 0`: without it PostgreSQL pulls them up and writes
- * their expressions into every place that names `t.stamp`, each a subplan of its own, which a
- * generic plan sets up on every execution even when it never runs them.
- *
- * `extraFields` follow the comments. `secret`: the team's view, with its internal notes
- * (api/comments.sql.ts); a public key's comments never include them.
+ * Only items known to be long are read so: the parts, the stamp and the lateral subqueries cost
+ * a short item's detail about a tenth more than detailText. The lateral subqueries end in
+ * `offset 0`: without it PostgreSQL pulls them up and writes their expressions into every place
+ * that names `t.stamp`, each a subplan of its own, which a generic plan sets up on every execution.
  */
-function detailText(extraFields: JsonFields, secret: boolean, subscription = false): string {
-  // `userIsSubscribed` is only in the answer read with an endUserId (`subscription`), so the
-  // answer without one stays the spec's, unchanged; with one, it follows the spec's fields (after
-  // `comments`), so they keep the spec's order.
-  const before: JsonFields = [...itemFields(), ['userHasVoted', userHasVoted('$3')]];
-  const after: JsonFields = [...(subscription ? ([['userIsSubscribed', userIsSubscribed('$3')]] as const) : []), ...extraFields];
-  const comments = `from comments cm left join end_users cu on cu.id = cm.author_end_user_id
-      where cm.feedback_id = f.id and ${visibleComments(secret)}`;
+function threadDetailText(extraFields: JsonFields, secret: boolean, subscription = false): string {
+  const { before, after } = detailFields(extraFields, subscription);
   return `select ${jsonObject(before)}::text as head,
     k.thread,
     ${after.length > 0 ? `${jsonObject(after)}::text` : 'null::text'} as tail,
@@ -54,27 +76,43 @@ function detailText(extraFields: JsonFields, secret: boolean, subscription = fal
   cross join lateral (
     select case when c.comment_count >= ${KEEP_THREAD_FROM} then (
       select count(*) || ':' || sum(cm.xmin::text::bigint) || ':' || coalesce(sum(cu.xmin::text::bigint), 0)
-      ${comments}
+      ${threadRows(secret)}
     ) end as stamp
     offset 0
   ) t
   cross join lateral (
-    select case when t.stamp = $4::text then null else (select ${jsonArrayText(commentJson(STORED_COMMENT, secret), COMMENT_ORDER)} ${comments}) end as thread
+    select case when t.stamp = $4::text then null else (select ${jsonArrayText(commentJson(STORED_COMMENT, secret), COMMENT_ORDER)} ${threadRows(secret)}) end as thread
     offset 0
   ) k
   where f.id = $1 and f.project_id = $2`;
 }
 
 /**
+ * A detail statement: `text` for any item ($1 item, $2 project, $3 the endUserId or null),
+ * `thread` for an item with a long thread ($4 the stamp of the thread the reader holds, or null),
+ * and whether its thread has the team's internal notes (`secret`). Read through
+ * api/comment-threads.ts.
+ */
+export interface DetailStatement extends Statement {
+  secret: boolean;
+  thread: Statement;
+}
+
+function detailStatement(name: string, extraFields: JsonFields, secret: boolean, subscription = false): DetailStatement {
+  return {
+    name,
+    text: detailText(extraFields, secret, subscription),
+    secret,
+    thread: { name: `${name}_thread`, text: threadDetailText(extraFields, secret, subscription) },
+  };
+}
+
+/**
  * Spec 4.4 in one statement: the item, whether the end user $3 (external id, may be null) has
  * voted, and its comments (the pinned answer first, then oldest first; never an internal note).
- * $1 item id, $2 project, $4 the stamp of the thread the caller holds (or null). No row: not
- * found. Read through api/comment-threads.ts, readDetail.
+ * $1 item id, $2 project. No row: not found.
  */
-/** A detail statement, and whether its thread has the team's internal notes (api/comment-threads.ts). */
-export type DetailStatement = Statement & { secret: boolean };
-
-export const DETAIL: DetailStatement = { name: 'detail', text: detailText([], false), secret: false };
+export const DETAIL = detailStatement('detail', [], false);
 
 /** The secret key's `statusHistory` (DETAIL_WITH_HISTORY). */
 const STATUS_HISTORY: JsonFields = [
@@ -103,11 +141,11 @@ const STATUS_HISTORY: JsonFields = [
  * status changes oldest first (by id: a sequence, in the order the item's row lock let them
  * happen). The public statement stays as it is, so a public key's answer and cost do not change.
  */
-export const DETAIL_WITH_HISTORY: DetailStatement = { name: 'detail_with_history', text: detailText(STATUS_HISTORY, true), secret: true };
+export const DETAIL_WITH_HISTORY = detailStatement('detail_with_history', STATUS_HISTORY, true);
 
 /** DETAIL and DETAIL_WITH_HISTORY read with an endUserId: the same, with `userIsSubscribed` after `comments` (and before a secret key's `statusHistory`). */
-export const DETAIL_FOR_USER: DetailStatement = { name: 'detail_for_user', text: detailText([], false, true), secret: false };
-export const DETAIL_WITH_HISTORY_FOR_USER: DetailStatement = { name: 'detail_with_history_for_user', text: detailText(STATUS_HISTORY, true, true), secret: true };
+export const DETAIL_FOR_USER = detailStatement('detail_for_user', [], false, true);
+export const DETAIL_WITH_HISTORY_FOR_USER = detailStatement('detail_with_history_for_user', STATUS_HISTORY, true, true);
 
 // ---------------------------------------------------------------------------------- list (4.3)
 
