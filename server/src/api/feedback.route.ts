@@ -12,9 +12,10 @@ import { holdSubmission } from './held-posts.js';
 import { holdReason } from './moderation.js';
 
 /**
- * Spec 4.2 to 4.4: submit, list and read feedback. A submission is submissions.ts's, a
- * list's statement lists.ts's, a detail's read through comment-threads.ts. `submissions` is the process's one group commit of submissions (api/hot-writes.ts),
- * which the board's submit form shares.
+ * Spec 4.2 to 4.4: submit, list and read feedback. A submission is submissions.ts's, a list's
+ * statement lists.ts's, and a detail is read through comment-threads.ts. `submissions` is the
+ * process's one group commit of submissions (api/hot-writes.ts), which the board's submit form
+ * shares.
  */
 export function mountFeedbackRoutes(router: Router<AppState>, options: MountOptions, submissions: SubmitBatches): void {
   const threads = new CommentThreads();
