@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { until } from './until.js';
 
 // A webhook receiver for the tests of deliveries, sent by the server or forwarded by a listener.
 
@@ -62,3 +63,23 @@ export function signatureHeaders(headers: IncomingHttpHeaders): Record<string, s
 }
 
 export { until } from './until.js';
+
+/**
+ * Waits until the server's sender has nothing left to do: every event written is fanned out
+ * (grouped rows expanded) and no delivery to an enabled push endpoint waits. What a receiver is
+ * going to get, it has then, and the log holds its answer to each; a test that checks what did not
+ * arrive, or what the log kept, looks after this rather than after a pause.
+ */
+export async function outboxSettled(server: { sql<T>(text: string, params?: unknown[]): Promise<T[]> }, ms = 30_000): Promise<void> {
+  await until(
+    async () => {
+      const [row] = await server.sql<{ waiting: number }>(
+        `select (select count(*) from webhook_events where not fanned_out)::int + (select count(*) from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
+           where d.state = 'pending' and w.disabled_at is null and w.mode = 'push')::int as waiting`,
+      );
+      return row!.waiting === 0;
+    },
+    ms,
+    'every event fanned out and delivered',
+  );
+}

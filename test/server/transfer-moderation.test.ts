@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createApiKey, DumpFormatError, ImportConflictError, importDump, startServer, type RunningServer } from '@feedbackd/server';
 import { silentLogger } from '@feedbackd/server/testing';
+import { rejection } from '../helpers/assertions.js';
 import { backends } from '../helpers/backends.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { dumpOf, emptyDatabase, linesOf, tableDigests, type EmptyDatabase } from '../helpers/transfer.js';
@@ -35,16 +36,6 @@ function withData(dump: string, n: number, edit: (data: Record<string, unknown>)
   const record = JSON.parse(lines[n - 1]!) as { type: string; data: Record<string, unknown> };
   lines[n - 1] = JSON.stringify({ ...record, data: edit(record.data) });
   return lines.join('\n');
-}
-
-/** Runs `action`, which must fail, and returns its error. */
-async function failure(action: () => Promise<unknown>): Promise<Error> {
-  try {
-    await action();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a failure');
 }
 
 /** Dump format version 4 (issues: a dump is lossless for the conversation and notifications): the moderation queue, blocks and refused addresses. */
@@ -203,12 +194,12 @@ for (const backend of backends()) {
           [withData(sourceDump, identifiedBlock, (data) => ({ ...data, endUserId: elsewhere })), identifiedBlock, `endUserId ${elsewhere} is not a user of the block's project`],
         ];
         for (const [dump, line, problem] of conflicts) {
-          const error = await failure(() => importDump(empty.orm, linesOf(dump)));
+          const error = (await rejection(importDump(empty.orm, linesOf(dump)))) as Error;
           expect(error, error.message).to.be.instanceOf(ImportConflictError);
           expect(error.message).to.include(`line ${line}: ${problem}`);
           expect(await tableDigests(empty.orm), `nothing written by a dump that fails at line ${line}`).to.deep.equal(before);
         }
-        const untitled = await failure(() => importDump(empty.orm, linesOf(withData(sourceDump, idea, (data) => ({ ...data, title: null })))));
+        const untitled = (await rejection(importDump(empty.orm, linesOf(withData(sourceDump, idea, (data) => ({ ...data, title: null })))))) as Error;
         expect(untitled, untitled.message).to.be.instanceOf(DumpFormatError);
         expect((untitled as DumpFormatError).line).to.equal(idea);
         expect(untitled.message).to.include('a held submission has a title');

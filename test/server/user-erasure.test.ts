@@ -7,7 +7,7 @@ import { backends } from '../helpers/backends.js';
 import { expectCountersExact, expectListTotalsExact } from '../helpers/invariants.js';
 import { request, withServer, type TestServer } from '../helpers/test-server.js';
 import { dumpOf, emptyDatabase, linesOf } from '../helpers/transfer.js';
-import { startReceiver, until } from '../helpers/webhook-receiver.js';
+import { outboxSettled, startReceiver, until } from '../helpers/webhook-receiver.js';
 
 // Issue 37, finding 7: no way to erase or export one person. These tests erase and export end
 // users by externalId and then look for what is left of them in every table.
@@ -56,17 +56,6 @@ async function tracesOf(server: Pick<TestServer, 'sql'>, needles: string[]): Pro
 /** The copies of a person allowed to stay: the notice of their erasure, and a receiver's echo of it. */
 const THE_NOTICE = ['webhook_events.data (user.erased)'];
 const withoutEchoOfNotice = (traces: string[]) => traces.filter((trace) => trace !== 'webhook_attempts.response (user.erased)');
-
-/** Waits until every event is fanned out and every delivery tried, so the log holds the receiver's answer to each. */
-async function deliveriesSettled(server: Pick<TestServer, 'sql'>): Promise<void> {
-  const waiting = async () =>
-    (
-      await server.sql<{ n: number }>(
-        `select (select count(*) from webhook_events where not fanned_out) + (select count(*) from webhook_deliveries where state = 'pending') as n`,
-      )
-    )[0]!.n;
-  await until(async () => Number(await waiting()) === 0, 30_000, 'every event fanned out and every delivery tried');
-}
 
 for (const backend of backends()) {
   describe(`erasure and export of one end user (${backend.name})`, () => {
@@ -137,7 +126,7 @@ for (const backend of backends()) {
       const internalId = await internalIdOf(p);
       const before = { own: await visitor.feedback.get(p.ownItem), other: await visitor.feedback.get(p.otherItem) };
       // The receiver has answered every delivery with its body: the log's answers name them.
-      await deliveriesSettled(server);
+      await outboxSettled(server);
       expect(await tracesOf(server, [p.email]), 'the echo of what was sent').to.include('webhook_attempts.response (feedback.created)');
 
       const result = await admin.users.erase(p.externalId);
@@ -171,7 +160,7 @@ for (const backend of backends()) {
       const internalId = await internalIdOf(p);
       const other = await visitor.feedback.get(p.otherItem);
       // A delivery in flight during the erasure would record its answer after it (docs/api.md).
-      await deliveriesSettled(server);
+      await outboxSettled(server);
 
       const result = await admin.users.erase(p.externalId, { content: 'delete' });
       expect(result.counts).to.include({ endUsers: 1, votes: 2, submissionsDeleted: 1, commentsDeleted: 2, submissionsAnonymised: 0, commentsAnonymised: 0 });
@@ -275,7 +264,7 @@ for (const backend of backends()) {
       await importDump(server.server.orm, linesOf(olderDeleted));
       expect((await admin.users.export(deleted.externalId)).submissions).to.have.length(1);
       await expectCountersExact(server);
-      await deliveriesSettled(server);
+      await outboxSettled(server);
       const again = await admin.users.erase(deleted.externalId, { content: 'delete' });
       expect(again.counts).to.include({ endUsers: 1, votes: 2, submissionsDeleted: 1, commentsDeleted: 2 });
       await expectCountersExact(server);

@@ -5,7 +5,7 @@ import { isKnownWebhookEvent, verifyWebhook, type WebhookEvent } from '@feedback
 import { nextDelayMs, pace, PRUNE_LOG, RETRY_DELAYS_MS, WEBHOOK_LOG_DAYS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { request, startTestServer, withServer } from '../helpers/test-server.js';
-import { signatureHeaders, startHangingReceiver, startReceiver, until, type Received } from '../helpers/webhook-receiver.js';
+import { outboxSettled as settled, signatureHeaders, startHangingReceiver, startReceiver, until, type Received } from '../helpers/webhook-receiver.js';
 
 for (const backend of backends()) {
   describe(`webhooks (${backend.name})`, () => {
@@ -27,23 +27,7 @@ for (const backend of backends()) {
 
     const eventsOf = (receiver: { received: Received[] }) => receiver.received.map((r) => JSON.parse(r.body) as WebhookEvent);
 
-    /**
-     * Waits until the sender has nothing left to do: every event written is fanned out (grouped
-     * rows expanded) and no delivery to an enabled push endpoint waits. What a receiver is going to
-     * get, it has then; a test that checks what did not arrive looks after this, not after a pause.
-     */
-    const outboxSettled = () =>
-      until(
-        async () => {
-          const [row] = await server.sql<{ waiting: number }>(
-            `select (select count(*) from webhook_events where not fanned_out)::int + (select count(*) from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
-               where d.state = 'pending' and w.disabled_at is null and w.mode = 'push')::int as waiting`,
-          );
-          return row!.waiting === 0;
-        },
-        10_000,
-        'every event fanned out and delivered',
-      );
+    const outboxSettled = () => settled(server, 10_000);
 
     it('when no endpoint subscribes, then a submit, a vote and a comment write no event at all', async () => {
       const before = await server.sql<{ n: number }>('select count(*)::int as n from webhook_events');
