@@ -16,10 +16,22 @@ export type ServerModule = typeof import('@feedbackd/server');
 export type DatabaseNeed = 'migrated' | 'present' | 'create';
 
 /**
- * How long a command waits for a connection before it says so and ends. On the embedded database
- * while the server runs, that is a wait for any transaction of another command (an import) to end.
+ * How long a command waits for a connection before it says so and ends, in seconds. On the
+ * embedded database while the server runs, that is a wait for any transaction of another command
+ * (an import) to end. A script that would rather fail fast sets FEEDBACK_CONNECT_TIMEOUT.
  */
-const CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_S = 30;
+const CONNECT_TIMEOUT_VARIABLE = 'FEEDBACK_CONNECT_TIMEOUT';
+
+/** The wait for a connection, from FEEDBACK_CONNECT_TIMEOUT (whole seconds, 1 to 3600) or the default. */
+function connectTimeoutSeconds(): number {
+  const value = process.env[CONNECT_TIMEOUT_VARIABLE];
+  if (value === undefined || value === '') return DEFAULT_CONNECT_TIMEOUT_S;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 3600) {
+    throw new CliError(`${CONNECT_TIMEOUT_VARIABLE} must be a whole number of seconds from 1 to 3600, not "${value}"`, EXIT.usage);
+  }
+  return Number(value);
+}
 
 /**
  * Runs an operator command on the database. On the embedded database it owns the data directory
@@ -31,12 +43,13 @@ export async function withDatabase<T>(
   action: (orm: MikroORM, server: ServerModule) => Promise<T>,
   need: DatabaseNeed = 'migrated',
 ): Promise<T> {
+  const connectTimeoutS = connectTimeoutSeconds();
   const server = await import('@feedbackd/server');
   const database = await server.openDatabase(location, 'operator', { mustExist: need !== 'create' }).catch((error: unknown) => {
     throw explainOpenError(error, location, server);
   });
   try {
-    const orm = await server.openOrm(database, { createDatabase: need === 'create', connectTimeoutMs: CONNECT_TIMEOUT_MS }).catch((error: unknown) => {
+    const orm = await server.openOrm(database, { createDatabase: need === 'create', connectTimeoutMs: connectTimeoutS * 1000 }).catch((error: unknown) => {
       throw explainOpenError(error, location, server, database);
     });
     try {
@@ -102,7 +115,7 @@ function explainConnectionError(error: unknown, database: Database): unknown {
       database.kind === 'embedded'
         ? 'the embedded database runs one transaction at a time: is another command holding it, or the server stuck?'
         : 'is it overloaded, or out of connections?';
-    return new CliError(`could not get a connection to the database (${database.description}) within ${CONNECT_TIMEOUT_MS / 1000} s: ${why}`, EXIT.error);
+    return new CliError(`could not get a connection to the database (${database.description}) within ${connectTimeoutSeconds()} s: ${why}`, EXIT.error);
   }
   // The socket of a server that has just stopped: gone (ENOENT) or refusing (ECONNREFUSED).
   const connect = (error as { syscall?: unknown }).syscall === 'connect';

@@ -153,7 +153,8 @@ for (const backend of backends()) {
         await holder.query('begin');
         let run: Run;
         try {
-          run = await feedback(['export', ...flags]);
+          // The wait a script that would rather fail fast sets (30 s by default).
+          run = await feedback(['export', ...flags], { FEEDBACK_CONNECT_TIMEOUT: '2' });
         } finally {
           await holder.query('rollback');
           await holder.end();
@@ -161,9 +162,18 @@ for (const backend of backends()) {
         expect(run.code, run.stderr).to.equal(1);
         expect(run.stdout).to.equal('');
         expect(run.stderr).to.match(
-          /^feedback: could not get a connection to the database \(embedded PostgreSQL in \S+, through the server \(pid \d+\) that owns it\) within 30 s: [^\n]+\n$/,
+          /^feedback: could not get a connection to the database \(embedded PostgreSQL in \S+, through the server \(pid \d+\) that owns it\) within 2 s: [^\n]+\n$/,
         );
         expect(run.stderr).not.to.match(/knex|transacting/i);
+      });
+
+      it('when FEEDBACK_CONNECT_TIMEOUT is not a whole number of seconds from 1 to 3600, then a database command says so and exits 2 without touching the database', async () => {
+        for (const value of ['0', '1.5', 'soon', '3601']) {
+          const run = await feedback(['export', ...flags], { FEEDBACK_CONNECT_TIMEOUT: value });
+          expect(run.code, run.stderr).to.equal(2);
+          expect(run.stdout).to.equal('');
+          expect(run.stderr).to.equal(`feedback: FEEDBACK_CONNECT_TIMEOUT must be a whole number of seconds from 1 to 3600, not "${value}"\n`);
+        }
       });
     }
   });
