@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { backends } from '../helpers/backends.js';
+import { pageBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot } from '../helpers/browser.js';
 import { request, withServer } from '../helpers/test-server.js';
 import { until } from '../helpers/until.js';
@@ -8,10 +8,9 @@ import { until } from '../helpers/until.js';
 /*
  * The board's list as a visitor sees it in headless Chromium (docs/board.md, "The list"): the vote
  * column's one width, eight rows above the fold of a laptop, the filters applied on change, and
- * axe at a laptop's and a phone's size, in both themes. What is drawn does not depend on the
- * database, so one backend is enough: PostgreSQL when the tests have it, else the embedded one.
+ * axe at a laptop's and a phone's size, in both themes.
  */
-const backend = backends().at(-1)!;
+const backend = pageBackend();
 
 const STATUSES = ['new', 'under-review', 'planned', 'in-progress', 'completed', 'closed'] as const;
 const LAPTOP = { width: 1280, height: 800 };

@@ -81,6 +81,17 @@ export function backends(): Backend[] {
   return url ? [embedded, postgres(url)] : [embedded];
 }
 
+/**
+ * The one backend of a suite whose subject does not depend on the database: what a browser draws
+ * and does on the pages. PostgreSQL when the tests have it, else the embedded database. The pages'
+ * statements run on both backends in the HTTP-level suites (test/web/, test/server/); running every
+ * browser suite on both as well doubled their time (about a third of the suite's) for nothing the
+ * browser can tell apart. CI's Node 22 run, without TEST_DATABASE_URL, runs them on the embedded one.
+ */
+export function pageBackend(): Backend {
+  return backends().at(-1)!;
+}
+
 export const embeddedBackend = embedded;
 
 /** A database that exists already (a restart on the same data, a server of the test's own), as a backend that never drops it. */

@@ -60,7 +60,7 @@ export async function launchChromium(extraFlags: readonly string[] = []): Promis
 /**
  * One Chromium per test process, shared by the browser suites that run in it one after another
  * (a parallel run's worker runs many files): starting and closing one took 1 to 2 s a suite on a
- * busy machine, twice per file (a suite per backend). Each test still gets a context of its own,
+ * busy machine, once per file. Each test still gets a context of its own,
  * and a suite closes every context left at its end, so suites share nothing but the process.
  * Once no suite has used it for IDLE_CLOSE_MS it is closed, so that a process whose last browser
  * suite is done (a serial run, say) is not kept alive by it. The pause between two suites can be
