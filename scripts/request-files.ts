@@ -87,7 +87,7 @@ try {
   };
   for (const [name, run] of Object.entries(requests)) {
     for (let i = 0; i < 20; i++) await run();
-    const samples = [];
+    const samples: { status: number; files: Set<string> }[] = [];
     for (let i = 0; i < SAMPLES; i++) samples.push(await filesOfOne(run));
     const ranAlways = [...samples[0]!.files].filter((file) => samples.every((sample) => sample.files.has(file))).sort();
     const besideOne = [...new Set(samples.flatMap((sample) => [...sample.files]))].filter((file) => !ranAlways.includes(file)).sort();

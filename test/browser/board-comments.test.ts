@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { boardSignInLink } from '@feedbackd/sdk/board';
 import { changeIdentitySecret, setAnonymousComments } from '@feedbackd/server';
 
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot, watchedContext } from '../helpers/browser.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { locationOf, request, withServer, type TestServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
@@ -19,7 +19,7 @@ async function commentsOf(server: TestServer, id: string): Promise<{ id: string;
   return (await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback.comments;
 }
 
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`board conversation in a browser (${backend.name})`, function () {
   // First, so that without Chromium the suite is skipped before its server starts.

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot } from '../helpers/browser.js';
 import { request, withServer } from '../helpers/test-server.js';
 import { until } from '../helpers/until.js';
@@ -10,7 +10,7 @@ import { until } from '../helpers/until.js';
  * column's one width, eight rows above the fold of a laptop, the filters applied on change, and
  * axe at a laptop's and a phone's size, in both themes.
  */
-const backend = pageBackend();
+const backend = oneBackend();
 
 const STATUSES = ['new', 'under-review', 'planned', 'in-progress', 'completed', 'closed'] as const;
 const LAPTOP = { width: 1280, height: 800 };

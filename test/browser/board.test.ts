@@ -4,12 +4,12 @@ import { SignJWT } from 'jose';
 import { boardSignInLink, signBoardToken } from '@feedbackd/sdk/board';
 import { changeIdentitySecret, setBoardFrameOrigins } from '@feedbackd/server';
 import type { Page } from 'playwright-core';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, watchedContext } from '../helpers/browser.js';
 import { request, withServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
 
 /** The board in headless Chromium (docs/board.md): what a visitor does, with and without JavaScript. */
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`board in a browser (${backend.name})`, function () {
   // First, so that without Chromium the suite is skipped before its server starts.

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible } from '../helpers/browser.js';
 import { png } from '../helpers/images.js';
 import { request, withServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
 
 /** A branded board in headless Chromium (docs/board.md, "Brand"): the logo drawn, the accent in both themes, axe content. */
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`branded board in a browser (${backend.name})`, function () {
   const chrome = browserSuite();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot, watchedContext } from '../helpers/browser.js';
 import { request, withServer } from '../helpers/test-server.js';
 
@@ -24,7 +24,7 @@ feedback export --project default > dump.jsonl
 
 <script>alert("no")</script> [not a link](javascript:alert(1))`;
 
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`changelog in a browser (${backend.name})`, function () {
   // First, so that without Chromium the suite is skipped before its server starts.

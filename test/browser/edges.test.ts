@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { boardSignInLink } from '@feedbackd/sdk/board';
 import { changeIdentitySecret } from '@feedbackd/server';
 import type { Page } from 'playwright-core';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite } from '../helpers/browser.js';
 import { request, withServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
 
@@ -44,7 +44,7 @@ function characterLefts(page: Page, selector: string): Promise<number[]> {
   })()`) as Promise<number[]>;
 }
 
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`board edges in a browser (${backend.name})`, function () {
   const chrome = browserSuite();

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot } from '../helpers/browser.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { request, withServer, locationOf } from '../helpers/test-server.js';
 
 /** The team's Held view in headless Chromium (docs/moderation.md): its tab, approve and reject by keyboard, bulk reject with block. */
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`the team's Held view in a browser (${backend.name})`, function () {
   const chrome = browserSuite();

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot, waitInPage } from '../helpers/browser.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { request, withServer, locationOf } from '../helpers/test-server.js';
 
 /** The team inbox in headless Chromium (docs/triage.md): its tabs, sticky bulk bar, select all, shortcuts overlay and undo banner. */
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`the team inbox in a browser (${backend.name})`, function () {
   // First, so that without Chromium the suite is skipped before its server starts.

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot, watchedContext } from '../helpers/browser.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { locationOf, request, withServer } from '../helpers/test-server.js';
@@ -9,7 +9,7 @@ import { locationOf, request, withServer } from '../helpers/test-server.js';
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`item pages in a browser (${backend.name})`, function () {
   // First, so that without Chromium the suite is skipped before its server starts.

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot, watchedContext, type WatchedContext } from '../helpers/browser.js';
 import { request, withServer } from '../helpers/test-server.js';
 
@@ -22,7 +22,7 @@ function direction(page: Page): Promise<{ lang: string; dir: string; laidOut: st
   return page.evaluate(`({ lang: document.documentElement.lang, dir: document.documentElement.dir, laidOut: getComputedStyle(document.body).direction })`) as Promise<{ lang: string; dir: string; laidOut: string }>;
 }
 
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`languages in a browser (${backend.name})`, function () {
   const chrome = browserSuite();

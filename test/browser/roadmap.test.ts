@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot } from '../helpers/browser.js';
 import { request, withServer } from '../helpers/test-server.js';
 import { until } from '../helpers/until.js';
@@ -21,7 +21,7 @@ const TITLES = [
   'Webhooks for status changes',
 ];
 
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`roadmap in a browser (${backend.name})`, function () {
   // First, so that without Chromium the suite is skipped before its server starts.

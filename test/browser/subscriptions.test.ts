@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { boardSignInLink } from '@feedbackd/sdk/board';
 import { changeIdentitySecret } from '@feedbackd/server';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot, watchedContext } from '../helpers/browser.js';
 import { request, withServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
 
 /** The item page's Subscribe / Unsubscribe button in headless Chromium (docs/notifications.md), at a desktop's and a phone's width. */
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`subscribing on the board in a browser (${backend.name})`, function () {
   // First, so that without Chromium the suite is skipped before its server starts.

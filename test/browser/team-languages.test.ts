@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot, watchedContext, type WatchedContext } from '../helpers/browser.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { locationOf, request, withServer } from '../helpers/test-server.js';
@@ -22,7 +22,7 @@ async function across(locator: Locator): Promise<{ left: number; right: number }
   return { left: box!.x, right: box!.x + box!.width };
 }
 
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`the team's pages in other languages in a browser (${backend.name})`, function () {
   // First, so that without Chromium the suite is skipped before its server starts.

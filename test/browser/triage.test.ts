@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, watchedContext } from '../helpers/browser.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { request, withServer, locationOf } from '../helpers/test-server.js';
 
 /** Triage in headless Chromium (docs/triage.md): sign in by a link from `feedback open`, the inbox and its bulk change, sign-out, refusals. */
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`triage in a browser (${backend.name})`, function () {
   // First, so that without Chromium the suite is skipped before its server starts.

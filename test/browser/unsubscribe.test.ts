@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { signUnsubscribe, unsubscribeKey } from '@feedbackd/server/testing';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot } from '../helpers/browser.js';
 import { projectId, subscribe } from '../helpers/subscriptions.js';
 import { request, withServer } from '../helpers/test-server.js';
@@ -8,7 +8,7 @@ import { request, withServer } from '../helpers/test-server.js';
 const SECRET = 'unsubscribe-browser-secret-0123456789abcdef';
 
 /** The mail's one-click unsubscribe page in headless Chromium (docs/notifications.md): without JavaScript, post and redirect, axe. */
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`unsubscribe page in a browser (${backend.name})`, function () {
   const chrome = browserSuite();

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { signBoardToken } from '@feedbackd/sdk/board';
 import { changeIdentitySecret, setWidget } from '@feedbackd/server';
 import type { Frame, Page } from 'playwright-core';
-import { pageBackend } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { browserSuite, expectAccessible, screenshot, waitInPage } from '../helpers/browser.js';
 import { request, withServer } from '../helpers/test-server.js';
 import { until } from '../helpers/until.js';
@@ -54,7 +54,7 @@ async function hostApp(feedback: string, secret: () => string | undefined, user?
 }
 
 /** The widget in headless Chromium, the host on one origin and the panel on another (docs/widget.md). */
-const backend = pageBackend();
+const backend = oneBackend();
 
 describe(`widget in a browser (${backend.name})`, function () {
   const chrome = browserSuite([BLOCK_THIRD_PARTY_COOKIES]);

@@ -83,12 +83,14 @@ export function backends(): Backend[] {
 
 /**
  * The one backend of a suite whose subject does not depend on the database: what a browser draws
- * and does on the pages. PostgreSQL when the tests have it, else the embedded database. The pages'
- * statements run on both backends in the HTTP-level suites (test/web/, test/server/); running every
- * browser suite on both as well doubled their time (about a third of the suite's) for nothing the
- * browser can tell apart. CI's Node 22 run, without TEST_DATABASE_URL, runs them on the embedded one.
+ * and does on the pages, or how the HTTP layer answers slow, hostile or refused requests before
+ * any statement of theirs runs. PostgreSQL when the tests have it, else the embedded database. The
+ * statements behind them run on both backends in the other suites (test/web/, test/server/);
+ * running these on both as well doubled their time (the browser suites alone were a third of the
+ * suite's) for nothing they can tell apart. CI's Node 22 run, without TEST_DATABASE_URL, runs them
+ * on the embedded one.
  */
-export function pageBackend(): Backend {
+export function oneBackend(): Backend {
   return backends().at(-1)!;
 }
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from '@feedbackd/server';
 import { FailedAuthLimit, silentLogger } from '@feedbackd/server/testing';
-import { backends, type FreshDatabase } from '../helpers/backends.js';
+import { oneBackend, type FreshDatabase } from '../helpers/backends.js';
 import { parseLogLine, runFeedback, startServe, type ServeProcess } from '../helpers/cli-process.js';
 import { request, withServer } from '../helpers/test-server.js';
 
@@ -67,108 +67,109 @@ function expectLockedOut(res: { status: number; headers: Headers; body: unknown 
   for (const header of RATE_LIMIT_HEADERS) expect(res.headers.get(header), `${label}: ${header}`).to.equal(null);
 }
 
-for (const backend of backends()) {
-  describe(`the failed-key limit of a server (${backend.name})`, () => {
-    // Behind one trusted proxy, so the test can speak from several addresses; a limit of 3.
-    const server = withServer(backend, { trustProxy: 1, failedAuthLimit: 3 });
+// The limit counts refusals before any statement of the request runs: one backend (oneBackend).
+const backend = oneBackend();
 
-    const from = (target: { url: string; apiKey: string }, ip: string, apiKey: string) =>
-      request(target, 'GET', '/api/v1/feedback?limit=1', { apiKey, headers: { 'x-forwarded-for': ip } });
+describe(`the failed-key limit of a server (${backend.name})`, () => {
+  // Behind one trusted proxy, so the test can speak from several addresses; a limit of 3.
+  const server = withServer(backend, { trustProxy: 1, failedAuthLimit: 3 });
 
-    it('when an address sends as many unknown keys as the limit, then its next requests, a valid key included, get 429 with the lock-out text and Retry-After, without rate-limit headers', async () => {
-      for (let i = 0; i < 3; i++) expect((await from(server, '203.0.113.10', unknownKey(i))).status, `guess ${i + 1}`).to.equal(401);
-      expectLockedOut(await from(server, '203.0.113.10', unknownKey(3)), 'an unknown key');
-      const valid = await from(server, '203.0.113.10', server.apiKey);
-      expectLockedOut(valid, 'a valid key');
-      expect(valid.headers.get('x-request-id'), 'still a request of ours').to.be.a('string');
-      expect((await from(server, '198.51.100.10', server.apiKey)).status, 'another address').to.equal(200);
-    });
+  const from = (target: { url: string; apiKey: string }, ip: string, apiKey: string) =>
+    request(target, 'GET', '/api/v1/feedback?limit=1', { apiKey, headers: { 'x-forwarded-for': ip } });
 
-    it('when the key of a request is over its rate limit instead, then the 429 keeps the spec text and the rate-limit headers (the two are told apart)', async () => {
-      const limited = await listen(createApp({ sql: server.server.sql, voterSecret: randomBytes(32), logger: silentLogger, rateLimit: { points: 1 } }), server.apiKey);
-      try {
-        expect((await request(limited, 'GET', '/api/v1/feedback?limit=1')).status).to.equal(200);
-        const over = await request(limited, 'GET', '/api/v1/feedback?limit=1');
-        expect(over.status).to.equal(429);
-        expect(over.body).to.deep.equal({ error: 'Too many requests, please slow down' });
-        expect(over.headers.get('x-ratelimit-limit')).to.equal('1');
-      } finally {
-        await limited.close();
-      }
-    });
-
-    it('when an address is locked out, then one warn line names the address and why, and no log line holds a key', async () => {
-      const ip = '203.0.113.20';
-      const keys = [0, 1, 2, 3, 4].map((i) => unknownKey(100 + i));
-      for (const key of keys) await from(server, ip, key);
-      await from(server, ip, server.apiKey);
-      const lines = server.logs.filter((line) => line.startsWith(`WARN ${LOCK_OUT_LOG} `) && line.includes(`"ip":"${ip}"`));
-      expect(lines, server.logs.join('\n')).to.have.length(1);
-      const fields = JSON.parse(lines[0]!.slice(`WARN ${LOCK_OUT_LOG} `.length)) as Record<string, unknown>;
-      expect(fields).to.include({ ip, reason: '3 unknown or revoked API keys within 60 s' });
-      expect(fields.retryAfter).to.be.within(1, 60);
-      expect(fields.id).to.be.a('string');
-      for (const key of [...keys, server.apiKey]) expect(server.logs.join('\n')).not.to.include(key.slice(3));
-    });
-
-    it('when the limit is off, then an address may send any number of unknown keys and is never locked out, nor logged', async () => {
-      const warnings: string[] = [];
-      const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
-      const open = await listen(createApp({ sql: server.server.sql, voterSecret: randomBytes(32), logger, rateLimit: 'off', trustProxy: 1, failedAuthLimit: 'off' }), server.apiKey);
-      try {
-        for (let i = 0; i < 40; i++) expect((await from(open, '203.0.113.30', unknownKey(200 + i))).status, `guess ${i + 1}`).to.equal(401);
-        expect((await from(open, '203.0.113.30', server.apiKey)).status).to.equal(200);
-        expect(warnings).to.deep.equal([]);
-      } finally {
-        await open.close();
-      }
-    });
+  it('when an address sends as many unknown keys as the limit, then its next requests, a valid key included, get 429 with the lock-out text and Retry-After, without rate-limit headers', async () => {
+    for (let i = 0; i < 3; i++) expect((await from(server, '203.0.113.10', unknownKey(i))).status, `guess ${i + 1}`).to.equal(401);
+    expectLockedOut(await from(server, '203.0.113.10', unknownKey(3)), 'an unknown key');
+    const valid = await from(server, '203.0.113.10', server.apiKey);
+    expectLockedOut(valid, 'a valid key');
+    expect(valid.headers.get('x-request-id'), 'still a request of ours').to.be.a('string');
+    expect((await from(server, '198.51.100.10', server.apiKey)).status, 'another address').to.equal(200);
   });
 
-  describe(`feedback serve --failed-auth-limit (${backend.name})`, () => {
-    let database: FreshDatabase;
-    let serve: ServeProcess;
-    before(async () => {
-      database = await backend.createMigrated();
-      const where = database.location.databaseUrl ? ['--database-url', database.location.databaseUrl] : ['--data-dir', database.location.dataDir];
-      // Two workers: the limit must reach the workers' apps through their configuration.
-      serve = await startServe(['--workers', '2', '--failed-auth-limit', '2', ...where]);
-    });
-    after(async () => {
-      if (serve && serve.child.exitCode === null) serve.child.kill('SIGKILL');
-      await serve?.exited;
-      await database?.drop();
-    });
-
-    const logLines = () => serve.stderr().split('\n').map(parseLogLine).filter((entry) => entry !== undefined);
-
-    it('when the server runs with --failed-auth-limit 2 and 2 workers, then the listening line says so and an address is locked out after at most 2 unknown keys per worker, with a warn line', async () => {
-      expect(logLines().find((entry) => entry.msg === 'listening')).to.include({ failedAuthLimit: 2, workers: 2 });
-      const statuses: number[] = [];
-      let lockedOut: Response | undefined;
-      // Each worker counts alone: 2 workers give an address at most 2 × 2 tries.
-      for (let i = 0; i < 6 && !lockedOut; i++) {
-        const res = await fetch(`${serve.url}/api/v1/feedback`, { headers: { 'x-api-key': unknownKey(300 + i) } });
-        statuses.push(res.status);
-        if (res.status === 429) lockedOut = res;
-        else await res.arrayBuffer();
-      }
-      expect(statuses.slice(0, 2)).to.deep.equal([401, 401]);
-      expect(lockedOut, `statuses: ${statuses.join(', ')}`).to.not.equal(undefined);
-      expectLockedOut({ status: lockedOut!.status, headers: lockedOut!.headers, body: await lockedOut!.json() }, 'locked out');
-      // A worker's log lines reach stderr when its buffer is flushed (at least every 250 ms): wait for the line, up to 3 s.
-      let warnings = logLines().filter((entry) => entry.msg === LOCK_OUT_LOG);
-      for (let waited = 0; warnings.length === 0 && waited < 3_000; waited += 100) {
-        await sleep(100);
-        warnings = logLines().filter((entry) => entry.msg === LOCK_OUT_LOG);
-      }
-      expect(warnings.length).to.be.within(1, 2);
-      expect(warnings[0]).to.include({ level: 'warn', reason: '2 unknown or revoked API keys within 60 s' });
-      expect(warnings[0]!.ip).to.be.a('string');
-      expect(serve.stderr()).not.to.include(unknownKey(300).slice(3));
-    });
+  it('when the key of a request is over its rate limit instead, then the 429 keeps the spec text and the rate-limit headers (the two are told apart)', async () => {
+    const limited = await listen(createApp({ sql: server.server.sql, voterSecret: randomBytes(32), logger: silentLogger, rateLimit: { points: 1 } }), server.apiKey);
+    try {
+      expect((await request(limited, 'GET', '/api/v1/feedback?limit=1')).status).to.equal(200);
+      const over = await request(limited, 'GET', '/api/v1/feedback?limit=1');
+      expect(over.status).to.equal(429);
+      expect(over.body).to.deep.equal({ error: 'Too many requests, please slow down' });
+      expect(over.headers.get('x-ratelimit-limit')).to.equal('1');
+    } finally {
+      await limited.close();
+    }
   });
-}
+
+  it('when an address is locked out, then one warn line names the address and why, and no log line holds a key', async () => {
+    const ip = '203.0.113.20';
+    const keys = [0, 1, 2, 3, 4].map((i) => unknownKey(100 + i));
+    for (const key of keys) await from(server, ip, key);
+    await from(server, ip, server.apiKey);
+    const lines = server.logs.filter((line) => line.startsWith(`WARN ${LOCK_OUT_LOG} `) && line.includes(`"ip":"${ip}"`));
+    expect(lines, server.logs.join('\n')).to.have.length(1);
+    const fields = JSON.parse(lines[0]!.slice(`WARN ${LOCK_OUT_LOG} `.length)) as Record<string, unknown>;
+    expect(fields).to.include({ ip, reason: '3 unknown or revoked API keys within 60 s' });
+    expect(fields.retryAfter).to.be.within(1, 60);
+    expect(fields.id).to.be.a('string');
+    for (const key of [...keys, server.apiKey]) expect(server.logs.join('\n')).not.to.include(key.slice(3));
+  });
+
+  it('when the limit is off, then an address may send any number of unknown keys and is never locked out, nor logged', async () => {
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+    const open = await listen(createApp({ sql: server.server.sql, voterSecret: randomBytes(32), logger, rateLimit: 'off', trustProxy: 1, failedAuthLimit: 'off' }), server.apiKey);
+    try {
+      for (let i = 0; i < 40; i++) expect((await from(open, '203.0.113.30', unknownKey(200 + i))).status, `guess ${i + 1}`).to.equal(401);
+      expect((await from(open, '203.0.113.30', server.apiKey)).status).to.equal(200);
+      expect(warnings).to.deep.equal([]);
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe(`feedback serve --failed-auth-limit (${backend.name})`, () => {
+  let database: FreshDatabase;
+  let serve: ServeProcess;
+  before(async () => {
+    database = await backend.createMigrated();
+    const where = database.location.databaseUrl ? ['--database-url', database.location.databaseUrl] : ['--data-dir', database.location.dataDir];
+    // Two workers: the limit must reach the workers' apps through their configuration.
+    serve = await startServe(['--workers', '2', '--failed-auth-limit', '2', ...where]);
+  });
+  after(async () => {
+    if (serve && serve.child.exitCode === null) serve.child.kill('SIGKILL');
+    await serve?.exited;
+    await database?.drop();
+  });
+
+  const logLines = () => serve.stderr().split('\n').map(parseLogLine).filter((entry) => entry !== undefined);
+
+  it('when the server runs with --failed-auth-limit 2 and 2 workers, then the listening line says so and an address is locked out after at most 2 unknown keys per worker, with a warn line', async () => {
+    expect(logLines().find((entry) => entry.msg === 'listening')).to.include({ failedAuthLimit: 2, workers: 2 });
+    const statuses: number[] = [];
+    let lockedOut: Response | undefined;
+    // Each worker counts alone: 2 workers give an address at most 2 × 2 tries.
+    for (let i = 0; i < 6 && !lockedOut; i++) {
+      const res = await fetch(`${serve.url}/api/v1/feedback`, { headers: { 'x-api-key': unknownKey(300 + i) } });
+      statuses.push(res.status);
+      if (res.status === 429) lockedOut = res;
+      else await res.arrayBuffer();
+    }
+    expect(statuses.slice(0, 2)).to.deep.equal([401, 401]);
+    expect(lockedOut, `statuses: ${statuses.join(', ')}`).to.not.equal(undefined);
+    expectLockedOut({ status: lockedOut!.status, headers: lockedOut!.headers, body: await lockedOut!.json() }, 'locked out');
+    // A worker's log lines reach stderr when its buffer is flushed (at least every 250 ms): wait for the line, up to 3 s.
+    let warnings = logLines().filter((entry) => entry.msg === LOCK_OUT_LOG);
+    for (let waited = 0; warnings.length === 0 && waited < 3_000; waited += 100) {
+      await sleep(100);
+      warnings = logLines().filter((entry) => entry.msg === LOCK_OUT_LOG);
+    }
+    expect(warnings.length).to.be.within(1, 2);
+    expect(warnings[0]).to.include({ level: 'warn', reason: '2 unknown or revoked API keys within 60 s' });
+    expect(warnings[0]!.ip).to.be.a('string');
+    expect(serve.stderr()).not.to.include(unknownKey(300).slice(3));
+  });
+});
 
 describe('feedback serve --failed-auth-limit: usage', () => {
   it('when the flag or FEEDBACK_FAILED_AUTH_LIMIT is not a whole number of at least 1 nor "off", then serve exits 2 before opening a database', async () => {

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createHttpServer } from '../../server/src/serve/http-server.js';
-import { backends } from '../helpers/backends.js';
+import { oneBackend } from '../helpers/backends.js';
 import { request, withServer } from '../helpers/test-server.js';
 
 /** Short limits, so that the suite runs in seconds; the assertions allow the check interval and a loaded machine. */
@@ -91,112 +91,113 @@ function expectJsonError(connection: RawConnection, status: number, message: Reg
   expect((body as { error: string }).error).to.match(message);
 }
 
-for (const backend of backends()) {
-  describe(`slow clients and requests Node answers on its own (${backend.name})`, () => {
-    const server = withServer(backend, { connectionLimits: { headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS } });
+// Node's HTTP layer and the edge answer these before any statement runs: one backend (oneBackend).
+const backend = oneBackend();
 
-    const postHead = (path: string, length: number) =>
-      `POST ${path} HTTP/1.1\r\nHost: test\r\nx-api-key: ${server.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+describe(`slow clients and requests Node answers on its own (${backend.name})`, () => {
+  const server = withServer(backend, { connectionLimits: { headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS } });
 
-    it(`when ${DRIPPERS} clients drip their bodies a byte at a time, then each gets the JSON 408 and is closed within the request timeout, and other requests are answered meanwhile`, async () => {
-      const body = JSON.stringify({ externalId: 'dripping-user', name: 'x'.repeat(60) });
-      const drippers = await Promise.all(Array.from({ length: DRIPPERS }, () => RawConnection.open(server.url)));
-      const started = Date.now();
-      for (const dripper of drippers) dripper.send(postHead('/api/v1/identify', body.length));
-      let sent = 0;
-      // The last byte is never sent: whatever the timing, no body is ever complete.
-      const drip = setInterval(() => {
-        if (sent >= body.length - 1) return;
-        for (const dripper of drippers) dripper.send(body[sent]!);
-        sent += 1;
-      }, 100);
-      const answers: { status: number; drippersOpen: number }[] = [];
-      try {
-        for (let i = 0; i < 5; i++) {
-          const res = await request(server, 'POST', '/api/v1/identify', { body: { externalId: `ordinary-${i}` } });
-          answers.push({ status: res.status, drippersOpen: drippers.filter((d) => !d.isClosed).length });
-        }
-        await allClosed(drippers, REQUEST_TIMEOUT_MS + MARGIN_MS);
-      } finally {
-        clearInterval(drip);
-        for (const dripper of drippers) dripper.socket.destroy();
+  const postHead = (path: string, length: number) =>
+    `POST ${path} HTTP/1.1\r\nHost: test\r\nx-api-key: ${server.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+  it(`when ${DRIPPERS} clients drip their bodies a byte at a time, then each gets the JSON 408 and is closed within the request timeout, and other requests are answered meanwhile`, async () => {
+    const body = JSON.stringify({ externalId: 'dripping-user', name: 'x'.repeat(60) });
+    const drippers = await Promise.all(Array.from({ length: DRIPPERS }, () => RawConnection.open(server.url)));
+    const started = Date.now();
+    for (const dripper of drippers) dripper.send(postHead('/api/v1/identify', body.length));
+    let sent = 0;
+    // The last byte is never sent: whatever the timing, no body is ever complete.
+    const drip = setInterval(() => {
+      if (sent >= body.length - 1) return;
+      for (const dripper of drippers) dripper.send(body[sent]!);
+      sent += 1;
+    }, 100);
+    const answers: { status: number; drippersOpen: number }[] = [];
+    try {
+      for (let i = 0; i < 5; i++) {
+        const res = await request(server, 'POST', '/api/v1/identify', { body: { externalId: `ordinary-${i}` } });
+        answers.push({ status: res.status, drippersOpen: drippers.filter((d) => !d.isClosed).length });
       }
-      expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 200, 200, 200]);
-      expect(answers[0]!.drippersOpen, 'the first ordinary answer came while every dripper was still connected').to.equal(DRIPPERS);
-      for (const dripper of drippers) {
-        expectJsonError(dripper, 408, /timeout/i);
-        expect(dripper.closedAt! - started).to.be.within(REQUEST_TIMEOUT_MS / 2, REQUEST_TIMEOUT_MS + MARGIN_MS);
-      }
-    });
-
-    it('when a client told 408 sends the rest of its body anyway, then its request is never handled', async () => {
-      const title = `late-${randomUUID()}`;
-      const body = JSON.stringify({ title });
-      const late = await RawConnection.open(server.url, { allowHalfOpen: true });
-      late.send(postHead('/api/v1/feedback', body.length) + body.slice(0, 5));
-      await late.waitFor((received) => received.includes('\r\n\r\n{'), REQUEST_TIMEOUT_MS + MARGIN_MS, '408');
-      // A client that ignores the answer and the end of the stream, as a dripping attacker would.
-      late.send(body.slice(5));
-      await sleep(500);
-      late.socket.destroy();
-      expectJsonError(late, 408, /timeout/i);
-      const [row] = await server.server.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from feedback where title = ?', [title]);
-      expect(row!.n).to.equal(0);
-    });
-
-    it('when a client sends its headers too slowly, then it gets the JSON 408 and is closed within the headers timeout', async () => {
-      const slow = await RawConnection.open(server.url);
-      const started = Date.now();
-      slow.send('GET /healthz HTTP/1.1\r\nHost: test\r\n');
-      const drip = setInterval(() => slow.send('X'), 100);
-      try {
-        await allClosed([slow], HEADERS_TIMEOUT_MS + MARGIN_MS);
-      } finally {
-        clearInterval(drip);
-      }
-      expectJsonError(slow, 408, /timeout/i);
-      expect(slow.closedAt! - started).to.be.within(HEADERS_TIMEOUT_MS / 2, HEADERS_TIMEOUT_MS + MARGIN_MS);
-    });
-
-    it('when a keep-alive connection idles longer than the headers timeout between requests, then its next request is still answered', async () => {
-      const client = await RawConnection.open(server.url);
-      const healthz = 'GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n';
-      const answered = (count: number) => (received: string) => received.split('{"status":"ok"}').length - 1 === count;
-      client.send(healthz);
-      await client.waitFor(answered(1), MARGIN_MS, 'first answer');
-      // Longer than the headers timeout, shorter than Node's 5 s keep-alive timeout.
-      await sleep(HEADERS_TIMEOUT_MS * 1.5);
-      client.send(healthz);
-      await client.waitFor(answered(2), MARGIN_MS, 'second answer');
-      expect(client.isClosed).to.equal(false);
-      expect(client.received).not.to.include('408');
-      client.socket.destroy();
-    });
-
-    it('when an HTTP/1.1 request has no Host header, then it is a JSON 400 with nosniff and the connection is closed', async () => {
-      const client = await RawConnection.open(server.url);
-      client.send('GET /healthz HTTP/1.1\r\n\r\n');
-      await allClosed([client], MARGIN_MS);
-      expectJsonError(client, 400, /Host header/);
-      expect(client.response().headers['x-request-id']).to.be.a('string');
-    });
-
-    it('when an HTTP/1.0 request has no Host header, then it is answered (HTTP/1.0 has no Host)', async () => {
-      const client = await RawConnection.open(server.url);
-      client.send('GET /healthz HTTP/1.0\r\n\r\n');
-      await allClosed([client], MARGIN_MS);
-      expect(client.response()).to.deep.include({ status: 200, body: { status: 'ok' } });
-    });
-
-    it('when a CONNECT request arrives, then it is a JSON 405 with nosniff and the connection is closed', async () => {
-      const client = await RawConnection.open(server.url);
-      client.send('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
-      await allClosed([client], MARGIN_MS);
-      expectJsonError(client, 405, /CONNECT/);
-      expect(client.response().headers).to.have.property('allow');
-    });
+      await allClosed(drippers, REQUEST_TIMEOUT_MS + MARGIN_MS);
+    } finally {
+      clearInterval(drip);
+      for (const dripper of drippers) dripper.socket.destroy();
+    }
+    expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 200, 200, 200]);
+    expect(answers[0]!.drippersOpen, 'the first ordinary answer came while every dripper was still connected').to.equal(DRIPPERS);
+    for (const dripper of drippers) {
+      expectJsonError(dripper, 408, /timeout/i);
+      expect(dripper.closedAt! - started).to.be.within(REQUEST_TIMEOUT_MS / 2, REQUEST_TIMEOUT_MS + MARGIN_MS);
+    }
   });
-}
+
+  it('when a client told 408 sends the rest of its body anyway, then its request is never handled', async () => {
+    const title = `late-${randomUUID()}`;
+    const body = JSON.stringify({ title });
+    const late = await RawConnection.open(server.url, { allowHalfOpen: true });
+    late.send(postHead('/api/v1/feedback', body.length) + body.slice(0, 5));
+    await late.waitFor((received) => received.includes('\r\n\r\n{'), REQUEST_TIMEOUT_MS + MARGIN_MS, '408');
+    // A client that ignores the answer and the end of the stream, as a dripping attacker would.
+    late.send(body.slice(5));
+    await sleep(500);
+    late.socket.destroy();
+    expectJsonError(late, 408, /timeout/i);
+    const [row] = await server.server.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from feedback where title = ?', [title]);
+    expect(row!.n).to.equal(0);
+  });
+
+  it('when a client sends its headers too slowly, then it gets the JSON 408 and is closed within the headers timeout', async () => {
+    const slow = await RawConnection.open(server.url);
+    const started = Date.now();
+    slow.send('GET /healthz HTTP/1.1\r\nHost: test\r\n');
+    const drip = setInterval(() => slow.send('X'), 100);
+    try {
+      await allClosed([slow], HEADERS_TIMEOUT_MS + MARGIN_MS);
+    } finally {
+      clearInterval(drip);
+    }
+    expectJsonError(slow, 408, /timeout/i);
+    expect(slow.closedAt! - started).to.be.within(HEADERS_TIMEOUT_MS / 2, HEADERS_TIMEOUT_MS + MARGIN_MS);
+  });
+
+  it('when a keep-alive connection idles longer than the headers timeout between requests, then its next request is still answered', async () => {
+    const client = await RawConnection.open(server.url);
+    const healthz = 'GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n';
+    const answered = (count: number) => (received: string) => received.split('{"status":"ok"}').length - 1 === count;
+    client.send(healthz);
+    await client.waitFor(answered(1), MARGIN_MS, 'first answer');
+    // Longer than the headers timeout, shorter than Node's 5 s keep-alive timeout.
+    await sleep(HEADERS_TIMEOUT_MS * 1.5);
+    client.send(healthz);
+    await client.waitFor(answered(2), MARGIN_MS, 'second answer');
+    expect(client.isClosed).to.equal(false);
+    expect(client.received).not.to.include('408');
+    client.socket.destroy();
+  });
+
+  it('when an HTTP/1.1 request has no Host header, then it is a JSON 400 with nosniff and the connection is closed', async () => {
+    const client = await RawConnection.open(server.url);
+    client.send('GET /healthz HTTP/1.1\r\n\r\n');
+    await allClosed([client], MARGIN_MS);
+    expectJsonError(client, 400, /Host header/);
+    expect(client.response().headers['x-request-id']).to.be.a('string');
+  });
+
+  it('when an HTTP/1.0 request has no Host header, then it is answered (HTTP/1.0 has no Host)', async () => {
+    const client = await RawConnection.open(server.url);
+    client.send('GET /healthz HTTP/1.0\r\n\r\n');
+    await allClosed([client], MARGIN_MS);
+    expect(client.response()).to.deep.include({ status: 200, body: { status: 'ok' } });
+  });
+
+  it('when a CONNECT request arrives, then it is a JSON 405 with nosniff and the connection is closed', async () => {
+    const client = await RawConnection.open(server.url);
+    client.send('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    await allClosed([client], MARGIN_MS);
+    expectJsonError(client, 405, /CONNECT/);
+    expect(client.response().headers).to.have.property('allow');
+  });
+});
 
 describe('the HTTP server itself: connections per address and slow handlers', () => {
   let server: Server | undefined;
