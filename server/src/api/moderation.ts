@@ -1,28 +1,15 @@
 import { LinkifyIt } from 'linkify-it';
-import { ERROR_MESSAGES, type HoldReason, type ModerationMode } from '@feedbackd/sdk/contract';
+import { ERROR_MESSAGES, type HoldReason } from '@feedbackd/sdk/contract';
 import { AppError } from '../http/errors.js';
+import type { ModerationPolicy } from '../http/moderation-policy.js';
 
 /*
  * Moderation's one decision (docs/moderation.md): whether an end user's post waits for the team.
  * A submission asks it in api/submissions.ts (submitOrHold), a comment in its route or form, with
- * the project's policy as their caches hold it (the key cache, the board's and the widget's
- * projects), so deciding costs no round trip.
+ * the project's policy as their caches hold it (http/moderation-policy.ts: the key cache, the
+ * board's and the widget's projects), so deciding costs no round trip. A project that holds
+ * nothing has no policy, and its posts do not ask.
  */
-
-/** A project's moderation setting (`feedback board moderation`) where it holds something. */
-export interface ModerationPolicy {
-  mode: ModerationMode;
-  holdLinks: boolean;
-}
-
-/**
- * The project's stored columns (`moderation`, `moderation_hold_links`) as the caches keep them:
- * null where the project holds nothing (mode `none`, links not held), so a post of such a project
- * goes out without asking holdReason anything.
- */
-export function moderationPolicy(mode: ModerationMode, holdLinks: boolean): ModerationPolicy | null {
-  return mode === 'none' && !holdLinks ? null : { mode, holdLinks };
-}
 
 // Bare domains (example.com) are links too: a spammer writes them so.
 const links = new LinkifyIt({ fuzzyLink: true });

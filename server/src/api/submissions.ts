@@ -1,11 +1,12 @@
 import type { z } from 'zod';
-import { routes, type CreateFeedbackResponseSchema } from '@feedbackd/sdk/contract';
+import { routes, type CreateFeedbackResponseSchema, type HeldFeedbackResponseSchema, type HoldReason } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import { answersInPlace, statementBatches, type Batched } from '../db/statement-batches.js';
 import { jsonReply, type JsonText, type Statements } from '../http/mount.js';
+import type { ModerationPolicy } from '../http/moderation-policy.js';
 import { watchBatches } from '../metrics/figures.js';
-import { holdSubmission } from './held-posts.js';
-import { holdReason, postingBlocked, type ModerationPolicy } from './moderation.js';
+import { holdReason, postingBlocked } from './moderation.js';
+import { HOLD_SUBMISSION_ANONYMOUS, HOLD_SUBMISSION_IDENTIFIED } from './moderation.sql.js';
 import { SUBMIT_ANONYMOUS, SUBMIT_BATCH, SUBMIT_IDENTIFIED } from './submit.sql.js';
 
 /*
@@ -118,3 +119,20 @@ export async function submitAlone(sql: Pick<SqlPool, 'query'>, s: Submission): P
   if (!row) throw postingBlocked();
   return row.body;
 }
+
+/** A held submission's 202: the item as it will be once approved, and why it waits. 403 when its author is blocked. */
+export async function holdSubmission(
+  sql: Statements,
+  s: Submission,
+  reason: HoldReason,
+): Promise<{ status: 202; body: JsonText<z.input<typeof HeldFeedbackResponseSchema>> }> {
+  const item = [s.project, s.title, s.description, s.type, s.metadata];
+  const [row] =
+    s.externalId !== undefined
+      ? await sql.query<HeldRow>(HOLD_SUBMISSION_IDENTIFIED.name, HOLD_SUBMISSION_IDENTIFIED.text, [...item, s.externalId, s.profile, reason])
+      : await sql.query<HeldRow>(HOLD_SUBMISSION_ANONYMOUS.name, HOLD_SUBMISSION_ANONYMOUS.text, [...item, s.voterKey, reason]);
+  if (!row || row.blocked) throw postingBlocked();
+  return jsonReply(routes.createFeedback, 202, `{"feedback":${row.body!},"held":{"reason":"${reason}"}}`);
+}
+
+type HeldRow = { blocked: boolean; body: string | null };

@@ -9,11 +9,11 @@ import { localLimiter } from '../limits/local-limiter.js';
 import type { Logger } from '../logger.js';
 import { countRefusal } from '../metrics/limit-metrics.js';
 import { hashApiKey, looksLikeApiKey, type KeyKind } from './api-key-format.js';
-import { moderationPolicy } from '../api/moderation.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import type { AppContext, AppState, Caller } from './context.js';
 import { clientIp } from './edge.js';
 import { AppError } from './errors.js';
+import { moderationPolicy } from './moderation-policy.js';
 import { ShortCache } from './short-cache.js';
 
 /**

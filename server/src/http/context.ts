@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import type { ModerationPolicy } from '../api/moderation.js';
+import type { ModerationPolicy } from './moderation-policy.js';
 import type { RequestTransaction } from '../db/request-transaction.js';
 import type { KeyKind } from './api-key-format.js';
 
@@ -15,7 +15,7 @@ export interface Caller {
   /** The server's voter secret (db/voter-secret.ts), the same for every caller: with the salt, the key of an anonymous voter. */
   voterSecret: Buffer;
   /**
-   * The project's moderation policy (api/moderation.ts), as cached with the key: about a second
+   * The project's moderation policy (moderation-policy.ts), as cached with the key: about a second
    * old at most; null where the project holds nothing.
    */
   moderation: ModerationPolicy | null;
