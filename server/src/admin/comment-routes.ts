@@ -38,7 +38,9 @@ export function mountCommentRoutes(router: Router<AppState>, em: (ctx: AppContex
       const author = body.endUser ? { kind: 'user' as const, endUser: body.endUser } : { kind: 'anonymous' as const };
       const voterKey = body.endUser ? undefined : anonymousVoterKey(ctx);
       // Where the project holds such a comment it waits for the team (docs/moderation.md): 202.
-      const reason = holdReason(ctx.state.caller.moderation, Boolean(body.endUser), [body.content]);
+      // A project that holds nothing has no policy: nothing to ask.
+      const policy = ctx.state.caller.moderation;
+      const reason = policy && holdReason(policy, Boolean(body.endUser), [body.content]);
       if (reason) return reply(202, await holdComment(sql, { ...item, author, secret: false, voterKey }, reason));
       const added = await createComment(sql, { ...item, author, secret: false, voterKey });
       return reply(201, { comment: publicComment(added.comment), commentCount: added.commentCount });

@@ -6,10 +6,8 @@ import { jsonReply, mount, type MountOptions } from '../http/mount.js';
 import { CommentThreads } from './comment-threads.js';
 import { DETAIL, DETAIL_FOR_USER, DETAIL_WITH_HISTORY, DETAIL_WITH_HISTORY_FOR_USER } from './feedback.sql.js';
 import { listStatement, listValues } from './lists.js';
-import { submitFeedback, type SubmitBatches, type Submission } from './submissions.js';
+import { submitOrHold, type SubmitBatches, type Submission } from './submissions.js';
 import { anonymousVoterKey } from './votes.js';
-import { holdSubmission } from './held-posts.js';
-import { holdReason } from './moderation.js';
 
 /**
  * Spec 4.2 to 4.4: submit, list and read feedback. A submission is submissions.ts's, a list's
@@ -26,9 +24,8 @@ export function mountFeedbackRoutes(router: Router<AppState>, options: MountOpti
       ? { ...item, externalId: body.endUser.externalId, profile: JSON.stringify(body.endUser) }
       : { ...item, voterKey: anonymousVoterKey(ctx), byTeam: ctx.state.caller.kind === 'secret' };
     // A secret key's submission is the team's: never held (docs/moderation.md).
-    const reason = ctx.state.caller.kind === 'secret' ? null : holdReason(ctx.state.caller.moderation, Boolean(body.endUser), [body.title, body.description]);
-    if (reason) return holdSubmission(sql, submission, reason);
-    return submitFeedback(submissions, sql, submission, !ctx.state.tx);
+    const policy = ctx.state.caller.kind === 'secret' ? null : ctx.state.caller.moderation;
+    return submitOrHold(submissions, sql, submission, policy, !ctx.state.tx);
   });
 
   mount(router, routes.listFeedback, options, async ({ query }, ctx, sql) => {

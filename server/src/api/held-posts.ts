@@ -1,33 +1,14 @@
-import { routes, type Comment, type HeldFeedbackResponseSchema, type HoldReason } from '@feedbackd/sdk/contract';
-import { jsonReply, type JsonText, type Statements } from '../http/mount.js';
-import type { z } from 'zod';
+import type { Comment, HoldReason } from '@feedbackd/sdk/contract';
+import type { Statements } from '../http/mount.js';
 import { runCommentStatement, type NewComment } from './comments.js';
-import { postingBlocked } from './moderation.js';
-import { HOLD_COMMENT, HOLD_SUBMISSION_ANONYMOUS, HOLD_SUBMISSION_IDENTIFIED } from './moderation.sql.js';
-import type { Submission } from './submissions.js';
+import { HOLD_COMMENT } from './moderation.sql.js';
 
 /*
- * Posts a project holds for its team (docs/moderation.md), the one implementation: the API's
- * handlers and the board's forms call these where api/moderation.ts's holdReason says so. One
- * statement each, as the submission or the comment they stand in for.
+ * Comments a project holds for its team (docs/moderation.md), the one implementation: the API's
+ * handler and the board's form call this where api/moderation.ts's holdReason says so. One
+ * statement, as the comment it stands in for. A held submission is submissions.ts's
+ * (holdSubmission), beside the submission it stands in for.
  */
-
-/** A held submission's 202: the item as it will be once approved, and why it waits. 403 when its author is blocked. */
-export async function holdSubmission(
-  sql: Statements,
-  s: Submission,
-  reason: HoldReason,
-): Promise<{ status: 202; body: JsonText<z.input<typeof HeldFeedbackResponseSchema>> }> {
-  const item = [s.project, s.title, s.description, s.type, s.metadata];
-  const [row] =
-    s.externalId !== undefined
-      ? await sql.query<HeldRow>(HOLD_SUBMISSION_IDENTIFIED.name, HOLD_SUBMISSION_IDENTIFIED.text, [...item, s.externalId, s.profile, reason])
-      : await sql.query<HeldRow>(HOLD_SUBMISSION_ANONYMOUS.name, HOLD_SUBMISSION_ANONYMOUS.text, [...item, s.voterKey, reason]);
-  if (!row || row.blocked) throw postingBlocked();
-  return jsonReply(routes.createFeedback, 202, `{"feedback":${row.body!},"held":{"reason":"${reason}"}}`);
-}
-
-type HeldRow = { blocked: boolean; body: string | null };
 
 /** A held comment: as it will be once approved, the item's unchanged count, and why it waits. */
 export interface HeldComment {

@@ -1,19 +1,15 @@
 import { LinkifyIt } from 'linkify-it';
 import { ERROR_MESSAGES, type HoldReason } from '@feedbackd/sdk/contract';
-import type { Caller } from '../http/context.js';
 import { AppError } from '../http/errors.js';
+import type { ModerationPolicy } from '../http/moderation-policy.js';
 
 /*
  * Moderation's one decision (docs/moderation.md): whether an end user's post waits for the team.
- * The API's handlers and the board's forms both ask it, with the project's setting as their
- * caches hold it (the key cache, the board's projects), so deciding costs no round trip.
+ * A submission asks it in api/submissions.ts (submitOrHold), a comment in its route or form, with
+ * the project's policy as their caches hold it (http/moderation-policy.ts: the key cache, the
+ * board's and the widget's projects), so deciding costs no round trip. A project that holds
+ * nothing has no policy, and its posts do not ask.
  */
-
-/** A project's moderation setting (`feedback board moderation`), as the key cache holds it (http/context.ts). */
-export type ModerationPolicy = Caller['moderation'];
-
-/** Moderation off: what a project has until its operator turns it on. */
-export const NO_MODERATION: ModerationPolicy = { mode: 'none', holdLinks: false };
 
 // Bare domains (example.com) are links too: a spammer writes them so.
 const links = new LinkifyIt({ fuzzyLink: true });

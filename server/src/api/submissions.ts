@@ -1,16 +1,18 @@
 import type { z } from 'zod';
-import { routes, type CreateFeedbackResponseSchema } from '@feedbackd/sdk/contract';
+import { routes, type CreateFeedbackResponseSchema, type HeldFeedbackResponseSchema, type HoldReason } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../db/pool.js';
 import { answersInPlace, statementBatches, type Batched } from '../db/statement-batches.js';
 import { jsonReply, type JsonText, type Statements } from '../http/mount.js';
+import type { ModerationPolicy } from '../http/moderation-policy.js';
 import { watchBatches } from '../metrics/figures.js';
-import { postingBlocked } from './moderation.js';
+import { holdReason, postingBlocked } from './moderation.js';
+import { HOLD_SUBMISSION_ANONYMOUS, HOLD_SUBMISSION_IDENTIFIED } from './moderation.sql.js';
 import { SUBMIT_ANONYMOUS, SUBMIT_BATCH, SUBMIT_IDENTIFIED } from './submit.sql.js';
 
 /*
- * A submission (spec 4.2), the one implementation: the API's handler (feedback.route.ts) and the
- * board's submit form (web/) both call these, so an item made on the board is made exactly as one
- * sent to the API.
+ * A submission (spec 4.2), the one implementation: the API's handler (feedback.route.ts), the
+ * board's submit form and the widget's (web/) all call submitOrHold, so an item made on the board
+ * or in the widget is made, or held, exactly as one sent to the API.
  */
 
 /** Submission statements running at once per process (submitBatches). */
@@ -69,12 +71,31 @@ export function submitBatches(sql: SqlPool, inFlight: number): SubmitBatches {
   return { submit: (submission) => batches.send(submission) };
 }
 
+/** A submission's answer: the API's 201 (the new item) or, held for the team, its 202. */
+export type SubmissionReply = Awaited<ReturnType<typeof submitFeedback>> | Awaited<ReturnType<typeof holdSubmission>>;
+
 /**
- * Submits one item (spec 4.2): in the process's batch, or alone in a request's transaction
- * (`inBatch` false: a batch is its own transaction). It is the one implementation of a
- * submission: the API's handler (feedback.route.ts) and the board's submit form (web/) both call
- * it, so an item made on the board is made exactly as one sent to the API. The reply is the API's
- * 201, whose JSON text is the new item.
+ * A submission, for every caller: held for the team where the project's moderation policy says
+ * so (docs/moderation.md: holdSubmission, the API's 202), else submitted (submitFeedback, 201).
+ * `policy` is null for a team's (secret-key) post and for a project that holds nothing: then
+ * nothing is asked. A blocked author's post is refused either way (403). No await of its own: the
+ * API's handler returns this promise as it is (its hot path).
+ */
+export function submitOrHold(
+  submissions: SubmitBatches,
+  sql: Statements,
+  submission: Submission,
+  policy: ModerationPolicy | null,
+  inBatch: boolean,
+): Promise<SubmissionReply> {
+  const reason = policy && holdReason(policy, submission.externalId !== undefined, [submission.title, submission.description]);
+  return reason ? holdSubmission(sql, submission, reason) : submitFeedback(submissions, sql, submission, inBatch);
+}
+
+/**
+ * Submits one item (spec 4.2), asking no moderation (submitOrHold asks): in the process's batch,
+ * or alone in a request's transaction (`inBatch` false: a batch is its own transaction). The
+ * reply is the API's 201, whose JSON text is the new item.
  */
 export async function submitFeedback(
   submissions: SubmitBatches,
@@ -98,3 +119,20 @@ export async function submitAlone(sql: Pick<SqlPool, 'query'>, s: Submission): P
   if (!row) throw postingBlocked();
   return row.body;
 }
+
+/** A held submission's 202: the item as it will be once approved, and why it waits. 403 when its author is blocked. */
+export async function holdSubmission(
+  sql: Statements,
+  s: Submission,
+  reason: HoldReason,
+): Promise<{ status: 202; body: JsonText<z.input<typeof HeldFeedbackResponseSchema>> }> {
+  const item = [s.project, s.title, s.description, s.type, s.metadata];
+  const [row] =
+    s.externalId !== undefined
+      ? await sql.query<HeldRow>(HOLD_SUBMISSION_IDENTIFIED.name, HOLD_SUBMISSION_IDENTIFIED.text, [...item, s.externalId, s.profile, reason])
+      : await sql.query<HeldRow>(HOLD_SUBMISSION_ANONYMOUS.name, HOLD_SUBMISSION_ANONYMOUS.text, [...item, s.voterKey, reason]);
+  if (!row || row.blocked) throw postingBlocked();
+  return jsonReply(routes.createFeedback, 202, `{"feedback":${row.body!},"held":{"reason":"${reason}"}}`);
+}
+
+type HeldRow = { blocked: boolean; body: string | null };

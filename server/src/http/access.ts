@@ -13,6 +13,7 @@ import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import type { AppContext, AppState, Caller } from './context.js';
 import { clientIp } from './edge.js';
 import { AppError } from './errors.js';
+import { moderationPolicy } from './moderation-policy.js';
 import { ShortCache } from './short-cache.js';
 
 /**
@@ -174,7 +175,7 @@ export class KeyCache {
     );
     const row = rows[0];
     if (!row) return undefined;
-    const moderation = { mode: row.moderation, holdLinks: row.moderation_hold_links };
+    const moderation = moderationPolicy(row.moderation, row.moderation_hold_links);
     return { keyId: row.key_id, kind: row.kind, projectId: row.project_id, voterSalt: row.voter_salt, voterSecret: this.voterSecret, moderation };
   }
 }

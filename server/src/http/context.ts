@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import type { ModerationMode } from '@feedbackd/sdk/contract';
+import type { ModerationPolicy } from './moderation-policy.js';
 import type { RequestTransaction } from '../db/request-transaction.js';
 import type { KeyKind } from './api-key-format.js';
 
@@ -14,8 +14,11 @@ export interface Caller {
   voterSalt: string;
   /** The server's voter secret (db/voter-secret.ts), the same for every caller: with the salt, the key of an anonymous voter. */
   voterSecret: Buffer;
-  /** The project's moderation setting (api/moderation.ts), as cached with the key: about a second old at most. */
-  moderation: { mode: ModerationMode; holdLinks: boolean };
+  /**
+   * The project's moderation policy (moderation-policy.ts), as cached with the key: about a second
+   * old at most; null where the project holds nothing.
+   */
+  moderation: ModerationPolicy | null;
 }
 
 /** What the middleware chain puts on `ctx.state` for the handlers after it. */

@@ -2,9 +2,7 @@ import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
 import { z } from 'zod';
 import type { SqlPool } from '../../db/pool.js';
 import { AppError } from '../../http/errors.js';
-import { submitFeedback } from '../../api/submissions.js';
-import { holdSubmission } from '../../api/held-posts.js';
-import { holdReason, NO_MODERATION } from '../../api/moderation.js';
+import { submitOrHold } from '../../api/submissions.js';
 import type { HotWrites } from '../../api/hot-writes.js';
 import { toggleAnonymousVote, toggleIdentifiedVote } from '../../api/votes.js';
 import type { AssetPaths } from '../kit/assets.js';
@@ -98,16 +96,14 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
       // An identified visitor's item is their end user's, as the API's submission with only an externalId (no profile change).
       const submitter = visitor ? { externalId: visitor.externalId, profile: '{}' } : { voterKey };
       const submission = { ...item, ...submitter };
-      // Where the project holds such a post (docs/moderation.md), it waits for the team: the form again, with a notice.
-      const reason = holdReason(project.moderation ?? NO_MODERATION, Boolean(visitor), [title, description]);
       try {
-        if (reason) {
-          await holdSubmission(sql, submission, reason);
+        const answer = await submitOrHold(writes.submissions, sql, submission, project.moderation ?? null, true);
+        // Where the project holds such a post (docs/moderation.md), it waits for the team: the form again, with a notice.
+        if (answer.status === 202) {
           seeOther(ctx, `${boardPaths.submit(project.slug)}?held=1`);
           return undefined;
         }
-        const created = await submitFeedback(writes.submissions, sql, submission, true);
-        const { feedback } = JSON.parse(created.body.text) as { feedback: { id: string } };
+        const { feedback } = JSON.parse(answer.body.text) as { feedback: { id: string } };
         seeOther(ctx, boardPaths.item(project.slug, feedback.id));
         return undefined;
       } catch (error) {

@@ -7,7 +7,7 @@ import { AppError } from '../../http/errors.js';
 import { commentNotFound } from '../../http/item-ids.js';
 import { createComment, publicComment } from '../../api/comments.js';
 import { holdComment } from '../../api/held-posts.js';
-import { holdReason, NO_MODERATION } from '../../api/moderation.js';
+import { holdReason } from '../../api/moderation.js';
 import { deleteComment, missing, updateComment } from '../../admin/comments.service.js';
 import { countFormRefusal, type FormRefusalReason } from '../../metrics/form-metrics.js';
 import type { FormGuard } from '../kit/form-guard.js';
@@ -127,7 +127,7 @@ export function boardComments(deps: BoardCommentDeps) {
       const input = { project: project.id, item: id, content: text.content, author, parentId, secret: false, voterKey: visitor ? undefined : request.voterKey };
       // Where the project holds such a comment (docs/moderation.md), it waits for the team: the
       // item again with a notice (a script gets `{ held, message }` and shows it by the form).
-      const reason = holdReason(project.moderation ?? NO_MODERATION, Boolean(visitor), [text.content]);
+      const reason = project.moderation ? holdReason(project.moderation, Boolean(visitor), [text.content]) : null;
       let created;
       try {
         if (reason) {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { SortBy } from '@feedbackd/sdk/contract';
+import type { ModerationMode, SortBy } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
 import { ShortCache } from '../../http/short-cache.js';
 import { accentStyle } from '../../admin/brand/accent.js';
 import { logoPath } from '../../admin/board-settings.service.js';
-import type { ModerationPolicy } from '../../api/moderation.js';
+import { moderationPolicy, type ModerationPolicy } from '../../http/moderation-policy.js';
 
 /** A project whose board is on, as the pages know it. */
 export interface BoardProject {
@@ -28,8 +28,8 @@ export interface BoardProject {
   locale?: string | null | undefined;
   /** Whether anonymous visitors may comment (`anonymousComments`, off by default): else the form asks them to sign in through the app. */
   anonymousComments?: boolean | undefined;
-  /** Whose posts wait for the team (`feedback board moderation`, api/moderation.ts); none given: nobody's. */
-  moderation?: ModerationPolicy | undefined;
+  /** Whose posts wait for the team (`feedback board moderation`, http/moderation-policy.ts); null or none given: nobody's. */
+  moderation?: ModerationPolicy | null | undefined;
   /**
    * The origin this request's pages are at (the public URL, or else the request's own): set per
    * request (board.ts), for the link previews' absolute og:url and og:image.
@@ -68,7 +68,7 @@ type Row = {
   board_logo_height: number | null;
   board_locale: string | null;
   anonymous_comments: boolean;
-  moderation: ModerationPolicy['mode'];
+  moderation: ModerationMode;
   moderation_hold_links: boolean;
 };
 
@@ -97,7 +97,7 @@ function projectOf(row: Row): BoardProject {
     accent: style === undefined ? null : { style, hash: `'sha256-${createHash('sha256').update(style).digest('base64')}'` },
     locale: row.board_locale,
     anonymousComments: row.anonymous_comments,
-    moderation: { mode: row.moderation, holdLinks: row.moderation_hold_links },
+    moderation: moderationPolicy(row.moderation, row.moderation_hold_links),
   };
 }
 

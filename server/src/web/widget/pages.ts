@@ -4,7 +4,7 @@ import type { SqlPool } from '../../db/pool.js';
 import type { AppContext } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
 import { ENTRY_PAGE } from '../../admin/changelog/changelog.sql.js';
-import { submitFeedback } from '../../api/submissions.js';
+import { submitOrHold } from '../../api/submissions.js';
 import type { HotWrites } from '../../api/hot-writes.js';
 import { toggleAnonymousVote, toggleIdentifiedVote } from '../../api/votes.js';
 import { formInput, seeOther } from '../kit/forms.js';
@@ -55,7 +55,10 @@ export function widgetPages(sql: SqlPool, writes: HotWrites, assets: WidgetAsset
     panelPage({ state: request.state, assets: assets.paths, projectName: request.project.name, tab, visitor: request.visitor, i18n: request.i18n, body });
 
   const tabs: Record<Tab, (request: WidgetRequest) => Promise<SafeHtml>> = {
-    feedback: async (request) => page(request, 'feedback', feedbackTab(request.state, { values: {}, problems: [], sent: request.ctx.query.sent === '1' }, request.i18n)),
+    feedback: async (request) => {
+      const { query } = request.ctx;
+      return page(request, 'feedback', feedbackTab(request.state, { values: {}, problems: [], sent: query.sent === '1', held: query.held === '1' }, request.i18n));
+    },
     board: async (request) => {
       const sortBy = request.project.defaultSort ?? 'newest';
       const list = await readList(sql, request.project.id, { sortBy, page: 1, limit: BOARD_TAB_SIZE, status: undefined, type: undefined, search: undefined }, request.voterKey);
@@ -112,6 +115,8 @@ export function widgetPages(sql: SqlPool, writes: HotWrites, assets: WidgetAsset
      * POST /w/:slug/new: the API's submission (an identified visitor's item is their end user's),
      * then My requests (or, anonymous, the form again with its thanks); a refused form comes back
      * with the contract's messages; "Look for similar feedback first" shows the similar items.
+     * Where the project holds the post (docs/moderation.md), as the board's form does: the form
+     * again with a notice that it waits for the team; a blocked author's, the form with the reason.
      */
     async submit(request: WidgetRequest): Promise<SafeHtml | undefined> {
       const { ctx, project, visitor, voterKey, state, i18n } = request;
@@ -124,8 +129,18 @@ export function widgetPages(sql: SqlPool, writes: HotWrites, assets: WidgetAsset
       if (input.data.intent === 'similar') return again({ values: input.values, problems: [], similar: await similarTo(sql, project, voterKey, input.data.title) });
       const { title, description, type } = input.data;
       const submitter = visitor ? { externalId: visitor.externalId, profile: '{}' } : { voterKey };
-      await submitFeedback(writes.submissions, sql, { project: project.id, title, description: description ?? null, type, metadata: null, ...submitter }, true);
-      seeOther(ctx, visitor ? panelLink(state, 'mine') : panelLink(state, 'feedback', { sent: '1' }));
+      const submission = { project: project.id, title, description: description ?? null, type, metadata: null, ...submitter };
+      let answer;
+      try {
+        answer = await submitOrHold(writes.submissions, sql, submission, project.moderation, true);
+      } catch (error) {
+        if (!(error instanceof AppError && error.status === 403)) throw error;
+        ctx.status = 403;
+        return again({ values: input.values, problems: [{ message: error.message }] });
+      }
+      // A held post is in nobody's lists yet, My requests included: the form again says why.
+      if (answer.status === 202) seeOther(ctx, panelLink(state, 'feedback', { held: '1' }));
+      else seeOther(ctx, visitor ? panelLink(state, 'mine') : panelLink(state, 'feedback', { sent: '1' }));
       return undefined;
     },
   };

@@ -6,10 +6,10 @@ import { isoTimestamp, jsonArrayText, jsonObject } from '../../db/json.sql.js';
  * items, the changelog's page, the token exchange): what nobody else asks.
  */
 
-/** A project whose widget is on: what the panel needs, with its allowed host origins. $1 slug. */
+/** A project whose widget is on: what the panel needs, with its allowed host origins and its moderation. $1 slug. */
 export const WIDGET_PROJECT: Statement = {
   name: 'widget_project',
-  text: `select id::text, slug, name, voter_salt, identity_secret, widget_origins, board_locale, board_default_sort
+  text: `select id::text, slug, name, voter_salt, identity_secret, widget_origins, board_locale, board_default_sort, moderation, moderation_hold_links
     from projects where slug = $1 and widget_enabled`,
 };
 

@@ -5,7 +5,7 @@ import { markdownHtml } from '../../kit/markdown.js';
 import type { SimilarFound } from '../../kit/similar.js';
 import { date } from '../../kit/views/list-parts.js';
 import { field } from '../../kit/views/fields.js';
-import { label, voteButton, type Problem } from '../../kit/views/parts.js';
+import { errorSummary, label, voteButton, type Problem } from '../../kit/views/parts.js';
 import { panelLink, stateFields, type PanelState, type Tab } from '../panel-state.js';
 
 /** The state's hidden fields, and where a post comes back to. */
@@ -25,6 +25,8 @@ export interface FeedbackTabView {
   problems: readonly Problem[];
   similar?: SimilarFound | undefined;
   sent?: boolean;
+  /** The visitor's last post waits for the team (docs/moderation.md): the board's notice says so. */
+  held?: boolean;
 }
 
 /**
@@ -37,6 +39,8 @@ export function feedbackTab(state: PanelState, view: FeedbackTabView, i18n: I18n
   const { values, problems } = view;
   return html`<h1>${t('board.submit.title')}</h1>
 ${view.sent ? html`<p class="notice" role="status">${t('widget.sent')}</p>` : ''}
+${view.held ? html`<p class="notice" role="status">${t('board.submit.held')}</p>` : ''}
+${errorSummary(formProblems(problems), i18n)}
 <form method="post" action="${state.base}/new" data-submit data-similar-url="${state.base}/similar">
 ${hidden(state)}
 ${field('title', t('board.submit.titleField'), problems, (describedBy) => html`<input id="title" name="title" required maxlength="${TITLE_MAX_LENGTH}" value="${values.title ?? ''}" autocomplete="off"${describedBy}>`, t('board.submit.titleHint', { max: TITLE_MAX_LENGTH }), i18n)}
@@ -47,6 +51,11 @@ ${field('type', t('board.submit.type'), problems, (describedBy) => html`<select 
 <button type="submit" name="intent" value="similar" data-look-first>${t('board.submit.lookFirst')}</button></div>
 </form>
 <div data-similar-forms>${similarVoteForms(state, view.similar)}</div>`;
+}
+
+/** The problems about no field (a blocked author's reason): each field shows its own beside it. */
+function formProblems(problems: readonly Problem[]): Problem[] {
+  return problems.filter((problem) => !problem.field);
 }
 
 /**
