@@ -127,7 +127,9 @@ export function boardComments(deps: BoardCommentDeps) {
       const input = { project: project.id, item: id, content: text.content, author, parentId, secret: false, voterKey: visitor ? undefined : request.voterKey };
       // Where the project holds such a comment (docs/moderation.md), it waits for the team: the
       // item again with a notice (a script gets `{ held, message }` and shows it by the form).
-      const reason = project.moderation ? holdReason(project.moderation, Boolean(visitor), [text.content]) : null;
+      // A project that holds nothing has no policy: nothing to ask (as the API's comment route).
+      const policy = project.moderation;
+      const reason = policy && holdReason(policy, Boolean(visitor), [text.content]);
       let created;
       try {
         if (reason) {
