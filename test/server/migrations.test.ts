@@ -28,6 +28,7 @@ const ALL = [
   'Migration20261204001300_notifications',
   'Migration20261205001400_widget',
   'Migration20261207001600_subscribe_on_vote',
+  'Migration20261208001700_toggle_batch_statement',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */

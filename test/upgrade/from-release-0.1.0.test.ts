@@ -47,6 +47,7 @@ const SINCE_RELEASE = [
   'Migration20261204001300_notifications',
   'Migration20261205001400_widget',
   'Migration20261207001600_subscribe_on_vote',
+  'Migration20261208001700_toggle_batch_statement',
 ];
 
 const fixture = readReleaseFixture();
