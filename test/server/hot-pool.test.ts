@@ -67,13 +67,28 @@ describe('Hot connections on PostgreSQL: pipelined lanes', function () {
     expect(await backendPid(pool)).to.equal(pidBefore);
   });
 
-  it('when a slow query holds one lane, then a query sent after it is answered on another lane first', async () => {
+  /** Both lanes of a 2-lane pool connected: two queries sent in one turn before any lane has a connection take one lane each. */
+  const warm = async (pool: SqlPool) => expect(new Set(await Promise.all([backendPid(pool), backendPid(pool)])).size).to.equal(2);
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('when a slow query holds one lane, then a query sent in a later turn is answered on another lane first', async () => {
     const pool = open(2);
+    await warm(pool);
     const order: string[] = [];
     const slow = pool.query('hot_pool_slow', 'select pg_sleep(0.3)', []).then(() => order.push('slow'));
+    await nextTurn();
     const fast = pool.query('hot_pool_fast', 'select 1', []).then(() => order.push('fast'));
     await Promise.all([slow, fast]);
     expect(order).to.deep.equal(['fast', 'slow']);
+  });
+
+  it('when queries are sent in one turn, then they leave on one lane, until it has 4 more in flight than the least busy lane', async () => {
+    const pool = open(2);
+    await warm(pool);
+    // One write and one woken backend for the turn's queries, not one per lane (pipelined-pool.ts, TURN_LANE_SLACK).
+    const pids = await Promise.all(Array.from({ length: 6 }, () => backendPid(pool)));
+    expect(new Set(pids.slice(0, 5)).size, 'the first five on one lane').to.equal(1);
+    expect(pids[5], 'the sixth on the other').to.not.equal(pids[0]);
   });
 
   it('when a lane loses its connection, then the query on it fails and the next ones are served on a new connection', async () => {

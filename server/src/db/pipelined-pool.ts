@@ -22,8 +22,9 @@ import { isLostRace, retryingLostRaces } from './conflicts.js';
  *
  * Each query is still its own implicit transaction: node-postgres ends every pipelined query with
  * its own Sync, so a failed statement fails alone and the ones behind it run. The cost is head-of-
- * line waiting: a query queued behind a slow one on its lane waits for it; picking the lane with
- * the fewest queries in flight steers new queries away from a lane that is stuck.
+ * line waiting: a query queued behind a slow one on its lane waits for it; each turn starts on the
+ * lane with the fewest queries in flight, which steers new queries away from a lane that is stuck,
+ * and within a turn at most TURN_LANE_SLACK more queries join a lane that is busier than another.
  */
 export interface Pipelines {
   /**
@@ -121,7 +122,7 @@ export function openPipelines(options: PipelineOptions): Pipelines {
     });
   }
 
-  /** Sends one statement on the least busy lane, connecting it first if it has no live connection. */
+  /** Sends one statement on the turn's lane (laneOfTurn), connecting it first if it has no live connection. */
   async function send<Row extends Record<string, unknown>>(config: pg.QueryConfig): Promise<Row[]> {
     if (closed) throw new Error('Client was closed and is not queryable');
     const lane = laneOfTurn();

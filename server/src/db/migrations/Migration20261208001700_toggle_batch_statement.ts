@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * A batch of vote toggles as one set-based statement (issue 48, docs/operations.md, "Votes: one
- * commit at a time").
+ * A batch of vote toggles as one set-based statement (issue 48, docs/operations.md, "What made
+ * vote and submit wait").
  *
  * `toggle_votes` looped over its toggles and called `toggle_vote` for each: per toggle a lock of
  * the item, a lock of its counters, an insert or a delete of the vote, a counter update (a new
