@@ -35,7 +35,7 @@ for (const backend of backends()) {
       for (const [item, externalId] of [[items[0]!, 'ada'], [items[1]!, 'bo'], [items[1]!, 'cy'], [items[2]!, 'ada']] as const) {
         expect((await request(server, 'POST', `/api/v1/feedback/${item}/vote`, { body: { endUser: { externalId } } })).status).to.equal(200);
       }
-      const [{ project }] = await server.sql<{ project: string }>('select project_id as project from feedback where id = ?', [items[0]]);
+      const project = (await server.sql<{ project: string }>('select project_id as project from feedback where id = ?', [items[0]]))[0]!.project;
       const itemChoices = [...items, '00000000-0000-4000-8000-000000000000'];
       const voterChoices: Array<{ externalId: string | null; voterKey: string | null }> = [
         ...users.map((externalId) => ({ externalId, voterKey: null })),
