@@ -10,9 +10,10 @@ import { Migration } from '@mikro-orm/migrations';
  * executor start of its own. Now the items and their counters are locked once, in item order (the
  * order every toggle path takes, so batches still cannot deadlock on them), and one statement
  * deletes the votes that were there, inserts the ones that were not, moves each counter once by
- * the batch's net change, keeps the voters' subscriptions (bit 2, as `toggle_vote` does) and
- * writes the batch's webhook event. Each toggle's `new_count` is the count after it and the
- * toggles before it on the same item, in the order of the old loop (item, then place).
+ * the batch's net change, subscribes the new voters (bit 2, as `toggle_vote` does) and writes the
+ * batch's webhook event; then the reasons of the votes taken back are removed, one subscription
+ * row at a time by its key. Each toggle's `new_count` is the count after it and the toggles before
+ * it on the same item, in the order of the old loop (item, then place).
  *
  * The answers are those of the loop, toggle for toggle (same rows, counters, votes,
  * subscriptions and event): a batch in which one voter toggles one item twice depends on its own
