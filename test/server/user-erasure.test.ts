@@ -64,9 +64,11 @@ for (const backend of backends()) {
     let visitor: FeedbackClient;
     let receiver: Awaited<ReturnType<typeof startReceiver>>;
     let secret: string;
+    let adminKey: string;
     let people = 0;
     before(async () => {
-      admin = new FeedbackClient({ baseUrl: server.url, apiKey: await server.newKey(undefined, 'secret'), maxRetries: 0 });
+      adminKey = await server.newKey(undefined, 'secret');
+      admin = new FeedbackClient({ baseUrl: server.url, apiKey: adminKey, maxRetries: 0 });
       visitor = new FeedbackClient({ baseUrl: server.url, apiKey: server.apiKey, maxRetries: 0 });
       // Every event type is written, so the outbox holds copies of each person to be forgotten;
       // the receiver echoes each body, so the log of its answers holds copies too.
@@ -180,6 +182,49 @@ for (const backend of backends()) {
       expect(texts[0]!.n, 'events holding the text they wrote').to.equal(0);
       const deleted = await server.sql<{ n: number }>(`select count(*)::int as n from webhook_events where type = 'feedback.deleted' and data->'feedback'->>'id' = ?`, [p.ownItem]);
       expect(deleted[0]!.n).to.equal(1);
+    });
+
+    it("when an end user is erased with content=delete, then their deleted item's title is left in no event, notification, stored answer or receiver's answer (issue 49, finding 6: its status events kept it)", async () => {
+      const p = await person();
+      // Bob voted on their item, so he was told of its status change; a changelog entry links it with an item that stays.
+      const kept = await visitor.feedback.create({ title: `An item that stays ${people}`, endUser: { externalId: `bob-${people}` } });
+      // Created with an Idempotency-Key: its stored answer lists the linked items' titles.
+      const created = await request({ url: server.url, apiKey: adminKey }, 'POST', '/api/v1/changelog', {
+        body: { title: `Release ${people}`, body: 'Shipped.', links: [p.ownItem, kept.id], publish: true },
+        headers: { 'idempotency-key': `release-${people}-${backend.name}` },
+      });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      const entry = (created.body as { entry: { id: string } }).entry;
+      await outboxSettled(server);
+      // As JSON writes it, so "Erin's idea 1" does not find "Erin's idea 12".
+      const title = JSON.stringify(`Erin's idea ${people}`);
+      const before = await tracesOf(server, [title]);
+      expect(before, 'where the title was').to.include.members([
+        'webhook_events.data (feedback.status_changed)',
+        'webhook_events.data (notification.created)',
+        'webhook_events.data (changelog.published)',
+        'webhook_attempts.response (feedback.status_changed)',
+        'webhook_attempts.response (changelog.published)',
+        'notifications.data',
+        'idempotency_keys.body',
+      ]);
+
+      const result = await admin.users.erase(p.externalId, { content: 'delete' });
+      expect(result.counts).to.include({ submissionsDeleted: 1 });
+      expect(await tracesOf(server, [title])).to.deep.equal([]);
+
+      // Its deletion is still announced, by its id; the changelog's announcement keeps the other item.
+      const [deleted] = await server.sql<{ data: { feedback: Record<string, unknown> } }>(`select data from webhook_events where type = 'feedback.deleted' and data->'feedback'->>'id' = ?`, [p.ownItem]);
+      expect(deleted!.data.feedback).to.deep.include({ id: p.ownItem, title: '' });
+      const [published] = await server.sql<{ data: { entry: { items: { id: string }[] } } }>(`select data from webhook_events where type = 'changelog.published' and data->'entry'->>'id' = ?`, [entry.id]);
+      expect(published!.data.entry.items.map((item) => item.id)).to.deep.equal([kept.id]);
+      // Bob's notification of the status change went with the item; the one of the release names the item that stays.
+      const told = await server.sql<{ kind: string; items: { id: string }[] | null }>(
+        `select n.kind, n.data->'entry'->'items' as items from notifications n join end_users e on e.id = n.end_user_id where e.external_id = ? order by n.id`,
+        [`bob-${people}`],
+      );
+      expect(told.map((n) => [n.kind, n.items?.map((item) => item.id) ?? null])).to.deep.equal([['shipped', [kept.id]]]);
+      await expectCountersExact(server);
     });
 
     it('when an erasure is repeated, or names someone never seen, then it succeeds with zero counts, sends nothing, and their export is 404 End user not found', async () => {

@@ -34,7 +34,7 @@ for (const backend of backends()) {
     });
 
     /** Subscribes a receiver in `format` to `events`, runs `act`, and answers the first `count` bodies it got. */
-    async function chatBodies(format: 'slack' | 'discord', events: ('feedback.created' | 'comment.created')[], act: () => Promise<unknown>, count = 1): Promise<Record<string, unknown>[]> {
+    async function chatBodies(format: 'slack' | 'discord', events: ('feedback.created' | 'comment.created' | 'feedback.deleted')[], act: () => Promise<unknown>, count = 1): Promise<Record<string, unknown>[]> {
       const receiver = await startReceiver();
       try {
         await client.webhooks.create({ url: receiver.url, events, format });
@@ -88,6 +88,12 @@ for (const backend of backends()) {
       const escaped = contents.find((content) => content.startsWith('New comment'));
       expect(escaped).to.match(/: "First line \\> \\<!channel\\> quoted # \\\[heading\\\]\\\(https:\/\/x\\\) \\\*bold\\\* \\`code\\` \\\|\\\|spoiler\\\|\\\| \\\\"$/);
       for (const body of discord) expect(body.allowed_mentions).to.deep.equal({ parse: [] });
+    });
+
+    it("when an erasure deletes the person's item (content=delete, issue 49 finding 6), then the chat is told the item's id was deleted, never its title", async () => {
+      const item = await publicClient.feedback.create({ title: 'Erased chat title', endUser: { externalId: 'erased-in-chat' } });
+      const bodies = await chatBodies('slack', ['feedback.deleted'], () => client.users.erase('erased-in-chat', { content: 'delete' }));
+      expect(bodies[0]).to.deep.equal({ text: `Item ${item.id} was deleted` });
     });
   });
 }

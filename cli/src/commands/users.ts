@@ -34,7 +34,7 @@ export function usersCommand(output: Output): Command {
   );
 
   const exportUser = new Command('export')
-    .description('Print everything stored about an end user (profile, submissions, votes, comments) as one JSON document')
+    .description('Print everything stored about an end user (profile, submissions, votes, comments, subscriptions, held posts, notifications, blocks) as one JSON document')
     .argument('<externalId>', "the end user's id in your application")
     .addOption(project());
   addDatabaseOptions(exportUser).action(async (externalId: string, flags: UserFlags) =>

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TimestampSchema } from './common.js';
 import { MAIL_STATES, NOTIFICATION_KINDS } from './constants.js';
+import { FeedbackStatusSchema, FeedbackTypeSchema } from './enums.js';
 import { integerParam } from './query.js';
 
 // The notifications' log (docs/notifications.md), an operator's extension for secret keys: what
@@ -10,6 +11,35 @@ import { integerParam } from './query.js';
 export const NotificationKindSchema = z.enum(NOTIFICATION_KINDS);
 /** Where a notification's mail stands: `pending`, `sent`, `failed`, `suppressed`, `skipped` (no address). */
 export const MailStateSchema = z.enum(MAIL_STATES, { error: `state must be one of ${MAIL_STATES.join(', ')}` });
+
+// Ids as webhook-events.ts checks them: PostgreSQL's uuid text (rows imported from a dump need not carry a version).
+const IdSchema = z.guid();
+
+/** An item as a notification names it. */
+export const NotificationItemSchema = z.object({ id: IdSchema, title: z.string(), type: FeedbackTypeSchema, status: FeedbackStatusSchema });
+
+/** A recipient of a notification: the end user by the id your application gave them, with what it told us of them. */
+export const NotificationRecipientSchema = z.object({ externalId: z.string(), email: z.string().nullable(), name: z.string().nullable() });
+
+/**
+ * What a notification tells, by `kind` (docs/notifications.md). `id` names the change: every
+ * event of one change (500 recipients each) carries the same one.
+ */
+export const NotificationChangeSchema = z.discriminatedUnion('kind', [
+  z.object({ id: IdSchema, kind: z.literal('status_changed'), feedback: NotificationItemSchema, from: FeedbackStatusSchema, to: FeedbackStatusSchema, actor: z.string().nullable() }),
+  z.object({
+    id: IdSchema,
+    kind: z.literal('team_reply'),
+    feedback: NotificationItemSchema,
+    reply: z.object({ id: IdSchema, content: z.string(), authorName: z.string().nullable(), createdAt: TimestampSchema }),
+  }),
+  z.object({ id: IdSchema, kind: z.literal('merged'), feedback: NotificationItemSchema, source: z.object({ id: IdSchema, title: z.string() }) }),
+  z.object({
+    id: IdSchema,
+    kind: z.literal('shipped'),
+    entry: z.object({ id: IdSchema, title: z.string(), body: z.string(), publishedAt: TimestampSchema, items: z.array(NotificationItemSchema.pick({ id: true, title: true, status: true })) }),
+  }),
+]);
 
 /** One notification: one change told to one subscriber. */
 export const NotificationSchema = z.object({

@@ -333,7 +333,7 @@ export const routes = {
     method: 'GET',
     path: '/api/v1/users/:externalId/export',
     auth: 'secret',
-    summary: 'Everything stored about an end user (profile, submissions, votes, comments) as one JSON document',
+    summary: 'Everything stored about an end user (profile, submissions, votes, comments, subscriptions, held posts, notifications, blocks) as one JSON document',
     params: ExternalIdParamsSchema,
     responses: { 200: UserExportSchema },
   },

@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import { CommentRevisionSchema } from './comments.js';
 import { MetadataSchema, TimestampSchema } from './common.js';
 import { FeedbackStatusSchema, FeedbackTypeSchema } from './enums.js';
+import { HeldPostSchema } from './moderation.js';
+import { MailStateSchema, NotificationChangeSchema } from './notifications.js';
 import { choiceParam } from './query.js';
+import { SubscriptionReasonSchema } from './subscriptions.js';
 import { externalIdField } from './users.js';
 
 // One end user's data, for the requests of data protection law: erasure ("forget me", GDPR
@@ -45,7 +49,7 @@ export const ErasureCountsSchema = z.object({
 /** Response 200 of DELETE /api/v1/users/:externalId. `erased` is false when nothing was held. */
 export const EraseUserResponseSchema = z.object({ erased: z.boolean(), counts: ErasureCountsSchema });
 
-/** The profile as stored, metadata included (which no other answer shows). */
+/** The profile as stored, metadata included (which no other answer shows), with the person's mail and widget state. */
 const ExportedEndUserSchema = z.object({
   externalId: z.string(),
   email: z.string().nullable(),
@@ -54,6 +58,12 @@ const ExportedEndUserSchema = z.object({
   metadata: MetadataSchema.nullable(),
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
+  /** When they left every notification of the project (an unsubscribe link's "all", or POST /api/v1/unsubscribe); null: never. */
+  unsubscribedAt: TimestampSchema.nullable(),
+  /** When their mail server refused their address for good, after which no mail is tried; null: never. */
+  emailSuppressedAt: TimestampSchema.nullable(),
+  /** When the widget last showed them what changed on their items; null: never. */
+  widgetSeenAt: TimestampSchema.nullable(),
 });
 
 /** A status change of one of the person's items (who made it is the team's, not the person's, and left out). */
@@ -73,16 +83,59 @@ const ExportedSubmissionSchema = z.object({
   statusHistory: z.array(ExportedStatusChangeSchema),
 });
 
+/** A comment the person wrote, with its earlier versions when it was edited (oldest first). */
+const ExportedCommentSchema = z.object({
+  id: z.string(),
+  feedbackId: z.string(),
+  feedbackTitle: z.string(),
+  /** The comment it answers; null for a top-level comment. */
+  parentId: z.string().nullable(),
+  content: z.string(),
+  /** Whether it is in a thread only the team sees. */
+  internal: z.boolean(),
+  createdAt: TimestampSchema,
+  editedAt: TimestampSchema.nullable(),
+  revisions: z.array(CommentRevisionSchema),
+});
+
+/** Why the person is subscribed to an item, or that they unsubscribed from it (`unsubscribedAt`, which outlives taking part again). */
+const ExportedSubscriptionSchema = z.object({
+  feedbackId: z.string(),
+  feedbackTitle: z.string(),
+  reasons: z.array(SubscriptionReasonSchema),
+  unsubscribedAt: TimestampSchema.nullable(),
+  createdAt: TimestampSchema,
+});
+
+/** One change told to the person: what it said, and where its mail to their address stands (as the notifications' log shows it). */
+const ExportedNotificationSchema = z.object({
+  id: z.string(),
+  /** The item it is about; null for a changelog entry or an item deleted since. */
+  feedbackId: z.string().nullable(),
+  change: NotificationChangeSchema,
+  mailState: MailStateSchema,
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  createdAt: TimestampSchema,
+  sentAt: TimestampSchema.nullable(),
+});
+
 /**
  * Response 200 of GET /api/v1/users/:externalId/export: everything stored about the person, as
- * one document. Their votes and comments name the item (id and title) they are on.
+ * one document. Their votes, comments and subscriptions name the item (id and title) they are on;
+ * `heldPosts` are what they wrote that waits for the team (moderation), `notifications` what
+ * was told them (and mailed to their address), `blocks` the team's blocks of them.
  */
 export const UserExportSchema = z.object({
   exportedAt: TimestampSchema,
   endUser: ExportedEndUserSchema,
   submissions: z.array(ExportedSubmissionSchema),
   votes: z.array(z.object({ feedbackId: z.string(), feedbackTitle: z.string(), createdAt: TimestampSchema })),
-  comments: z.array(z.object({ id: z.string(), feedbackId: z.string(), feedbackTitle: z.string(), content: z.string(), createdAt: TimestampSchema })),
+  comments: z.array(ExportedCommentSchema),
+  subscriptions: z.array(ExportedSubscriptionSchema),
+  heldPosts: z.array(HeldPostSchema.omit({ author: true }).extend({ feedbackTitle: z.string().nullable() })),
+  notifications: z.array(ExportedNotificationSchema),
+  blocks: z.array(z.object({ createdAt: TimestampSchema })),
 });
 
 /** `data` of the `user.erased` webhook event: whom the receiver should forget too, and the counts. Nothing else of the person. */

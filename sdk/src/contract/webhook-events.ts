@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MetadataSchema, TimestampSchema } from './common.js';
 import { WEBHOOK_EVENT_TYPES } from './constants.js';
 import { FeedbackStatusSchema, FeedbackTypeSchema } from './enums.js';
+import { NotificationChangeSchema, NotificationRecipientSchema } from './notifications.js';
 import { UserErasedDataSchema } from './user-data.js';
 
 /*
@@ -13,6 +14,8 @@ import { UserErasedDataSchema } from './user-data.js';
 
 // The event types live with the contract's other plain values, which load without zod.
 export { WEBHOOK_EVENT_TYPES };
+// A notification's change and recipient are the notifications' own (notifications.ts), shown by their log and exports too.
+export { NotificationChangeSchema, NotificationItemSchema, NotificationRecipientSchema } from './notifications.js';
 
 /** The `type` of a webhook event. */
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
@@ -117,32 +120,6 @@ export const ChangelogPublishedDataSchema = z.object({
     items: z.array(z.object({ id: IdSchema, title: z.string(), status: FeedbackStatusSchema })),
   }),
 });
-
-/** An item as a notification names it. */
-export const NotificationItemSchema = z.object({ id: IdSchema, title: z.string(), type: FeedbackTypeSchema, status: FeedbackStatusSchema });
-
-/** A recipient of a notification: the end user by the id your application gave them, with what it told us of them. */
-export const NotificationRecipientSchema = z.object({ externalId: z.string(), email: z.string().nullable(), name: z.string().nullable() });
-
-/**
- * What a notification tells, by `kind` (docs/notifications.md). `id` names the change: every
- * event of one change (500 recipients each) carries the same one.
- */
-export const NotificationChangeSchema = z.discriminatedUnion('kind', [
-  z.object({ id: IdSchema, kind: z.literal('status_changed'), feedback: NotificationItemSchema, from: FeedbackStatusSchema, to: FeedbackStatusSchema, actor: z.string().nullable() }),
-  z.object({
-    id: IdSchema,
-    kind: z.literal('team_reply'),
-    feedback: NotificationItemSchema,
-    reply: z.object({ id: IdSchema, content: z.string(), authorName: z.string().nullable(), createdAt: TimestampSchema }),
-  }),
-  z.object({ id: IdSchema, kind: z.literal('merged'), feedback: NotificationItemSchema, source: z.object({ id: IdSchema, title: z.string() }) }),
-  z.object({
-    id: IdSchema,
-    kind: z.literal('shipped'),
-    entry: z.object({ id: IdSchema, title: z.string(), body: z.string(), publishedAt: TimestampSchema, items: z.array(NotificationItemSchema.pick({ id: true, title: true, status: true })) }),
-  }),
-]);
 
 /**
  * `data` of `notification.created`: a change its subscribers are told of, and (some of) its

@@ -28,7 +28,8 @@ export function chatLine(event: WebhookEvent, text: PlainText = (value) => value
     case 'feedback.merged':
       return `${quoted(event.data.source.title)} was merged into ${quoted(event.data.target.title)}`;
     case 'feedback.deleted':
-      return `${quoted(event.data.feedback.title)} was deleted`;
+      // An erased person's item is announced without its title (docs/api.md): its id is all that is left.
+      return `${event.data.feedback.title === '' ? `Item ${text(event.data.feedback.id)}` : quoted(event.data.feedback.title)} was deleted`;
     case 'vote.added':
     case 'vote.removed':
       return `A vote was ${event.type === 'vote.added' ? 'added to' : 'removed from'} ${text(event.data.feedback.id)}: ${event.data.feedback.voteCount} now`;

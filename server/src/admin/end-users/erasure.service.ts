@@ -7,7 +7,7 @@ import { lockCounters, moveCounters } from '../counter-moves.js';
 import { lockItem, type ItemLock } from '../item-locks.js';
 import { deleteItem } from '../items.service.js';
 import { projectIdOf, type ProjectRef } from './project-ref.js';
-import { DELETED_USER, forgetInDeliveryAnswers, forgetInEvents, forgetInIdempotencyRecords } from './traces.js';
+import { DELETED_USER, forgetInDeliveryAnswers, forgetInEvents, forgetInIdempotencyRecords, forgetInNotifications } from './traces.js';
 
 /** What an erasure did, per kind (the answer of DELETE /api/v1/users/:externalId and the `user.erased` event's counts). */
 export interface Erasure {
@@ -26,8 +26,10 @@ type Touched = {
  * exporting one end user"): their votes are deleted and uncounted (moveCounters, as every operator
  * change moves counters); their comments are deleted through deleteComment, or kept signed "Deleted
  * user"; their items are deleted through deleteItem, or kept anonymous without their metadata;
- * the profile goes; events and stored answers that name them are rewritten or dropped
- * (traces.ts); then `user.erased` is written when the project wants it and anything was held.
+ * the profile goes, and with it (on delete cascade) their subscriptions, held posts, notifications
+ * and blocks; events, other people's notifications about their deleted items and stored answers
+ * that name them are rewritten or dropped (traces.ts); then `user.erased` is written when the
+ * project wants it and anything was held.
  *
  * Locks, in the one order of every writer (item-locks.ts): the items they touched in id order
  * (their own `update` when deleted, `no key update` when kept; others `key share`, as a comment
@@ -60,6 +62,7 @@ export async function eraseEndUser(em: EntityManager, project: ProjectRef, exter
     );
     const deletedItems = new Set<string>();
     const deletedComments = new Set<string>();
+    const deletedTitles: string[] = [];
     if (user) {
       await lockWhatTheyTouched(tx, projectId, user.id, content);
 
@@ -77,8 +80,12 @@ export async function eraseEndUser(em: EntityManager, project: ProjectRef, exter
         for (const comment of comments) {
           if (typeof (await deleteComment(tx, projectId, comment.feedback_id, comment.id)) === 'object') deletedComments.add(comment.id);
         }
-        const items = await sql.query<{ id: string }>('', 'select id from feedback where end_user_id = $1::uuid order by id', [user.id]);
-        for (const item of items) if (await deleteItem(tx, projectId, item.id)) deletedItems.add(item.id);
+        const items = await sql.query<{ id: string; title: string }>('', 'select id, title from feedback where end_user_id = $1::uuid order by id', [user.id]);
+        for (const item of items) {
+          if (!(await deleteItem(tx, projectId, item.id))) continue;
+          deletedItems.add(item.id);
+          deletedTitles.push(item.title);
+        }
         counts.commentsDeleted = deletedComments.size;
         counts.submissionsDeleted = deletedItems.size;
       } else {
@@ -94,10 +101,13 @@ export async function eraseEndUser(em: EntityManager, project: ProjectRef, exter
       counts.endUsers = (await sql.query('', 'delete from end_users where id = $1::uuid returning id', [user.id])).length;
     }
     // Even with no profile left (erased before): copies of an older erasure's time may remain.
-    counts.webhookEvents = await forgetInEvents(tx, projectId, externalId, { items: deletedItems, comments: deletedComments });
+    const events = await forgetInEvents(tx, projectId, externalId, { items: deletedItems, comments: deletedComments, titles: deletedTitles });
+    counts.webhookEvents = events.events;
+    await forgetInNotifications(tx, projectId, deletedItems);
     const traces = [externalId, user?.id ?? null, user?.email ?? null, user?.name ?? null];
-    counts.idempotencyRecords = await forgetInIdempotencyRecords(tx, projectId, traces);
-    counts.webhookAnswers = await forgetInDeliveryAnswers(tx, projectId, traces);
+    // A stored answer that shows a deleted item (a changelog entry linking it, say) holds its title as a whole JSON string.
+    counts.idempotencyRecords = await forgetInIdempotencyRecords(tx, projectId, [...traces, ...deletedTitles]);
+    counts.webhookAnswers = events.answers + (await forgetInDeliveryAnswers(tx, projectId, traces));
 
     const erased = Object.values(counts).some((n) => n > 0);
     if (erased) {
