@@ -183,13 +183,57 @@ for (const backend of backends()) {
       const id = await submit();
       const top = (await comment(id, byUser('ann', 'Top'))).body.comment;
       await comment(id, byUser('bob', 'Reply', { parentId: top.id }));
-      await comment(id, { content: 'Note', team: { name: 'Support' }, internal: true, parentId: top.id }, team);
+      const note = (await comment(id, { content: 'Note', team: { name: 'Support' }, internal: true, parentId: top.id }, team)).body.comment;
       const kept = (await comment(id, byUser('cy', 'Other'))).body.comment;
       const res = await request(server, 'DELETE', `/api/v1/feedback/${id}/comments/${top.id}?endUserId=ann`);
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ id: top.id, deleted: true, repliesDeleted: 2, commentCount: 1 });
-      expect((await detail(id, team)).comments.map((c: { id: string }) => c.id)).to.deep.equal([kept.id]);
+      // The author's delete takes the visible reply, never the team's note (issue 49): it stays, at the top level.
+      expect(res.body).to.deep.equal({ id: top.id, deleted: true, repliesDeleted: 1, commentCount: 1 });
+      expect((await detail(id)).comments.map((c: { id: string }) => c.id)).to.deep.equal([kept.id]);
+      expect((await detail(id, team)).comments.map((c: { id: string }) => c.id)).to.deep.equal([note.id, kept.id]);
       expect((await request(server, 'DELETE', `/api/v1/feedback/${id}/comments/${top.id}?endUserId=ann`)).status).to.equal(404);
+    });
+
+    it('when an end user deletes their comment with the team\'s internal notes under it (issue 49, finding 3: an end user\'s delete destroyed the team\'s notes and revealed them), then the answer counts no note and the notes stay for the team alone, as a thread of their own', async () => {
+      for (const caller of [server, team]) {
+        const id = await submit();
+        const top = (await comment(id, byUser('ann', 'Please call me'))).body.comment;
+        const first = (await comment(id, { content: 'Big customer: ask sales', team: { name: 'Support' }, internal: true, parentId: top.id }, team)).body.comment;
+        const second = (await comment(id, { content: 'Sales says yes', team: { name: 'Sales' }, parentId: first.id }, team)).body.comment;
+        expect(second).to.include({ parentId: top.id, internal: true });
+
+        // Either key, as the author: a public key (the finding) or a secret key acting for the end user.
+        const res = await request(caller, 'DELETE', `/api/v1/feedback/${id}/comments/${top.id}?endUserId=ann`);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        expect(res.body).to.deep.equal({ id: top.id, deleted: true, repliesDeleted: 0, commentCount: 0 });
+
+        const seen = await detail(id);
+        expect(seen.commentCount).to.equal(0);
+        expect(seen.comments).to.deep.equal([]);
+        expect((await request(server, 'GET', `/api/v1/feedback/${id}/comments`)).body.comments).to.deep.equal([]);
+        // The team's view: both notes, word for word, the oldest now at the top level and the other its reply.
+        const notes = (await detail(id, team)).comments as { id: string; content: string; parentId: string | null; internal?: boolean }[];
+        expect(notes.map(({ id: noteId, content, parentId, internal }) => ({ id: noteId, content, parentId, internal }))).to.deep.equal([
+          { id: first.id, content: 'Big customer: ask sales', parentId: null, internal: true },
+          { id: second.id, content: 'Sales says yes', parentId: first.id, internal: true },
+        ]);
+        expect((await detail(id, team)).commentCount, 'notes are never counted').to.equal(0);
+        const history = await request(team, 'GET', `/api/v1/feedback/${id}/comments/${first.id}/history`);
+        expect(history.status).to.equal(200);
+        // The notes are still unreachable to a public key.
+        expect((await request(server, 'DELETE', `/api/v1/feedback/${id}/comments/${first.id}?endUserId=ann`)).status).to.equal(404);
+      }
+    });
+
+    it('when the team deletes a comment with an internal note under it, then the note goes with it and the team\'s answer counts it', async () => {
+      const id = await submit();
+      const top = (await comment(id, byUser('ann', 'Spam'))).body.comment;
+      await comment(id, byUser('bob', 'Reply', { parentId: top.id }));
+      await comment(id, { content: 'Blocked this one', team: { name: 'Support' }, internal: true, parentId: top.id }, team);
+      const res = await request(team, 'DELETE', `/api/v1/feedback/${id}/comments/${top.id}`);
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.equal({ id: top.id, deleted: true, repliesDeleted: 2, commentCount: 0 });
+      expect((await detail(id, team)).comments).to.deep.equal([]);
     });
 
     it('when the team pins a comment, then it is listed first with isPinned; pinning another unpins the first; an end user comment cannot be pinned', async () => {

@@ -95,5 +95,34 @@ for (const backend of backends()) {
       const bodies = await chatBodies('slack', ['feedback.deleted'], () => client.users.erase('erased-in-chat', { content: 'delete' }));
       expect(bodies[0]).to.deep.equal({ text: `Item ${item.id} was deleted` });
     });
+
+    it('when an end user deletes their comment with the team\'s note under it (issue 49, finding 3: Slack said "with 1 replies"), then the Slack line counts no reply; a channel with includeInternal reads where the note went', async () => {
+      const plain = await startReceiver();
+      const inside = await startReceiver();
+      try {
+        await client.webhooks.create({ url: plain.url, events: ['comment.updated', 'comment.deleted'], format: 'slack' });
+        await client.webhooks.create({ url: inside.url, events: ['comment.updated', 'comment.deleted'], format: 'slack', includeInternal: true });
+        const item = await publicClient.feedback.create({ title: 'Slack thread' });
+        const { comment } = await publicClient.comments.create(item.id, { content: 'Ring me', endUser: { externalId: 'slack-ann' } });
+        await client.comments.create(item.id, { content: 'VIP <!channel>', team: { name: 'Sales' }, internal: true, parentId: comment.id });
+        await publicClient.comments.delete(item.id, comment.id, { endUserId: 'slack-ann' });
+        await until(() => plain.received.length >= 1 && inside.received.length >= 2, 15_000, 'the Slack deliveries');
+        const texts = (receiver: typeof plain) => receiver.received.map((r) => (JSON.parse(r.body) as { text: string }).text).sort();
+        expect(texts(plain)).to.deep.equal([`A comment on ${item.id} was deleted`]);
+        expect(texts(inside)).to.deep.equal([`A comment on ${item.id} was deleted`, `An internal note on ${item.id} was updated: "VIP &lt;!channel&gt;"`]);
+
+        // The team's own delete of a thread with a visible reply and a note: one reply, in the singular.
+        const second = await publicClient.comments.create(item.id, { content: 'Again', endUser: { externalId: 'slack-ann' } });
+        await publicClient.comments.create(item.id, { content: 'Me too', endUser: { externalId: 'slack-bob' }, parentId: second.comment.id });
+        await client.comments.create(item.id, { content: 'Watch this', team: { name: 'Sales' }, internal: true, parentId: second.comment.id });
+        await client.comments.delete(item.id, second.comment.id);
+        await until(() => plain.received.length >= 2 && inside.received.length >= 3, 15_000, 'the second Slack deliveries');
+        expect(texts(plain)).to.deep.include(`A comment on ${item.id} was deleted, with 1 reply`);
+        expect(texts(inside)).to.deep.include(`A comment on ${item.id} was deleted, with 1 reply`);
+      } finally {
+        await plain.close();
+        await inside.close();
+      }
+    });
   });
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { boardSignInLink } from '@feedbackd/sdk/board';
 import { changeIdentitySecret, setAnonymousComments } from '@feedbackd/server';
 import { backends } from '../helpers/backends.js';
-import { browse, type Page } from '../helpers/team-forms.js';
+import { browse, sessionCookie, type Page } from '../helpers/team-forms.js';
 import { sampleSum, scrape } from '../helpers/metrics-text.js';
 import { guardFields } from '../helpers/form-guard.js';
 import { request, withServer, type TestServer, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
@@ -141,6 +141,30 @@ for (const backend of backends()) {
       expect(refused.text).to.include('The team has replied to this comment');
       expect(refused.text, 'the edit comes back open, as typed').to.match(/<details class="comment-edit" open>/);
       expect(refused.text).to.include('Is this planned for May?</textarea>');
+    });
+
+    it('when a visitor deletes their comment with the team\'s internal note under it (issue 49, finding 3: the note was destroyed), then the board never shows the note and the team\'s page still does', async () => {
+      const cookie = await signIn(server, identity, { externalId: 'noted-dee', name: 'Dee' });
+      const id = await newItem('Noted by the team');
+      await comment(id, 'Call me back', { cookie });
+      const [top] = (await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback.comments as { id: string }[];
+      const note = await request(server, 'POST', `/api/v1/feedback/${id}/comments`, { apiKey: secretKey, body: { content: 'TEAM-NOTE-49c3', team: { name: 'Acme team' }, internal: true, parentId: top!.id } });
+      expect(note.status).to.equal(201);
+      expect((await browse(server, itemPath(id), { cookie })).text, 'an internal note is not an answer: still hers to delete').to.include('class="comment-edit"');
+
+      const deleted = await browse(server, `${itemPath(id)}/comments/${top!.id}/delete`, { method: 'POST', cookie });
+      expect(deleted.status, deleted.text).to.equal(303);
+      const board = await browse(server, itemPath(id), { cookie });
+      expect(board.text).not.to.include('TEAM-NOTE-49c3');
+      expect(board.text).not.to.include('Call me back');
+      expect((await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback).to.deep.include({ commentCount: 0, comments: [] });
+
+      const link = await request(server, 'POST', '/api/v1/team/sign-in-links', { apiKey: secretKey });
+      const teamPage = await browse(server, `/team/items/${id}`, { cookie: sessionCookie(await browse(server, link.body.path)) });
+      expect(teamPage.status).to.equal(200);
+      expect(teamPage.text).to.include('TEAM-NOTE-49c3');
+      expect(teamPage.text).to.include('<span class="internal-badge">Private note: only the team sees it</span>');
+      expect(teamPage.text).not.to.include('Call me back');
     });
 
     it('when the team pins an answer and writes an internal note, then the board shows the pinned answer first and marked, and never the note', async () => {

@@ -74,7 +74,11 @@ export const AddCommentResponseSchema = z.object({ comment: CommentSchema, comme
 /** Response 200 of PATCH /api/v1/feedback/:id/comments/:commentId. */
 export const UpdateCommentResponseSchema = z.object({ comment: CommentSchema });
 
-/** Response 200 of DELETE /api/v1/feedback/:id/comments/:commentId, with its replies deleted with it and the item's comment count after it. */
+/**
+ * Response 200 of DELETE /api/v1/feedback/:id/comments/:commentId, with its replies deleted with it
+ * (those the caller can see: never an internal note for a public key; an author's delete keeps the
+ * team's notes) and the item's comment count after it.
+ */
 export const DeleteCommentResponseSchema = z.object({
   id: z.string(),
   deleted: z.literal(true),

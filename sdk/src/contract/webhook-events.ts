@@ -97,10 +97,18 @@ export const CommentCreatedDataSchema = z.object({
   comment: WebhookCommentSchema,
 });
 
-/** `data` of `comment.updated`: the comment as it is after an edit, a pin or an unpin. */
+/**
+ * `data` of `comment.updated`: the comment as it is after an edit, a pin or an unpin, or (an
+ * internal note, so only to endpoints with `includeInternal`) after its move out of a thread whose
+ * author deleted it: `parentId` is then null for the oldest note and the oldest's id for the others.
+ */
 export const CommentUpdatedDataSchema = CommentCreatedDataSchema;
 
-/** `data` of `comment.deleted`: what the comment was, and how many replies went with it. */
+/**
+ * `data` of `comment.deleted`: what the comment was, and how many replies went with it.
+ * `repliesDeleted` never counts an internal note unless the comment is one (then only endpoints
+ * with `includeInternal` receive the event); an author's delete keeps the notes (see `comment.updated`).
+ */
 export const CommentDeletedDataSchema = z.object({
   feedback: z.object({ id: IdSchema, commentCount: z.number().int() }),
   comment: z.object({ id: IdSchema, parentId: IdSchema.nullable(), internal: z.boolean(), isTeam: z.boolean(), externalId: z.string().nullable() }),

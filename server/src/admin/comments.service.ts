@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { transaction } from '../db/conflicts.js';
 import { transactionSql } from '../db/request-transaction.js';
 import { createComment, type CreatedComment, type NewCommentAuthor } from '../api/comments.js';
-import { commentById, COMMENT_DELETED_EVENT, COMMENT_FOR_CHANGE, COMMENT_REVISIONS, COMMENT_UPDATED_EVENT, DELETE_THREAD, EDIT_COMMENT, SET_PINNED, UNPIN_OTHERS } from '../api/comments.sql.js';
+import { commentById, COMMENT_DELETED_EVENT, COMMENT_FOR_CHANGE, COMMENT_REVISIONS, COMMENT_UPDATED_EVENT, DELETE_THREAD, EDIT_COMMENT, KEEP_NOTES, SET_PINNED, UNPIN_OTHERS } from '../api/comments.sql.js';
 import { AppError } from '../http/errors.js';
 import { commentNotFound } from '../http/item-ids.js';
 import { lockCounters, moveCounters } from './counter-moves.js';
@@ -176,7 +176,14 @@ export type DeletedComment = { commentCount: number; repliesDeleted: number } | 
 
 /**
  * Deletes a comment with its replies and counts the visible ones out, in one transaction; writes
- * `comment.deleted`. `actor` defaults to a secret key, which may delete any comment.
+ * `comment.deleted`. `actor` defaults to a secret key without an end user (the team), which may
+ * delete any comment, its thread's internal notes with it.
+ *
+ * An author's delete (`endUserId`, with either key) never takes the team's notes (issue 49): they
+ * stay on the item (KEEP_NOTES), each moved note sends `comment.updated` (internal, so only to the
+ * endpoints that include notes), and the author learns nothing of them: not in the answer, not in
+ * `repliesDeleted`. In the event, `repliesDeleted` counts only the replies every receiver of it may
+ * know of: a visible comment's visible replies, never a note that went with it.
  */
 export async function deleteComment(em: EntityManager, projectId: string, feedbackId: string, commentId: string, actor: CommentActor = { secret: true }): Promise<DeletedComment> {
   requireAuthorOrSecret(actor);
@@ -184,16 +191,22 @@ export async function deleteComment(em: EntityManager, projectId: string, feedba
     const comment = await lockForChange(tx, projectId, feedbackId, commentId, actor, true);
     if (typeof comment === 'string') return comment;
     const sql = transactionSql(tx);
+    const kept = actor.endUserId !== undefined && !comment.is_internal ? await sql.query<{ id: string }>('', KEEP_NOTES, [commentId]) : [];
     const gone = await sql.query<{ id: string; is_internal: boolean }>('', DELETE_THREAD, [commentId]);
     const { commentCount } = await moveCounters(tx, feedbackId, { comments: -gone.filter((row) => !row.is_internal).length });
-    const repliesDeleted = gone.length - 1;
+    // After the count moved (each event shows the count as it commits), before the delete's event:
+    // a receiver that drops a deleted comment's replies has moved these already.
+    for (const note of kept.map((row) => row.id).sort()) await sql.query('', COMMENT_UPDATED_EVENT, [note, projectId]);
+    const replies = gone.filter((row) => row.id !== commentId);
+    // A note's replies are notes too, and its event goes only where notes do: there all of them count.
+    const repliesSeen = (seesNotes: boolean) => replies.filter((row) => seesNotes || !row.is_internal).length;
     const data = {
       feedback: { id: feedbackId, commentCount },
       comment: { id: commentId, parentId: comment.parent_id, internal: comment.is_internal, isTeam: comment.is_team, externalId: comment.external_id },
-      repliesDeleted,
+      repliesDeleted: repliesSeen(comment.is_internal),
     };
     await sql.query('', COMMENT_DELETED_EVENT, [projectId, JSON.stringify(data)]);
-    return { commentCount, repliesDeleted };
+    return { commentCount, repliesDeleted: repliesSeen(actor.secret) };
   });
 }
 

@@ -206,8 +206,26 @@ export const UNPIN_OTHERS = `update comments set is_pinned = false where feedbac
 /** Pins or unpins comment $1 ($2). */
 export const SET_PINNED = `update comments set is_pinned = $2::boolean where id = $1::uuid and is_pinned <> $2::boolean`;
 
-/** Deletes comment $1 and its replies: the rows gone, to count the visible ones out of comment_count. */
+/**
+ * Deletes comment $1 and its replies: the rows gone, to count the visible ones out of comment_count.
+ * An author's delete runs KEEP_NOTES first, so the team's notes are no longer among its replies.
+ */
 export const DELETE_THREAD = `delete from comments where id = $1::uuid or parent_id = $1::uuid returning id, is_internal`;
+
+/**
+ * Before an author deletes their comment $1 (issue 49: an end user's delete destroyed the team's
+ * notes): the internal notes under it leave its thread and stay on the item. The oldest becomes a
+ * top-level note and the others its replies, so they still read as one thread on the team's pages;
+ * a reply under a note is internal too (CREATE_COMMENT), so none of them is ever visible. Returns
+ * the notes moved (in no order). Run after the item and its counters are locked
+ * (comments.service.ts), so no note can join the thread meanwhile.
+ */
+export const KEEP_NOTES = `with notes as (
+    select id, first_value(id) over (order by created_at, id) as head
+    from comments where parent_id = $1::uuid and is_internal
+  )
+  update comments c set parent_id = nullif(notes.head, c.id) from notes where c.id = notes.id
+  returning c.id`;
 
 /** A `comment.updated` event of comment $1 (as it is now), with the item's count: $2 project. */
 export const COMMENT_UPDATED_EVENT = `insert into webhook_events (project_id, type, data)

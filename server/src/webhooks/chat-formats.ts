@@ -35,10 +35,17 @@ export function chatLine(event: WebhookEvent, text: PlainText = (value) => value
       return `A vote was ${event.type === 'vote.added' ? 'added to' : 'removed from'} ${text(event.data.feedback.id)}: ${event.data.feedback.voteCount} now`;
     case 'comment.created':
       return `New ${event.data.comment.internal ? 'internal note' : 'comment'} on ${text(event.data.feedback.id)}: ${quoted(event.data.comment.content.slice(0, 300))}`;
-    case 'comment.updated':
-      return `A ${event.data.comment.internal ? 'internal note' : 'comment'} on ${text(event.data.feedback.id)} was ${event.data.comment.isPinned ? 'pinned or edited' : 'edited'}: ${quoted(event.data.comment.content.slice(0, 300))}`;
-    case 'comment.deleted':
-      return `A ${event.data.comment.internal ? 'internal note' : 'comment'} on ${text(event.data.feedback.id)} was deleted${event.data.repliesDeleted > 0 ? `, with ${event.data.repliesDeleted} replies` : ''}`;
+    case 'comment.updated': {
+      // A note moved out of a thread its author deleted is neither pinned nor edited: "updated" says no more than is known.
+      const { comment } = event.data;
+      const change = comment.isPinned ? 'pinned or edited' : comment.editedAt ? 'edited' : 'updated';
+      return `${aComment(comment.internal)} on ${text(event.data.feedback.id)} was ${change}: ${quoted(comment.content.slice(0, 300))}`;
+    }
+    case 'comment.deleted': {
+      // `repliesDeleted` is what this endpoint may know of (never a note, unless the comment is one): the line says no more.
+      const replies = event.data.repliesDeleted;
+      return `${aComment(event.data.comment.internal)} on ${text(event.data.feedback.id)} was deleted${replies > 0 ? `, with ${replies} ${replies === 1 ? 'reply' : 'replies'}` : ''}`;
+    }
     case 'user.erased':
       // Never the externalId: a chat channel keeps its messages, and the person asked to be forgotten.
       return `An end user was erased: ${event.data.counts.votes} votes, ${event.data.counts.submissionsDeleted + event.data.counts.submissionsAnonymised} submissions and ${event.data.counts.commentsDeleted + event.data.counts.commentsAnonymised} comments`;
@@ -53,6 +60,11 @@ export function chatLine(event: WebhookEvent, text: PlainText = (value) => value
     case 'webhook.test':
       return text(event.data.message);
   }
+}
+
+/** A chat line's subject: an internal note or a comment. */
+function aComment(internal: boolean | undefined): string {
+  return internal ? 'An internal note' : 'A comment';
 }
 
 /** One line: a value's line breaks (a comment's paragraphs, U+2028/9) become spaces. */
