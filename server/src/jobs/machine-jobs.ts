@@ -92,12 +92,13 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
         name: 'notification holds',
         everyMs: HOLD_RELEASE_EVERY_MS,
         quiet: true,
-        run: async () => {
+        run: async (stopping) => {
           let released = 0;
           for (;;) {
             const [row] = await sql.query<{ released: number }>('', RELEASE_DUE, [null, options.notifyHoldSeconds]);
             released += row!.released;
-            if (row!.released < RELEASES_PER_STATEMENT) return { released };
+            // What is left waits for the next turn (or the next start): a hold kept longer only delays its news.
+            if (row!.released < RELEASES_PER_STATEMENT || stopping.aborted) return { released };
           }
         },
       },
