@@ -32,3 +32,4 @@ export { DETAIL, DETAIL_WITH_HISTORY, KEEP_THREAD_FROM } from './api/feedback.sq
 
 export { LEASE_SECONDS, mailSender, MAX_ATTEMPTS, RECIPIENTS_PER_CLAIM, SMTP_CONNECTIONS, type MailSender, type MailSenderOptions } from './notify/mail-sender.js';
 export { unsubscribeKey, signUnsubscribe, verifyUnsubscribe } from './notify/unsubscribe-token.js';
+export { NOTIFY_HOLD_MAX_SECONDS, RELEASE_DUE } from './notify/holds.sql.js';

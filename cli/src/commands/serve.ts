@@ -137,7 +137,7 @@ export function serveCommand(output: Output): Command {
     )
     .addOption(new Option('--mail-from <address>', 'the sender of the notifications\' email, such as "Acme <feedback@acme.example>" (needed with --smtp-url)').env('FEEDBACK_MAIL_FROM'))
     .addOption(
-      new Option('--notify-window <seconds>', "how long a person's notifications wait to leave as one message (0 sends each at once)")
+      new Option('--notify-window <seconds>', "how long a person's notifications wait to leave as one message (0 sends each at once); a team bulk change is held as long for its Undo, 600 at most")
         .env('FEEDBACK_NOTIFY_WINDOW')
         .default(String(DEFAULT_NOTIFY_WINDOW_SECONDS)),
     )

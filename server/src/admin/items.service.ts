@@ -40,6 +40,12 @@ export interface StatusesCondition {
    * someone moved since is left as it is, found but not changed).
    */
   onlyFrom?: FeedbackStatus | undefined;
+  /**
+   * Hold the change's notifications (the team's bulk change, which offers an Undo): written, but
+   * neither mailed nor sent as `notification.created` until the machine's jobs release them, so a
+   * change put back before then tells nobody (docs/notifications.md, notify/holds.sql.ts).
+   */
+  hold?: boolean | undefined;
 }
 
 /**
@@ -51,8 +57,10 @@ export interface StatusesCondition {
  * status, records each change (from, to, key, actor) and writes `feedback.status_changed` from
  * the rows the update returned. An item gone meanwhile is skipped by its lock. With $6 (not
  * null), only the items whose status is $6 under their lock change. Each changed item's
- * subscribers are told in the same statement (`notified`, docs/notifications.md). Returns one row
- * per item found with its status before, `changed` false for one already at the status (or not at $6).
+ * subscribers are told in the same statement (`notified`, docs/notifications.md), the change held
+ * when $7 is true; a change that puts an item back where a held change took it from takes that
+ * one back instead, and tells nobody (`notify_subscribers`). Returns one row per item found with
+ * its status before, `changed` false for one already at the status (or not at $6).
  */
 const UPDATE_STATUSES = `with locked as materialized (
     select id, status from feedback where project_id = $1::uuid and id = any($2::uuid[]) order by id for no key update
@@ -67,7 +75,7 @@ const UPDATE_STATUSES = `with locked as materialized (
   ), events as (
     ${itemEvents('changed f join moving m on m.id = f.id', `'feedback.status_changed'`, `'feedback'`, `jsonb_build_object('from', m.from_status, 'to', f.status, 'actor', $5::text)`)}
   ), notified as materialized (
-    select ${notifySubscribers('f.project_id', 'array[f.id]', 'f.id', 'status_changed', `jsonb_build_object('feedback', ${notificationItem('f')}, 'from', m.from_status, 'to', f.status, 'actor', $5::text)`)} as n
+    select ${notifySubscribers('f.project_id', 'array[f.id]', 'f.id', 'status_changed', `jsonb_build_object('feedback', ${notificationItem('f')}, 'from', m.from_status, 'to', f.status, 'actor', $5::text)`, '$7::boolean')} as n
     from changed f join moving m on m.id = f.id order by f.id
   )
   select l.id::text as id, m.id is not null as changed, l.status as before, (select count(*) from notified)::int as notified
@@ -102,7 +110,7 @@ export async function updateItem(em: EntityManager, projectId: string, id: strin
 
 /** UPDATE_STATUSES in the open transaction `tx`. */
 async function statusesIn(tx: EntityManager, projectId: string, ids: readonly string[], status: FeedbackStatus, by: ChangedBy, condition: StatusesCondition = {}): Promise<StatusesUpdated> {
-  const rows = await transactionSql(tx).query<{ id: string; changed: boolean; before: FeedbackStatus }>('', UPDATE_STATUSES, [projectId, [...ids], status, by.keyId, by.actor, condition.onlyFrom ?? null]);
+  const rows = await transactionSql(tx).query<{ id: string; changed: boolean; before: FeedbackStatus }>('', UPDATE_STATUSES, [projectId, [...ids], status, by.keyId, by.actor, condition.onlyFrom ?? null, condition.hold ?? false]);
   return {
     found: rows.map((row) => row.id),
     changed: rows.filter((row) => row.changed).map((row) => row.id),

@@ -60,14 +60,16 @@ export const ITEM_DELETED_EVENT = `insert into webhook_events (project_id, type,
 // The `comment.*` events are written by the conversation's own statements (api/comments.sql.ts).
 
 /**
- * Notifications (docs/notifications.md): a call of `notify_subscribers` (Migration20261204001300),
- * which writes one `notifications` row per subscriber of `items` (uuid[]) and the
- * `notification.created` events, in one INSERT ... SELECT each. A statement calls it from a
- * materialized CTE over the rows it changed, and reads that CTE in its final select: a CTE that
- * only selects is run only when something reads it. `feedback` is the item the row links to.
+ * Notifications (docs/notifications.md): a call of `notify_subscribers` (Migration20261204001300,
+ * Migration20261209001800), which writes one `notifications` row per subscriber of `items`
+ * (uuid[]) and the `notification.created` events, in one INSERT ... SELECT each. A statement calls
+ * it from a materialized CTE over the rows it changed, and reads that CTE in its final select: a
+ * CTE that only selects is run only when something reads it. `feedback` is the item the row links
+ * to. `hold` (SQL, boolean): the change is held, its events written only when the machine's jobs
+ * release it (notify/holds.sql.ts), so that an Undo before then takes it back unsent.
  */
-export function notifySubscribers(project: string, items: string, feedback: string, kind: 'status_changed' | 'team_reply' | 'merged' | 'shipped', change: string): string {
-  return `notify_subscribers(${project}, ${items}, ${feedback}, '${kind}', ${change})`;
+export function notifySubscribers(project: string, items: string, feedback: string, kind: 'status_changed' | 'team_reply' | 'merged' | 'shipped', change: string, hold?: string): string {
+  return `notify_subscribers(${project}, ${items}, ${feedback}, '${kind}', ${change}${hold === undefined ? '' : `, null, ${hold}`})`;
 }
 
 /** Item `f` (a row of `feedback`) as a notification names it (NotificationItemSchema), jsonb. */

@@ -201,6 +201,19 @@ CREATE TABLE public.idempotency_keys (
   CONSTRAINT idempotency_keys_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 
+CREATE TABLE public.notification_holds (
+  change_id uuid NOT NULL,
+  project_id uuid NOT NULL,
+  feedback_id uuid,
+  kind text NOT NULL,
+  data jsonb NOT NULL,
+  created_at timestamp(3) with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT notification_holds_pkey PRIMARY KEY (change_id),
+  CONSTRAINT notification_holds_feedback_id_foreign FOREIGN KEY (feedback_id) REFERENCES feedback(id) ON UPDATE CASCADE ON DELETE SET NULL,
+  CONSTRAINT notification_holds_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT notification_holds_kind_check CHECK ((kind = ANY (ARRAY['status_changed'::text, 'team_reply'::text, 'merged'::text, 'shipped'::text])))
+);
+
 CREATE TABLE public.notifications (
   id uuid NOT NULL DEFAULT time_ordered_uuid(),
   project_id uuid NOT NULL,
@@ -412,6 +425,8 @@ CREATE INDEX feedback_counters_votes_index ON public.feedback_counters USING btr
 CREATE INDEX feedback_status_changes_feedback_id_id_index ON public.feedback_status_changes USING btree (feedback_id, id);
 CREATE INDEX held_posts_project_id_created_at_index ON public.held_posts USING btree (project_id, created_at);
 CREATE INDEX idempotency_keys_created_at_index ON public.idempotency_keys USING btree (created_at);
+CREATE INDEX notification_holds_created_at_index ON public.notification_holds USING btree (created_at);
+CREATE INDEX notification_holds_feedback_id_index ON public.notification_holds USING btree (feedback_id);
 CREATE INDEX notifications_pending_created_at_index ON public.notifications USING btree (created_at) WHERE (mail_state = 'pending'::text);
 CREATE INDEX notifications_pending_end_user_id_index ON public.notifications USING btree (end_user_id) WHERE (mail_state = 'pending'::text);
 CREATE INDEX notifications_project_id_created_at_index ON public.notifications USING btree (project_id, created_at);
@@ -492,14 +507,29 @@ begin
   return null;
 end $function$;
 
-CREATE OR REPLACE FUNCTION public.notify_subscribers(p_project uuid, p_items uuid[], p_feedback uuid, p_kind text, p_change jsonb, p_actor uuid DEFAULT NULL::uuid)
+CREATE OR REPLACE FUNCTION public.notify_subscribers(p_project uuid, p_items uuid[], p_feedback uuid, p_kind text, p_change jsonb, p_actor uuid DEFAULT NULL::uuid, p_hold boolean DEFAULT false)
  RETURNS integer
  LANGUAGE plpgsql
 AS $function$
 declare
   v_change uuid := time_ordered_uuid();
   v_count int;
+  v_undone record;
 begin
+  if p_kind = 'status_changed' then
+    select h.change_id, h.project_id, h.created_at into v_undone from notification_holds h
+    where h.feedback_id = p_feedback and h.kind = 'status_changed'
+      and h.data->>'from' = p_change->>'to' and h.data->>'to' = p_change->>'from'
+    order by h.created_at desc limit 1
+    for update skip locked;
+    if found then
+      delete from notifications n where n.project_id = v_undone.project_id and n.created_at = v_undone.created_at and n.change_id = v_undone.change_id;
+      delete from notification_holds h where h.change_id = v_undone.change_id;
+      return 0;
+    end if;
+  end if;
+  perform release_notifications(array(
+    select h.change_id from notification_holds h where h.feedback_id = any (p_items) order by h.change_id for update skip locked));
   with rcpt as materialized (
     select distinct u.id, u.external_id, u.email, u.name, u.email_suppressed_at
     from subscriptions s join end_users u on u.id = s.end_user_id
@@ -511,18 +541,45 @@ begin
     select p_project, v_change, r.id, p_feedback, p_kind, p_change,
       case when coalesce(r.email, '') = '' then 'skipped' when r.email_suppressed_at is not null then 'suppressed' else 'pending' end
     from rcpt r
+  ), held as (
+    insert into notification_holds (change_id, project_id, feedback_id, kind, data)
+    select v_change, p_project, p_feedback, p_kind, p_change where p_hold and exists (select 1 from rcpt)
   ), events as (
     insert into webhook_events (project_id, type, data)
     select p_project, 'notification.created', jsonb_build_object(
       'notification', jsonb_build_object('id', v_change, 'kind', p_kind) || p_change,
       'recipients', jsonb_agg(jsonb_build_object('externalId', n.external_id, 'email', n.email, 'name', n.name) order by n.i))
     from (select r.external_id, r.email, r.name, row_number() over (order by r.external_id) - 1 as i from rcpt r) n
-    where webhooks_wanted(p_project, 'notification.created')
+    where not p_hold and webhooks_wanted(p_project, 'notification.created')
     group by n.i / 500 order by n.i / 500
   )
   select count(*)::int into v_count from rcpt;
   return v_count;
 end $function$;
+
+CREATE OR REPLACE FUNCTION public.release_notifications(p_changes uuid[])
+ RETURNS integer
+ LANGUAGE sql
+AS $function$
+  with released as (
+    delete from notification_holds h where h.change_id = any (p_changes)
+    returning h.change_id, h.project_id, h.kind, h.data, h.created_at
+  ), events as (
+    insert into webhook_events (project_id, type, data, created_at)
+    select r.project_id, 'notification.created', jsonb_build_object(
+      'notification', jsonb_build_object('id', r.change_id, 'kind', r.kind) || r.data,
+      'recipients', jsonb_agg(jsonb_build_object('externalId', n.external_id, 'email', n.email, 'name', n.name) order by n.i)), r.created_at
+    from released r cross join lateral (
+      select u.external_id, u.email, u.name, row_number() over (order by u.external_id) - 1 as i
+      from notifications x join end_users u on u.id = x.end_user_id
+      where x.project_id = r.project_id and x.created_at = r.created_at and x.change_id = r.change_id
+    ) n
+    where webhooks_wanted(r.project_id, 'notification.created')
+    group by r.change_id, r.project_id, r.kind, r.data, r.created_at, n.i / 500
+    order by r.change_id, n.i / 500
+  )
+  select count(*)::int from released
+$function$;
 
 CREATE OR REPLACE FUNCTION public.time_ordered_uuid()
  RETURNS uuid

@@ -9,6 +9,7 @@ import { webhookSender } from '../webhooks/sender.js';
 import { ANNOUNCE_DUE } from '../admin/changelog/changelog.sql.js';
 import type { MailSender, MailSettings } from '../notify/mail-sender.js';
 import { PRUNE_NOTIFICATIONS } from '../notify/log.sql.js';
+import { RELEASE_DUE, RELEASES_PER_STATEMENT } from '../notify/holds.sql.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
 
 /** How often expired idempotency keys are deleted: they expire after 24 hours, so this is plenty. */
@@ -30,6 +31,11 @@ export const SIGN_IN_SWEEP_EVERY_MS = 60 * 60_000;
 export const CHANGELOG_SWEEP_EVERY_MS = 1_000;
 /** How often the mail sender looks for recipients whose window has passed (notify/mail-sender.ts). */
 export const MAIL_POLL_EVERY_MS = 1_000;
+/**
+ * How often held notifications whose time has come are released (notify/holds.sql.ts): one look
+ * at the index of the few holds, so a held change's events leave within about this long of it.
+ */
+export const HOLD_RELEASE_EVERY_MS = 1_000;
 
 export interface MachineJobOptions {
   /** Webhook targets may be on loopback and private networks. */
@@ -38,6 +44,8 @@ export interface MachineJobOptions {
   webhooksPerSecond?: number;
   /** The notifications' mail (`serve --smtp-url`); absent, no mail is sent and notifications wait in the outbox. */
   mail?: (MailSettings & { serverSecret: string }) | undefined;
+  /** How long the team's bulk changes hold their notifications, in seconds (notify/holds.sql.ts, notifyHoldSeconds). */
+  notifyHoldSeconds: number;
 }
 
 /** An outcome of the mail, for the serving process's metrics. */
@@ -79,6 +87,20 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
         everyMs: WEBHOOK_POLL_EVERY_MS,
         quiet: true,
         run: async (stopping) => ({ attempts: await webhooks.sendDue(stopping) }),
+      },
+      {
+        name: 'notification holds',
+        everyMs: HOLD_RELEASE_EVERY_MS,
+        quiet: true,
+        run: async (stopping) => {
+          let released = 0;
+          for (;;) {
+            const [row] = await sql.query<{ released: number }>('', RELEASE_DUE, [null, options.notifyHoldSeconds]);
+            released += row!.released;
+            // What is left waits for the next turn (or the next start): a hold kept longer only delays its news.
+            if (row!.released < RELEASES_PER_STATEMENT || stopping.aborted) return { released };
+          }
+        },
       },
       {
         name: 'changelog announcements',

@@ -29,18 +29,25 @@ export interface ClaimedNotification extends Record<string, unknown> {
  * within the window leaves as one message. A claim is a lease until $1 + $4 seconds: rows locked by
  * another sender are skipped (FOR UPDATE SKIP LOCKED), and rows whose lease ran out (a sender that
  * died mid-send) are claimed again. $1 is now.
+ *
+ * The rows of a held change (notification_holds, notify/holds.sql.ts) are never claimed: they
+ * leave once the change is released, or never if it was taken back. The hold row is what decides,
+ * read in this statement's snapshot: a change taken back or released while a claim runs is, for
+ * that claim, still held (its rows wait for the next one, or are gone by then).
  */
 export const CLAIM_DUE = `with due_users as (
     select distinct d.end_user_id from (
       select n.end_user_id from notifications n join projects p on p.id = n.project_id
       where n.mail_state = 'pending' and n.next_attempt_at <= $1::timestamptz and (n.claimed_until is null or n.claimed_until < $1::timestamptz)
         and n.created_at <= $1::timestamptz - make_interval(secs => case when p.notify_digest then 86400 else $2::int end)
+        and not exists (select 1 from notification_holds h where h.change_id = n.change_id)
       order by n.created_at limit $3 * 4
     ) d limit $3
   ), claimable as (
     select n.id from notifications n
     where n.end_user_id in (select end_user_id from due_users) and n.mail_state = 'pending'
       and n.next_attempt_at <= $1::timestamptz and (n.claimed_until is null or n.claimed_until < $1::timestamptz)
+      and not exists (select 1 from notification_holds h where h.change_id = n.change_id)
     order by n.id for update skip locked
   )
   update notifications n set claimed_until = $1::timestamptz + make_interval(secs => $4::int), attempts = n.attempts + 1

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import { DEFAULT_NOTIFY_WINDOW_SECONDS, DEFAULT_RATE_LIMIT, DEFAULT_WEBHOOKS_PER_SECOND, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '../serve-defaults.js';
 import type { MachineJobOptions } from '../jobs/machine-jobs.js';
 import { exactOrigin } from '../http/origins.js';
+import { notifyHoldSeconds } from '../notify/holds.sql.js';
 import { connectionLimits, type ConnectionLimits } from './http-server.js';
 
 export interface ServeOptions extends DatabaseLocation {
@@ -113,6 +114,8 @@ export interface ProcessSettings {
   publicUrl?: string;
   /** The notifications' mail, when an SMTP server was given. */
   mail?: { smtpUrl: string; from: string; windowSeconds: number };
+  /** How long the team's bulk changes hold their notifications, in seconds (notify/holds.sql.ts: the notify window, at most the Undo's time). */
+  notifyHoldSeconds: number;
   /** The voter secret (db/voter-secret.ts) in base64url, read once by the process that prepared the database, handed to each worker. */
   voterSecret: string;
   /** The board forms' shortest fill time in ms; absent: the default. */
@@ -144,6 +147,8 @@ export function processSettings(options: ServeOptions, database: Pick<Database, 
     ...(options.boardProjectCacheTtlMs === undefined ? {} : { boardProjectCacheTtlMs: options.boardProjectCacheTtlMs }),
     ...(options.keyCacheTtlMs === undefined ? {} : { keyCacheTtlMs: options.keyCacheTtlMs }),
     ...(options.smtpUrl ? { mail: mailSettings(options.smtpUrl, options.mailFrom, options.notifyWindowSeconds) } : {}),
+    // Without a mail server the window still decides how long a held change waits for its Undo.
+    notifyHoldSeconds: notifyHoldSeconds(options.notifyWindowSeconds ?? DEFAULT_NOTIFY_WINDOW_SECONDS),
   };
 }
 
@@ -171,6 +176,7 @@ export function machineJobOptions(settings: ProcessSettings, url: string): Machi
     webhooksAllowPrivate: settings.webhooksAllowPrivate,
     webhooksPerSecond: settings.webhooksPerSecond,
     mail: settings.mail && { ...settings.mail, origin: settings.publicUrl ?? url, serverSecret: settings.voterSecret },
+    notifyHoldSeconds: settings.notifyHoldSeconds,
   };
 }
 

@@ -14,7 +14,7 @@ import { VoterSecret } from './voter-secret.entity.js';
 import { ChangelogEntry, ChangelogLink } from './changelog.entity.js';
 import { Subscription } from './subscription.entity.js';
 import { HeldPost, PostingBlock } from './moderation.entity.js';
-import { Notification } from './notification.entity.js';
+import { Notification, NotificationHold } from './notification.entity.js';
 
 /**
  * Every entity of the data model; the ORM is initialised with exactly these.
@@ -24,4 +24,4 @@ import { Notification } from './notification.entity.js';
  * rule its schema diff would see every foreign key of a database made by 0.1.0 as changed.
  * Typed as plain schemas: the list's inferred type grew past what the compiler will write out.
  */
-export const entities: EntitySchema[] = [Project, ApiKey, EndUser, Feedback, FeedbackCounters, FeedbackStats, Comment, CommentRevision, Vote, IdempotencyKey, StatusChange, WebhookEndpoint, WebhookEvent, WebhookDelivery, WebhookAttempt, BoardSpentToken, TeamSignInLink, TeamSession, VoterSecret, ChangelogEntry, ChangelogLink, Subscription, HeldPost, PostingBlock, Notification];
+export const entities: EntitySchema[] = [Project, ApiKey, EndUser, Feedback, FeedbackCounters, FeedbackStats, Comment, CommentRevision, Vote, IdempotencyKey, StatusChange, WebhookEndpoint, WebhookEvent, WebhookDelivery, WebhookAttempt, BoardSpentToken, TeamSignInLink, TeamSession, VoterSecret, ChangelogEntry, ChangelogLink, Subscription, HeldPost, PostingBlock, Notification, NotificationHold];

@@ -38,3 +38,30 @@ export const Notification = defineEntity({
 });
 
 export type Notification = InferEntity<typeof Notification>;
+
+/**
+ * A change whose notifications are held (docs/notifications.md, "Held while the Undo is offered"):
+ * its rows are written, but the mail sender claims none of them and its `notification.created`
+ * events are not written until the machine's jobs release it (`release_notifications`), or a
+ * change that reverses it takes it back with its rows (`notify_subscribers`,
+ * Migration20261209001800_notification_holds). `kind` and `data` are the change's, as its rows
+ * and events carry them; `createdAt` is the time of the change, and of its rows.
+ */
+export const NotificationHold = defineEntity({
+  name: 'NotificationHold',
+  tableName: 'notification_holds',
+  indexes: [
+    { name: 'notification_holds_feedback_id_index', properties: ['feedback'] },
+    { name: 'notification_holds_created_at_index', properties: ['createdAt'] },
+  ],
+  properties: {
+    changeId: p.uuid().primary(),
+    project: p.manyToOne(Project).deleteRule('cascade').updateRule('cascade'),
+    feedback: p.manyToOne(Feedback).nullable().deleteRule('set null').updateRule('cascade'),
+    kind: p.enum([...NOTIFICATION_KINDS]),
+    data: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime(3).defaultRaw('now()'),
+  },
+});
+
+export type NotificationHold = InferEntity<typeof NotificationHold>;

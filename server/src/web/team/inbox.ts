@@ -131,7 +131,8 @@ export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: TeamAs
      */
     async changeStatus(request: TeamRequest, { return: back, id: ids, status }: FormData<typeof bulkStatusForm>): Promise<undefined> {
       const { session } = request;
-      const { found, changed, before } = await updateStatuses((await orm()).em.fork(), session.project.id, ids, status, { keyId: session.keyId, actor: sessionActor(session) });
+      // Held: while the banner offers the Undo, the subscribers are not told yet (notify/holds.sql.ts).
+      const { found, changed, before } = await updateStatuses((await orm()).em.fork(), session.project.id, ids, status, { keyId: session.keyId, actor: sessionActor(session) }, { hold: true });
       const url = new URL(back, 'http://team.invalid');
       url.searchParams.set('changed', String(found.length));
       url.searchParams.set('to', status);

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { FEEDBACK_STATUSES, type FeedbackStatus } from '@feedbackd/sdk/contract';
 import { UUID } from '../../db/uuid.js';
+import { NOTIFY_HOLD_MAX_SECONDS } from '../../notify/holds.sql.js';
 
 /*
  * What an undo of a bulk status change needs, carried by the browser (in the inbox's address
@@ -15,8 +16,11 @@ import { UUID } from '../../db/uuid.js';
  * (an item id is 36 characters: 100 items make a token of about 4 KB).
  */
 
-/** How long an undo is offered after the change. */
-export const UNDO_SECONDS = 10 * 60;
+/**
+ * How long an undo is offered after the change: as long as the change's notifications can be held
+ * (notify/holds.sql.ts), so that an undo in that time takes them back unsent.
+ */
+export const UNDO_SECONDS = NOTIFY_HOLD_MAX_SECONDS;
 
 /** What an undo puts back. */
 export interface Undo {
