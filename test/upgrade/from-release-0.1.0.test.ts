@@ -48,6 +48,7 @@ const SINCE_RELEASE = [
   'Migration20261205001400_widget',
   'Migration20261207001600_subscribe_on_vote',
   'Migration20261208001700_toggle_batch_statement',
+  'Migration20261209001800_block_expiry',
 ];
 
 const fixture = readReleaseFixture();
