@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { boardSignInLink } from '@feedbackd/sdk/board';
 import { changeIdentitySecret } from '@feedbackd/server';
-import { backends } from '../helpers/backends.js';
+import { backendAt, backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { guardFields } from '../helpers/form-guard.js';
 import { expectCountersExact } from '../helpers/invariants.js';
 import { browse, sessionCookie } from '../helpers/team-forms.js';
-import { locationOf, request, SHORT_BOARD_PROJECT_CACHE_TTL_MS, withServer } from '../helpers/test-server.js';
+import { locationOf, request, SHORT_BOARD_PROJECT_CACHE_TTL_MS, startTestServer, withServer } from '../helpers/test-server.js';
 import { until } from '../helpers/until.js';
 
 type Caller = { url: string; apiKey: string };
@@ -292,6 +292,34 @@ for (const backend of backends()) {
       expectSoon(block!.expiresAt, 7);
       const bad = await browse(server, '/team/held', { method: 'POST', cookie, form: { id: held.body.feedback.id, decision: 'reject', block: 'on', blockDays: '5' } });
       expect(bad.status).to.equal(400);
+    });
+  });
+
+  describe(`the sweep of ended blocks (issue 49) (${backend.name})`, () => {
+    it('when a server starts on blocks that have ended, then its machine jobs delete them, and the blocks in force stay', async () => {
+      const first = await startTestServer(backend);
+      const team = { url: first.url, apiKey: await first.newKey(undefined, 'secret') };
+      expect((await request(team, 'PATCH', '/api/v1/board', { body: { moderation: 'all' } })).status).to.equal(200);
+      const site = { url: first.url, apiKey: await first.newKey(undefined, 'public') };
+      const ids: string[] = [];
+      for (const externalId of ['ended', 'in-force', 'forever']) {
+        const held = await request(site, 'POST', '/api/v1/feedback', { body: { title: `Blocked ${externalId}`, endUser: { externalId } } });
+        expect(held.status, JSON.stringify(held.body)).to.equal(202);
+        ids.push(held.body.feedback.id);
+      }
+      expect((await request(team, 'POST', '/api/v1/moderation/reject', { body: { ids: ids.slice(0, 2), block: true, blockDays: 1 } })).body.blocked).to.equal(2);
+      expect((await request(team, 'POST', '/api/v1/moderation/reject', { body: { ids: ids.slice(2), block: true } })).body.blocked).to.equal(1);
+      await first.sql("update posting_blocks set expires_at = now() - interval '1 minute' where excerpt = 'Blocked ended'");
+      await first.server.close();
+      const restarted = await startTestServer(backendAt(backend.name, first.database.location), { existingKey: first.apiKey });
+      try {
+        const left = async () => (await restarted.sql<{ excerpt: string }>('select excerpt from posting_blocks order by excerpt')).map((row) => row.excerpt);
+        await until(async () => (await left()).length === 2, 15_000, 'the sweep to delete the ended block');
+        expect(await left()).to.deep.equal(['Blocked forever', 'Blocked in-force']);
+      } finally {
+        await restarted.server.close();
+        await first.database.drop();
+      }
     });
   });
 }
