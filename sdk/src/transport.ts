@@ -109,6 +109,8 @@ const METHOD_NAMES: Record<OperationName, string> = {
   listHeld: 'moderation.list',
   approveHeld: 'moderation.approve',
   rejectHeld: 'moderation.reject',
+  listBlocks: 'moderation.blocks',
+  unblock: 'moderation.unblock',
   listNotifications: 'notifications.list',
   retryNotifications: 'notifications.retry',
   updateNotificationSettings: 'notifications.settings',

@@ -5,7 +5,7 @@ import { browserSuite, expectAccessible, screenshot } from '../helpers/browser.j
 import { inProcess } from '../helpers/cli-process.js';
 import { request, withServer, locationOf } from '../helpers/test-server.js';
 
-/** The team's Held view in headless Chromium (docs/moderation.md): its tab, approve and reject by keyboard, bulk reject with block. */
+/** The team's Held view in headless Chromium (docs/moderation.md): its tab, approve and reject by keyboard, bulk reject with block, and lifting the block. */
 const backend = oneBackend();
 
 describe(`the team's Held view in a browser (${backend.name})`, function () {
@@ -22,7 +22,7 @@ describe(`the team's Held view in a browser (${backend.name})`, function () {
     return page;
   }
 
-  it('when posts are held, then the inbox has a Held tab with its count; a approves and r rejects the focused post, and a bulk reject with block stops the author; axe passes', async () => {
+  it('when posts are held, then the inbox has a Held tab with its count; a approves and r rejects the focused post, a bulk reject with block stops the author, and its Unblock button lets them post again; axe passes', async () => {
     const team = { url: server.url, apiKey: await server.newKey(undefined, 'secret') };
     expect((await request(team, 'PATCH', '/api/v1/board', { body: { moderation: 'all' } })).status).to.equal(200);
     // A key first used after the change: its cached project holds the setting.
@@ -69,6 +69,18 @@ describe(`the team's Held view in a browser (${backend.name})`, function () {
     expect((await request(team, 'GET', '/api/v1/moderation')).body.total).to.equal(0);
     const list = (await request(site, 'GET', '/api/v1/feedback?search=keyboard')).body;
     expect(list.items.map((item: { id: string }) => item.id)).to.deep.equal([held[0]]);
+
+    // Issue 49: the block is listed below the queue, and its Unblock button lifts it.
+    const blocks = page.locator('#blocks [data-block]');
+    expect(await blocks.count()).to.equal(1);
+    expect(await blocks.first().innerText()).to.include('kb-spammer').and.include('until lifted').and.include('Spam by the bulk form');
+    await page.getByRole('button', { name: 'Unblock kb-spammer', exact: true }).click();
+    await page.waitForURL(/unblocked=1/);
+    expect(await page.locator('p.notice[role="status"]').innerText()).to.equal('1 author unblocked: they may post again.');
+    expect(await page.getByText('No author is blocked.').isVisible()).to.equal(true);
+    await expectAccessible(page);
+    const back = await request(site, 'POST', '/api/v1/feedback', { body: { title: 'Back after the block', endUser: { externalId: 'kb-spammer' } } });
+    expect(back.status).to.equal(202);
   });
 
   it('when the decision is sent with nothing selected, then the Held view comes back (400) saying to select a post', async () => {

@@ -46,5 +46,20 @@ for (const backend of backends()) {
       expect(await rejection(site.moderation.list())).to.be.instanceOf(PermissionDeniedError);
       expect(await rejection(team.moderation.approve([]))).to.be.instanceOf(BadRequestError);
     });
+
+    it('when an author is blocked (issue 49), then blocks() lists the block with its id and unblock(id) lifts it; a second unblock is NotFoundError', async () => {
+      const held = await site.feedback.create({ title: 'SDK blocked idea', endUser: { externalId: 'sdk-blocked', name: 'Blocky' } });
+      expect(await team.moderation.reject([held.id], { block: true, blockDays: 30 })).to.deep.include({ blocked: 1 });
+      const block = (await team.moderation.blocks()).find((b) => b.author?.externalId === 'sdk-blocked')!;
+      expect(block).to.deep.include({ scope: 'endUser', author: { externalId: 'sdk-blocked', name: 'Blocky' }, excerpt: 'SDK blocked idea' });
+      expect(block.expiresAt).to.be.a('string');
+      expect(await rejection(site.feedback.create({ title: 'Again', endUser: { externalId: 'sdk-blocked' } }))).to.be.instanceOf(PermissionDeniedError);
+      expect(await team.moderation.unblock(block.id)).to.deep.equal({ id: block.id, deleted: true });
+      expect((await site.feedback.create({ title: 'Back', endUser: { externalId: 'sdk-blocked' } })).title).to.equal('Back');
+      const gone = await rejection(team.moderation.unblock(block.id));
+      expect(gone).to.be.instanceOf(NotFoundError);
+      expect((gone as Error).message).to.include('Block not found');
+      expect(await rejection(site.moderation.blocks())).to.be.instanceOf(PermissionDeniedError);
+    });
   });
 }

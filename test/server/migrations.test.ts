@@ -30,6 +30,7 @@ const ALL = [
   'Migration20261207001600_subscribe_on_vote',
   'Migration20261208001700_toggle_batch_statement',
   'Migration20261209001800_notification_holds',
+  'Migration20261209001900_block_expiry',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */

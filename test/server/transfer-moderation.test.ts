@@ -38,7 +38,7 @@ function withData(dump: string, n: number, edit: (data: Record<string, unknown>)
   return lines.join('\n');
 }
 
-/** Dump format version 4 (issues: a dump is lossless for the conversation and notifications): the moderation queue, blocks and refused addresses. */
+/** Dump format versions 4 and 5 (issues: a dump is lossless for the conversation and notifications; issue 49, blocks that expire): the moderation queue, blocks and refused addresses. */
 for (const backend of backends()) {
   describe(`export and import of moderation and mail state (${backend.name})`, () => {
     let source: TestServer;
@@ -94,7 +94,7 @@ for (const backend of backends()) {
     });
 
     it('when held posts, blocks and a suppressed address are exported, imported into an empty database and exported again, then the dumps are the same bytes and hold them all', async () => {
-      expect(JSON.parse(sourceDump.slice(0, sourceDump.indexOf('\n')))).to.include({ version: 4 });
+      expect(JSON.parse(sourceDump.slice(0, sourceDump.indexOf('\n')))).to.include({ version: 5 });
       expect(headerCounts(sourceDump)).to.include({ heldPost: 3, postingBlock: 2 });
       expect(targetDump === sourceDump, 'the second dump differs from the first').to.equal(true);
 
@@ -114,8 +114,16 @@ for (const backend of backends()) {
       const blocks = recordsOf(sourceDump, 'postingBlock');
       expect(blocks.map((b) => b.endUserId === null)).to.have.members([true, false]);
       for (const block of blocks) {
-        if (block.endUserId === null) expect(block.voterKey).to.match(/^ip2:/);
-        else expect(block.voterKey, "an end user's block names their id").to.equal(block.endUserId);
+        // Version 5: each block's id, the start of its post, and its end (an address's in 30 days, an end user's when lifted).
+        expect(Object.keys(block)).to.deep.equal(['id', 'projectId', 'voterKey', 'endUserId', 'excerpt', 'createdAt', 'expiresAt']);
+        if (block.endUserId === null) {
+          expect(block.voterKey).to.match(/^ip2:/);
+          expect(block.excerpt).to.equal('Anonymous spam');
+          expect(Date.parse(block.expiresAt as string) - Date.parse(block.createdAt as string)).to.equal(30 * 86_400_000);
+        } else {
+          expect(block.voterKey, "an end user's block names their id").to.equal(block.endUserId);
+          expect(block).to.deep.include({ excerpt: 'Spam', expiresAt: null });
+        }
       }
       expect(recordsOf(sourceDump, 'user').map((u) => [u.externalId, u.emailSuppressedAt])).to.have.deep.members([
         ['waiting', SUPPRESSED_AT],
@@ -174,6 +182,42 @@ for (const backend of backends()) {
                   (select count(*)::int from end_users where email_suppressed_at is not null) as suppressed, (select count(*)::int from end_users) as users`,
         );
         expect(rows).to.deep.equal({ held: 0, blocks: 0, suppressed: 0, users: headerCounts(sourceDump).user });
+      } finally {
+        await older.drop();
+      }
+    });
+
+    it('when a version 4 dump (blocks without an id, excerpt or end) is imported (issue 49), then each block gets an id derived from its author, an address ends 30 days after it was made, and a second import adds nothing', async () => {
+      const version4 = sourceDump
+        .split('\n')
+        .map((line) => {
+          if (line.startsWith('{"type":"header"')) return JSON.stringify({ ...(JSON.parse(line) as object), version: 4 });
+          if (!line.startsWith('{"type":"postingBlock"')) return line;
+          const record = JSON.parse(line) as { data: Record<string, unknown> };
+          const { id: _id, excerpt: _excerpt, expiresAt: _expiresAt, ...data } = record.data;
+          return JSON.stringify({ ...record, data });
+        })
+        .join('\n');
+      const older = await emptyDatabase(backend);
+      try {
+        const summary = await importDump(older.orm, linesOf(version4));
+        expect(summary.version).to.equal(4);
+        expect(summary.inserted).to.deep.include({ postingBlock: 2 });
+        const rows = await older.orm.em
+          .fork()
+          .execute<{ id: string; end_user_id: string | null; excerpt: string | null; ends_after_days: number | null }[]>(
+            `select id::text, end_user_id::text, excerpt, extract(epoch from expires_at - created_at)::int / 86400 as ends_after_days from posting_blocks order by end_user_id nulls first`,
+          );
+        expect(rows.map((row) => [row.end_user_id === null, row.excerpt, row.ends_after_days])).to.deep.equal([
+          [true, null, 30],
+          [false, null, null],
+        ]);
+        const sourceIds = recordsOf(sourceDump, 'postingBlock').map((block) => block.id);
+        for (const row of rows) expect(row.id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/).and.not.be.oneOf(sourceIds);
+        const before = await tableDigests(older.orm);
+        const again = await importDump(older.orm, linesOf(version4));
+        expect(again.inserted).to.deep.include({ postingBlock: 0 });
+        expect(await tableDigests(older.orm)).to.deep.equal(before);
       } finally {
         await older.drop();
       }

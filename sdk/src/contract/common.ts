@@ -79,4 +79,6 @@ export const ERROR_MESSAGES = {
   commentAnswered: 'The team has replied to this comment: it can no longer be edited or deleted',
   /** Not in the spec: the team blocked this author when rejecting one of their posts (403; docs/moderation.md). */
   postingBlocked: 'You can no longer post to this project: the team blocked this author',
+  /** Not in the spec: no block in force in the caller's project has that id (404: lifted already, expired, or never). */
+  blockNotFound: 'Block not found',
 } as const;

@@ -17,6 +17,16 @@ export const BOARD_LOCALES = ['en', 'fr', 'de', 'es', 'pt-BR', 'ar', 'ja'] as co
 /** Whose posts a project holds for its team (docs/moderation.md): nobody's (the default), those without an identified end user, or every end user's. */
 export const MODERATION_MODES = ['none', 'anonymous', 'all'] as const;
 
+/**
+ * How long a block of an anonymous author lasts unless the team chose a length (docs/moderation.md,
+ * "Blocks"): such a block names the caller's address, which others may share, so it never lasts
+ * for good by default. An end user's block lasts until the team lifts it.
+ */
+export const ADDRESS_BLOCK_DAYS = 30;
+
+/** The longest a block may be given to last, in days (`blockDays`); without one, an end user's block lasts until lifted. */
+export const BLOCK_DAYS_MAX = 365;
+
 /** Every webhook event type this version of the contract knows, in the order the docs list them. */
 export const WEBHOOK_EVENT_TYPES = [
   'feedback.created',

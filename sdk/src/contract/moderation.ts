@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { MetadataSchema, TimestampSchema } from './common.js';
 import { AddCommentResponseSchema } from './comments.js';
-import { MODERATION_MODES } from './constants.js';
+import { ADDRESS_BLOCK_DAYS, BLOCK_DAYS_MAX, MODERATION_MODES } from './constants.js';
 import { CreateFeedbackResponseSchema } from './feedback.js';
+
+export { ADDRESS_BLOCK_DAYS, BLOCK_DAYS_MAX };
 
 // Moderation (docs/moderation.md), off by default: a project may hold its end users' posts
 // (submissions and comments through a public key, or from the board) until the team approves
@@ -52,10 +54,20 @@ export const ApproveHeldRequestSchema = z.object({
     .max(MODERATION_BATCH_MAX, { error: `Give at most ${MODERATION_BATCH_MAX} ids at once` }),
 });
 
-/** Body of POST /api/v1/moderation/reject: `block` also stops each post's author from posting again. */
+/**
+ * Body of POST /api/v1/moderation/reject: `block` also stops each post's author from posting again
+ * (docs/moderation.md, "Blocks"), for `blockDays` days if given; otherwise an end user until the
+ * team lifts the block, an anonymous caller's address for ADDRESS_BLOCK_DAYS days.
+ */
 export const RejectHeldRequestSchema = ApproveHeldRequestSchema.extend({
   block: z.boolean({ error: 'block must be true or false' }).optional(),
-});
+  blockDays: z
+    .number({ error: `blockDays must be a whole number of days from 1 to ${BLOCK_DAYS_MAX}` })
+    .int({ error: `blockDays must be a whole number of days from 1 to ${BLOCK_DAYS_MAX}` })
+    .min(1, { error: `blockDays must be a whole number of days from 1 to ${BLOCK_DAYS_MAX}` })
+    .max(BLOCK_DAYS_MAX, { error: `blockDays must be a whole number of days from 1 to ${BLOCK_DAYS_MAX}` })
+    .optional(),
+}).refine((body) => body.blockDays === undefined || body.block === true, { path: ['blockDays'], error: 'blockDays needs block: true' });
 
 /** One post the team decided on: what it was, and where it went. */
 const DecidedPostSchema = z.object({ id: z.string(), kind: z.enum(['feedback', 'comment']), feedbackId: z.string() });
@@ -69,6 +81,36 @@ export const RejectHeldResponseSchema = z.object({
   blocked: z.number().int(),
   notFound: z.array(z.string()),
 });
+
+/**
+ * Whom a block names: an end user (one identified through the API's `endUser`, or a signed-in
+ * visitor of the board or the widget), or, for an anonymous post, the caller's address (its voter
+ * key), which others behind the same address share.
+ */
+export const BlockScopeSchema = z.enum(['endUser', 'address']);
+
+/** An author the team blocked when rejecting one of their posts (docs/moderation.md, "Blocks"). */
+export const PostingBlockSchema = z.object({
+  /** The block's id: `DELETE /api/v1/moderation/blocks/:blockId` lifts it. */
+  id: z.string(),
+  scope: BlockScopeSchema,
+  /** The blocked end user; null for an address. */
+  author: z.object({ externalId: z.string(), name: z.string().nullable() }).nullable(),
+  /** The start of the rejected post that made the block (at most 100 characters), so that blocks can be told apart. */
+  excerpt: z.string().nullable(),
+  createdAt: TimestampSchema,
+  /** When the block ends by itself; null: only when lifted. An expired block is no longer listed and stops nobody. */
+  expiresAt: TimestampSchema.nullable(),
+});
+
+/** Response 200 of GET /api/v1/moderation/blocks: the blocks in force, newest first (at most 500; `total` counts them all). */
+export const PostingBlockListResponseSchema = z.object({ items: z.array(PostingBlockSchema), total: z.number().int() });
+
+/** Path of DELETE /api/v1/moderation/blocks/:blockId. */
+export const BlockIdParamsSchema = z.object({ blockId: z.string() });
+
+/** Response 200 of DELETE /api/v1/moderation/blocks/:blockId: the block is lifted, its author may post again. */
+export const UnblockResponseSchema = z.object({ id: z.string(), deleted: z.literal(true) });
 
 /** Why a post was held, added to its 202 answer. */
 const HeldSchema = z.object({ reason: HoldReasonSchema });
@@ -89,3 +131,7 @@ export type ModerationQueue = z.infer<typeof ModerationQueueResponseSchema>;
 export type ApproveHeldResult = z.infer<typeof ApproveHeldResponseSchema>;
 export type RejectHeldResult = z.infer<typeof RejectHeldResponseSchema>;
 export type RejectHeldRequest = z.input<typeof RejectHeldRequestSchema>;
+export type BlockScope = z.infer<typeof BlockScopeSchema>;
+export type PostingBlock = z.infer<typeof PostingBlockSchema>;
+export type PostingBlockList = z.infer<typeof PostingBlockListResponseSchema>;
+export type UnblockResult = z.infer<typeof UnblockResponseSchema>;

@@ -32,11 +32,14 @@ import { BoardSettingsSchema, UpdateBoardRequestSchema } from './board.js';
 import {
   ApproveHeldRequestSchema,
   ApproveHeldResponseSchema,
+  BlockIdParamsSchema,
   HeldCommentResponseSchema,
   HeldFeedbackResponseSchema,
   ModerationQueueResponseSchema,
+  PostingBlockListResponseSchema,
   RejectHeldRequestSchema,
   RejectHeldResponseSchema,
+  UnblockResponseSchema,
 } from './moderation.js';
 import {
   ChangelogEntryIdParamsSchema,
@@ -560,9 +563,25 @@ export const routes = {
     method: 'POST',
     path: '/api/v1/moderation/reject',
     auth: 'secret',
-    summary: "Reject held posts: each is deleted; with `block`, its author (the end user, or the anonymous caller's voter key) can no longer post",
+    summary:
+      "Reject held posts: each is deleted; with `block`, its author can no longer post: the end user until the block is lifted, or an anonymous caller's address for 30 days (`blockDays` sets another length)",
     body: RejectHeldRequestSchema,
     responses: { 200: RejectHeldResponseSchema },
+  },
+  listBlocks: {
+    method: 'GET',
+    path: '/api/v1/moderation/blocks',
+    auth: 'secret',
+    summary: 'The blocks in force, newest first: each with its id, whom it names (an end user or an address), the start of the post that made it, and when it ends',
+    responses: { 200: PostingBlockListResponseSchema },
+  },
+  unblock: {
+    method: 'DELETE',
+    path: '/api/v1/moderation/blocks/:blockId',
+    auth: 'secret',
+    summary: 'Lift a block: its author may post again at once',
+    params: BlockIdParamsSchema,
+    responses: { 200: UnblockResponseSchema },
   },
 
   // The notifications' log (docs/notifications.md): secret keys only.

@@ -1,4 +1,4 @@
-import type { ApproveHeldResult, HeldPost, RejectHeldResult } from '../contract/moderation.js';
+import type { ApproveHeldResult, HeldPost, PostingBlock, RejectHeldResult, UnblockResult } from '../contract/moderation.js';
 import type { RequestOptions, Transport } from '../transport.js';
 
 /**
@@ -36,12 +36,34 @@ export class ModerationResource {
 
   /**
    * Rejects held posts (at most 100): each is deleted; with `block`, its author can no longer
-   * submit or comment (403). `POST /api/v1/moderation/reject`.
+   * submit or comment (403): an end user until the block is lifted, an anonymous caller's address
+   * for 30 days; `blockDays` (1 to 365) sets another length for either. `POST /api/v1/moderation/reject`.
    *
    * @example
    * await client.moderation.reject([spam.id], { block: true });
    */
-  async reject(ids: readonly string[], input: { block?: boolean } = {}, options?: RequestOptions): Promise<RejectHeldResult> {
-    return this.#transport.call('rejectHeld', { body: { ids: [...ids], block: input.block } }, options);
+  async reject(ids: readonly string[], input: { block?: boolean; blockDays?: number } = {}, options?: RequestOptions): Promise<RejectHeldResult> {
+    return this.#transport.call('rejectHeld', { body: { ids: [...ids], block: input.block, blockDays: input.blockDays } }, options);
+  }
+
+  /**
+   * The blocks in force, newest first (at most 500), each with the id `unblock` takes, whom it
+   * names (`scope`: an end user, or an anonymous caller's address), the start of the post that
+   * made it and when it ends (`expiresAt`, null: when lifted). `GET /api/v1/moderation/blocks`.
+   *
+   * @example
+   * for (const block of await client.moderation.blocks()) console.log(block.id, block.author?.externalId ?? 'an address', block.expiresAt);
+   */
+  async blocks(options?: RequestOptions): Promise<PostingBlock[]> {
+    return (await this.#transport.call('listBlocks', {}, options)).items;
+  }
+
+  /**
+   * Lifts a block: its author may post again at once. `DELETE /api/v1/moderation/blocks/:blockId`.
+   *
+   * @throws NotFoundError when no block in force has that id (lifted already, or expired).
+   */
+  async unblock(blockId: string, options?: RequestOptions): Promise<UnblockResult> {
+    return this.#transport.call('unblock', { params: { blockId } }, options);
   }
 }

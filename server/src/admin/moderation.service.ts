@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ApproveHeldResult, HeldPost, RejectHeldResult } from '@feedbackd/sdk/contract';
+import type { ApproveHeldResult, HeldPost, PostingBlock, RejectHeldResult } from '@feedbackd/sdk/contract';
 import { transaction } from '../db/conflicts.js';
 import { transactionSql } from '../db/request-transaction.js';
 import { lockCounters } from './counter-moves.js';
 import { lockItem } from './item-locks.js';
-import { APPROVE_COMMENT, APPROVE_SUBMISSION, HELD_FOR_DECISION, HELD_QUEUE, REJECT_HELD } from './moderation.sql.js';
+import { APPROVE_COMMENT, APPROVE_SUBMISSION, BLOCK_LIST, HELD_FOR_DECISION, HELD_QUEUE, LIFT_BLOCK, REJECT_HELD } from './moderation.sql.js';
 
 /*
  * The team's decisions on held posts (docs/moderation.md): the operator API, the CLI and the
@@ -50,14 +50,33 @@ export async function approveHeld(em: EntityManager, projectId: string, ids: rea
   });
 }
 
-/** Rejects held posts: each is deleted; with `block`, its author can no longer submit or comment. */
-export async function rejectHeld(em: EntityManager, projectId: string, ids: readonly string[], block: boolean): Promise<RejectHeldResult> {
+/**
+ * Rejects held posts: each is deleted; with `block`, its author can no longer submit or comment
+ * (docs/moderation.md, "Blocks"): for `blockDays` days when given, else an end user until the
+ * block is lifted and an anonymous caller's address for ADDRESS_BLOCK_DAYS days.
+ */
+export async function rejectHeld(em: EntityManager, projectId: string, ids: readonly string[], block: boolean, blockDays?: number): Promise<RejectHeldResult> {
   return transaction(em, async (tx) => {
-    const [row] = await transactionSql(tx).query<{ rejected: string; blocked: number }>('', REJECT_HELD, [projectId, [...ids], block]);
+    const [row] = await transactionSql(tx).query<{ rejected: string; blocked: number }>('', REJECT_HELD, [projectId, [...ids], block, blockDays ?? null]);
     const rejected = JSON.parse(row!.rejected) as RejectHeldResult['rejected'];
     const done = new Set(rejected.map((post) => post.id));
     return { rejected, blocked: row!.blocked, notFound: unique(ids).filter((id) => !done.has(id)) };
   });
+}
+
+/** Most blocks the list shows at once (the total counts them all). */
+export const BLOCK_LIST_LIMIT = 500;
+
+/** The project's blocks in force, newest first. */
+export async function blockList(em: EntityManager, projectId: string): Promise<{ items: PostingBlock[]; total: number }> {
+  const [row] = await transaction(em, (tx) => transactionSql(tx).query<{ items: string; total: number }>('', BLOCK_LIST, [projectId, BLOCK_LIST_LIMIT]));
+  return { items: JSON.parse(row!.items) as PostingBlock[], total: row!.total };
+}
+
+/** Lifts a block of the project: true when one in force had that id (its author may post at once), false when none. */
+export async function liftBlock(em: EntityManager, projectId: string, blockId: string): Promise<boolean> {
+  const rows = await transaction(em, (tx) => transactionSql(tx).query<{ lifted: boolean }>('', LIFT_BLOCK, [projectId, blockId]));
+  return rows.length > 0;
 }
 
 function unique(ids: readonly string[]): string[] {

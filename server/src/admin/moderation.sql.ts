@@ -1,3 +1,4 @@
+import { ADDRESS_BLOCK_DAYS } from '@feedbackd/sdk/contract';
 import { countInsertedRows } from '../db/counters.sql.js';
 import { isoTimestamp, jsonArrayText, jsonObject } from '../db/json.sql.js';
 import { feedbackCreatedEvents } from '../db/outbox.sql.js';
@@ -77,17 +78,66 @@ export const APPROVE_COMMENT = `with h as (
   )
   select ins.id, ins.feedback_id from ins`;
 
+/** How much of a rejected post a block keeps (its title, or a comment's text): enough to tell blocks apart. */
+export const BLOCK_EXCERPT_LENGTH = 100;
+
+/** A block in force of `pb`: not yet expired (api/posting-blocks.sql.ts checks the same). */
+const IN_FORCE = '(pb.expires_at is null or pb.expires_at > now())';
+
 /**
- * Rejects held posts $2 (uuid[]) of project $1: deleted; with $3, their authors blocked. Answers
- * `rejected` (JSON text: id and kind of each) and `blocked`, the authors now blocked.
+ * Rejects held posts $2 (uuid[]) of project $1: deleted; with $3, their authors blocked (docs/moderation.md,
+ * "Blocks"): an end user by their id, an anonymous caller by their voter key (the address), for $4 days
+ * if given (an int, or null), else an end user until lifted and an address for ADDRESS_BLOCK_DAYS days.
+ * Each block keeps the start of its author's newest rejected post. A block already in force is only
+ * ever lengthened (one until lifted stays so); one that had ended is made anew (a new id and time).
+ * Answers `rejected` (JSON text: id and kind of each) and `blocked`, the authors now blocked.
  */
 export const REJECT_HELD = `with r as (
-    delete from held_posts where project_id = $1::uuid and id = any($2::uuid[]) returning id, kind, voter_key, end_user_id
+    delete from held_posts where project_id = $1::uuid and id = any($2::uuid[]) returning id, kind, voter_key, end_user_id, title, content, created_at
   ), b as (
-    insert into posting_blocks (project_id, voter_key, end_user_id)
-    select distinct on (r.voter_key) $1::uuid, r.voter_key, r.end_user_id from r where $3::boolean
-    on conflict (project_id, voter_key) do nothing
+    insert into posting_blocks as pb (project_id, voter_key, end_user_id, excerpt, expires_at)
+    select distinct on (r.voter_key) $1::uuid, r.voter_key, r.end_user_id, left(coalesce(r.title, r.content), ${BLOCK_EXCERPT_LENGTH}),
+      case when $4::int is not null then now() + make_interval(days => $4::int)
+        when r.end_user_id is null then now() + interval '${ADDRESS_BLOCK_DAYS} days' end
+    from r where $3::boolean
+    order by r.voter_key, r.created_at desc, r.id desc
+    on conflict (project_id, voter_key) do update set
+      id = case when pb.expires_at <= now() then excluded.id else pb.id end,
+      created_at = case when pb.expires_at <= now() then excluded.created_at else pb.created_at end,
+      excerpt = excluded.excerpt,
+      expires_at = case
+        when pb.expires_at <= now() then excluded.expires_at
+        when pb.expires_at is null or excluded.expires_at is null then null
+        else greatest(pb.expires_at, excluded.expires_at) end
   )
   select ${jsonArrayText(jsonObject([['id', 'r.id'], ['kind', 'r.kind']]), 'r.id')} as rejected,
     (case when $3::boolean then count(distinct r.voter_key) else 0 end)::int as blocked
   from r`;
+
+/** The project's blocks in force, newest first: $1 project, $2 most rows. `items` (JSON text, PostingBlock each) and `total`. */
+export const BLOCK_LIST = `select (
+    select ${jsonArrayText(
+      jsonObject([
+        ['id', 'q.id'],
+        ['scope', `case when q.end_user_id is null then 'address' else 'endUser' end`],
+        ['author', `case when q.end_user_id is null then null else ${jsonObject([['externalId', 'q.external_id'], ['name', 'q.name']])} end`],
+        ['excerpt', 'q.excerpt'],
+        ['createdAt', isoTimestamp('q.created_at')],
+        ['expiresAt', `case when q.expires_at is null then null else ${isoTimestamp('q.expires_at')} end`],
+      ]),
+      'q.created_at desc, q.id desc',
+    )}
+    from (
+      select pb.*, e.external_id, e.name from posting_blocks pb left join end_users e on e.id = pb.end_user_id
+      where pb.project_id = $1::uuid and ${IN_FORCE} order by pb.created_at desc, pb.id desc limit $2
+    ) q
+  ) as items, (select count(*)::int from posting_blocks pb where pb.project_id = $1::uuid and ${IN_FORCE}) as total`;
+
+/**
+ * Lifts block $2 of project $1: deleted, so its author may post at once. One row, `lifted`, when
+ * it was in force; none when there was no such block (an expired one is deleted all the same).
+ */
+export const LIFT_BLOCK = `with gone as (
+    delete from posting_blocks pb where pb.project_id = $1::uuid and pb.id = $2::uuid returning ${IN_FORCE} as in_force
+  )
+  select true as lifted from gone where in_force`;

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { routes } from '@feedbackd/sdk/contract';
 import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
-import { endUserNotFound, feedbackNotFound } from '../http/item-ids.js';
+import { blockNotFound, endUserNotFound, feedbackNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions, type Statements } from '../http/mount.js';
 import { CommentThreads } from '../api/comment-threads.js';
 import { DETAIL_WITH_HISTORY } from '../api/feedback.sql.js';
@@ -14,7 +14,7 @@ import { createSignInLink } from './team-sessions.service.js';
 import { boardSetting, setAnonymousComments, setModeration } from './board-settings.service.js';
 import { InvalidBrandError, setBoardBrand } from './board-brand.service.js';
 import { eraseEndUser } from './end-users/erasure.service.js';
-import { approveHeld, heldQueue, rejectHeld } from './moderation.service.js';
+import { approveHeld, blockList, heldQueue, liftBlock, rejectHeld } from './moderation.service.js';
 import { exportEndUser } from './end-users/export.service.js';
 
 /** What the operator's endpoints need: the ORM for their transactions, the hot pool to read an item back. */
@@ -66,7 +66,12 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
   // The moderation queue (docs/moderation.md): the services `feedback moderation` and the team's inbox call too.
   mount(router, routes.listHeld, options, async (_input, ctx) => reply(200, await heldQueue(await em(ctx), projectOf(ctx))));
   mount(router, routes.approveHeld, options, async ({ body }, ctx) => reply(200, await approveHeld(await em(ctx), projectOf(ctx), body.ids)));
-  mount(router, routes.rejectHeld, options, async ({ body }, ctx) => reply(200, await rejectHeld(await em(ctx), projectOf(ctx), body.ids, body.block ?? false)));
+  mount(router, routes.rejectHeld, options, async ({ body }, ctx) => reply(200, await rejectHeld(await em(ctx), projectOf(ctx), body.ids, body.block ?? false, body.blockDays)));
+  mount(router, routes.listBlocks, options, async (_input, ctx) => reply(200, await blockList(await em(ctx), projectOf(ctx))));
+  mount(router, routes.unblock, options, async ({ params: { blockId } }, ctx) => {
+    if (!(await liftBlock(await em(ctx), projectOf(ctx), blockId))) throw blockNotFound();
+    return reply(200, { id: blockId, deleted: true as const });
+  });
 
   // One end user's data (docs/api.md): erasure, then what is held of them.
   mount(router, routes.eraseUser, options, async ({ params: { externalId }, query: { content } }, ctx) => {

@@ -242,7 +242,11 @@ CREATE TABLE public.posting_blocks (
   voter_key text NOT NULL,
   end_user_id uuid,
   created_at timestamp(3) with time zone NOT NULL DEFAULT now(),
-  CONSTRAINT posting_blocks_pkey PRIMARY KEY (project_id, voter_key),
+  id uuid NOT NULL DEFAULT time_ordered_uuid(),
+  excerpt text,
+  expires_at timestamp(3) with time zone,
+  CONSTRAINT posting_blocks_pkey PRIMARY KEY (id),
+  CONSTRAINT posting_blocks_project_id_voter_key_unique UNIQUE (project_id, voter_key),
   CONSTRAINT posting_blocks_end_user_id_foreign FOREIGN KEY (end_user_id) REFERENCES end_users(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT posting_blocks_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE
 );

@@ -34,6 +34,11 @@ export function endUserNotFound(): AppError {
   return new AppError(404, ERROR_MESSAGES.endUserNotFound);
 }
 
+/** 404 "Block not found": no block in force of the caller's project has that id (lifted already, expired, or never). */
+export function blockNotFound(): AppError {
+  return new AppError(404, ERROR_MESSAGES.blockNotFound);
+}
+
 /**
  * True when a statement failed because the item it references was deleted while it ran (a delete
  * or a merge committed first): PostgreSQL's foreign_key_violation. Writers on an item that may be

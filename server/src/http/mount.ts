@@ -7,7 +7,7 @@ import type { AppContext, AppState } from './context.js';
 import { checkInputLimits } from './body.js';
 import { AppError, toValidationDetails } from './errors.js';
 import { IDEMPOTENCY_HEADER, type Answer, type IdempotentWrites } from './idempotent-writes.js';
-import { changelogNotFound, commentNotFound, deliveryNotFound, feedbackNotFound, webhookNotFound } from './item-ids.js';
+import { blockNotFound, changelogNotFound, commentNotFound, deliveryNotFound, feedbackNotFound, webhookNotFound } from './item-ids.js';
 
 /** What every contract reply is sent as (Koa's own `ctx.type = 'json'` gives the same header). */
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -52,7 +52,7 @@ export interface MountOptions {
  * it is the same answer as an unknown one (and never reaches PostgreSQL as a failing uuid cast).
  * Handlers receive them checked and lower-cased.
  */
-const PATH_IDS: Record<string, () => AppError> = { id: feedbackNotFound, commentId: commentNotFound, webhookId: webhookNotFound, deliveryId: deliveryNotFound, entryId: changelogNotFound };
+const PATH_IDS: Record<string, () => AppError> = { id: feedbackNotFound, commentId: commentNotFound, webhookId: webhookNotFound, deliveryId: deliveryNotFound, entryId: changelogNotFound, blockId: blockNotFound };
 
 /**
  * Mounts one contract route: the handler sees validated input and returns a typed reply, so

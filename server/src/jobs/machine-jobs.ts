@@ -5,6 +5,7 @@ import { PRUNE_LOG } from '../webhooks/deliveries.sql.js';
 import { PRUNE_LISTENERS } from '../webhooks/listeners.sql.js';
 import { SWEEP_SPENT_TOKENS } from '../web/board/board.sql.js';
 import { PRUNE_LINKS, PRUNE_SESSIONS } from '../admin/team-sessions.sql.js';
+import { PRUNE_EXPIRED_BLOCKS } from '../api/posting-blocks.sql.js';
 import { webhookSender } from '../webhooks/sender.js';
 import { ANNOUNCE_DUE } from '../admin/changelog/changelog.sql.js';
 import type { MailSender, MailSettings } from '../notify/mail-sender.js';
@@ -19,8 +20,9 @@ export const WEBHOOK_POLL_EVERY_MS = 500;
 /** How often the webhook log is pruned of what is older than its keeping period, and of listeners gone for an hour. */
 export const WEBHOOK_PRUNE_EVERY_MS = 60 * 60_000;
 /**
- * How often used-up team sign-in links and long-dead team sessions (admin/team-sessions.sql.ts), and
- * the board's spent visitor tokens past their expiry (web/board/board.sql.ts), are deleted.
+ * How often used-up team sign-in links and long-dead team sessions (admin/team-sessions.sql.ts), the
+ * board's spent visitor tokens past their expiry (web/board/board.sql.ts), and moderation's blocks
+ * that have ended (api/posting-blocks.sql.ts), are deleted.
  */
 export const SIGN_IN_SWEEP_EVERY_MS = 60 * 60_000;
 /**
@@ -127,6 +129,8 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
           sessions: (await sql.query('', `${PRUNE_SESSIONS} returning 1`, [])).length,
           // The board's spent tokens past their expiry could not be used again anyway.
           boardTokens: (await sql.query('', `${SWEEP_SPENT_TOKENS} returning 1`, [])).length,
+          // Moderation's blocks that have ended stop nobody already (api/posting-blocks.sql.ts): no address is kept longer.
+          expiredBlocks: (await sql.query('', `${PRUNE_EXPIRED_BLOCKS} returning 1`, [])).length,
         }),
       },
     ],

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { FEEDBACK_STATUSES, FEEDBACK_TYPES, HoldReasonSchema } from '@feedbackd/sdk/contract';
+import { ADDRESS_BLOCK_DAYS, FEEDBACK_STATUSES, FEEDBACK_TYPES, HoldReasonSchema } from '@feedbackd/sdk/contract';
 
 /**
  * The dump format of `feedback export` and `feedback import` (docs/transfer.md): JSON Lines, a
@@ -13,7 +14,7 @@ export const DUMP_FORMAT = 'feedback-dump';
  * Bumped when a reader of the previous version could misread a dump of the new one (a field
  * added, removed or changed in meaning). A reader refuses versions newer than its own.
  */
-export const DUMP_VERSION = 4;
+export const DUMP_VERSION = 5;
 
 /*
  * Version 2 (the conversation, Migration20261130001800): comments carry parentId, isInternal,
@@ -30,6 +31,12 @@ export const DUMP_VERSION = 4;
  * emailSuppressedAt (a mail server refused their address for good), and heldPost records (the
  * moderation queue) and postingBlock records (blocked authors) come after the subscriptions. An
  * older dump reads as one whose addresses were never refused, with an empty queue and no block.
+ *
+ * Version 5 (blocks that can be listed, lifted and expire, Migration20261209001800): postingBlock
+ * records carry their `id`, `excerpt` (the start of the rejected post) and `expiresAt` (null:
+ * until lifted). A version 4 block reads as the migration left such a row: an id derived from its
+ * author (the same on every import of that dump), no excerpt, and an anonymous caller's block
+ * ending ADDRESS_BLOCK_DAYS days after it was made, an end user's lasting until lifted.
  */
 
 /** The record types in the order a dump holds them: parents before children. */
@@ -157,8 +164,34 @@ export const RECORD_SCHEMAS = {
       'a held submission has a title and a type and no itemId, parentId or content; a held comment has an itemId and content and no title, description, type or metadata',
     ),
   // Version 4: an author the team blocked when rejecting (keyed by the pair), with their end user when identified.
-  postingBlock: z.strictObject({ projectId: id, voterKey: text.min(1), endUserId: id.nullable(), createdAt: timestamp }),
+  // Version 5: its id, the start of the rejected post, and when it ends (null: until lifted); an older dump's, as the migration made them.
+  postingBlock: z
+    .strictObject({
+      id: id.optional(),
+      projectId: id,
+      voterKey: text.min(1),
+      endUserId: id.nullable(),
+      excerpt: nullableText.default(null),
+      createdAt: timestamp,
+      expiresAt: timestamp.nullable().optional(),
+    })
+    .transform(({ id: given, expiresAt, ...block }) => ({
+      id: given ?? olderBlockId(block.projectId, block.voterKey),
+      ...block,
+      expiresAt: expiresAt !== undefined ? expiresAt : block.endUserId === null ? new Date(Date.parse(block.createdAt) + ADDRESS_BLOCK_DAYS * 86_400_000).toISOString() : null,
+    })),
 } as const satisfies Record<RecordType, z.ZodType>;
+
+/**
+ * The id of a block from a version 4 dump, which had none: derived from its author (a UUID of
+ * version 8, from SHA-256), so every import of that dump gives it the same id, and a second import
+ * finds it there with the same data.
+ */
+function olderBlockId(projectId: string, voterKey: string): string {
+  const hex = createHash('sha256').update(`feedback posting block ${projectId} ${voterKey}`).digest('hex');
+  const variant = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 export type RecordData<T extends RecordType> = z.infer<(typeof RECORD_SCHEMAS)[T]>;
 

@@ -295,7 +295,16 @@ export const TABLES: Record<RecordType, TableSpec> = {
   postingBlock: {
     type: 'postingBlock',
     table: 'posting_blocks',
-    columns: [c('projectId', 'project_id', 'uuid'), c('voterKey', 'voter_key', 'text'), c('endUserId', 'end_user_id', 'uuid'), c('createdAt', 'created_at', 'timestamptz')],
+    columns: [
+      c('id', 'id', 'uuid'),
+      c('projectId', 'project_id', 'uuid'),
+      c('voterKey', 'voter_key', 'text'),
+      c('endUserId', 'end_user_id', 'uuid'),
+      c('excerpt', 'excerpt', 'text'),
+      c('createdAt', 'created_at', 'timestamptz'),
+      c('expiresAt', 'expires_at', 'timestamptz'),
+    ],
+    // One block per author: a row of the same author is the same block (a version 4 dump's has no id of its own: format.ts).
     key: ['project_id', 'voter_key'],
     // In bytes ("C"): the same order under every database's collation, so the same bytes.
     order: 't.project_id, t.voter_key collate "C"',

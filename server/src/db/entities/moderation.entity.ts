@@ -41,15 +41,27 @@ export const HeldPost = defineEntity({
 
 export type HeldPost = InferEntity<typeof HeldPost>;
 
-/** An author the team blocked when rejecting a post: by voter key, so an anonymous caller can be blocked too. */
+/**
+ * An author the team blocked when rejecting a post (Migration20261209001900_block_expiry): by voter
+ * key, so an anonymous caller can be blocked too (by address, then). One per author and project;
+ * `expiresAt` null lasts until lifted. Written and read by admin/moderation.sql.ts, checked by
+ * api/posting-blocks.sql.ts.
+ */
 export const PostingBlock = defineEntity({
   name: 'PostingBlock',
   tableName: 'posting_blocks',
+  uniques: [{ name: 'posting_blocks_project_id_voter_key_unique', properties: ['project', 'voterKey'] }],
   properties: {
-    project: p.manyToOne(Project).primary().deleteRule('cascade').updateRule('cascade'),
-    voterKey: p.text().primary(),
+    id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
+    project: p.manyToOne(Project).deleteRule('cascade').updateRule('cascade'),
+    /** The author as votes key them: the end user's id, or the anonymous caller's hashed address. */
+    voterKey: p.text(),
     endUser: p.manyToOne(EndUser).nullable().deleteRule('cascade').updateRule('cascade'),
+    /** The start of the rejected post that made the block, so that the team can tell blocks apart. */
+    excerpt: p.text().nullable(),
     createdAt: p.datetime(3).defaultRaw('now()'),
+    /** When the block ends by itself; null: when the team lifts it. */
+    expiresAt: p.datetime(3).nullable(),
   },
 });
 

@@ -17,6 +17,8 @@ export const teamPaths = {
   undoStatus: '/team/items/status/undo',
   /** The Held view (held.ts): GET lists, POST decides. */
   held: '/team/held',
+  /** Lifts one block of the Held view's list (held.ts). */
+  unblock: (id: string) => `/team/held/blocks/${encodeURIComponent(id)}/unblock`,
   item: (id: string) => `/team/items/${encodeURIComponent(id)}`,
   itemStatus: (id: string) => `/team/items/${encodeURIComponent(id)}/status`,
   itemComment: (id: string) => `/team/items/${encodeURIComponent(id)}/comments`,

@@ -97,6 +97,7 @@ export function team(options: TeamOptions): Middleware<AppState> {
   router.post(teamPaths.undoStatus, member.post(undoForm, items.undo, items.undoRefused));
   router.get(teamPaths.held, member.read(held.page));
   router.post(teamPaths.held, member.post(heldDecisionForm, held.decide, held.refused));
+  router.post('/team/held/blocks/:blockId/unblock', member.post(held.unblock));
   router.get('/team/items/:id', member.read(item.page));
   router.post('/team/items/:id/status', member.post(statusForm, item.changeStatus, item.statusRefused));
   router.post('/team/items/:id/comments', member.post(replyForm, item.reply, item.replyRefused));

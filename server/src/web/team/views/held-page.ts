@@ -1,4 +1,4 @@
-import type { HeldPost } from '@feedbackd/sdk/contract';
+import { ADDRESS_BLOCK_DAYS, type HeldPost, type PostingBlock } from '@feedbackd/sdk/contract';
 import { html, isolated, type SafeHtml } from '../../kit/html.js';
 import type { I18n } from '../../kit/i18n.js';
 import { errorSummary, type Problem } from '../../kit/views/parts.js';
@@ -9,12 +9,17 @@ import { heldTabs } from './inbox-parts.js';
 import { pluralForms } from './plural-forms.js';
 import { when } from './when.js';
 
+/** The lengths the Held view offers for a block, in days; none chosen: the default (an end user until lifted, an address ADDRESS_BLOCK_DAYS days). */
+export const BLOCK_DAY_CHOICES = ['1', '7', '30', '90', '365'] as const;
+
 export interface HeldView {
   project: TeamProject;
   assets: TeamAssetPaths;
   queue: { items: HeldPost[]; total: number };
+  /** The blocks in force, newest first (docs/moderation.md, "Blocks"). */
+  blocks: { items: PostingBlock[]; total: number };
   /** What the last decision did (from the address it sent the browser back to). */
-  notice: { name: 'approved' | 'rejected' | 'blocked'; count: number }[];
+  notice: { name: 'approved' | 'rejected' | 'blocked' | 'unblocked'; count: number }[];
   problems: Problem[];
   i18n: I18n;
 }
@@ -23,7 +28,8 @@ export interface HeldView {
  * GET /team/held: the posts held for the team (docs/moderation.md), oldest first, in one form
  * like the inbox's bulk form (a checkbox per post, "Select all on this page", the bar that stays
  * in view), whose buttons approve or reject the chosen posts (POST /team/held). The script adds
- * `a` and `r` (static/team.js) for the selected posts, or the one with the focus.
+ * `a` and `r` (static/team.js) for the selected posts, or the one with the focus. Below it, the
+ * blocks in force, each with its own form whose button lifts it (POST /team/held/blocks/:id/unblock).
  */
 export function heldPage(view: HeldView): SafeHtml {
   const { i18n, queue } = view;
@@ -41,11 +47,14 @@ ${queue.items.length === 0
 <div class="select-all"><input type="checkbox" id="select-all" name="all" value="page" data-select-all><label for="select-all">${t('team.bulk.selectAll')}</label></div>
 <output class="selected-count" for="select-all" data-selected-count${pluralForms(i18n, 'team.bulk.selected')} hidden></output>
 <div class="bulk-status"><input type="checkbox" id="block" name="block"><label for="block">${t('team.held.block')}</label>
+<label for="block-days">${t('team.held.blockFor')}</label>
+<select id="block-days" name="blockDays"><option value="">${t('team.held.blockDefault', { days: ADDRESS_BLOCK_DAYS })}</option>${BLOCK_DAY_CHOICES.map((days) => html`<option value="${days}">${t('team.held.blockDays', { count: Number(days) })}</option>`)}</select>
 <button type="submit" name="decision" value="approve" class="button">${t('team.held.approve')}</button>
 <button type="submit" name="decision" value="reject" class="button secondary">${t('team.held.reject')}</button></div>
 </fieldset>
 <ol class="items" aria-labelledby="list-summary">${queue.items.map((post) => row(post, i18n))}</ol>
-</form>`}`;
+</form>`}
+${blockSection(view.blocks, i18n)}`;
   return teamPage({ title: i18n.text(view.problems.length > 0 ? 'team.inbox.titleWithErrors' : 'team.held.title'), assets: view.assets, project: view.project, body, i18n, here: teamPaths.held });
 }
 
@@ -68,5 +77,34 @@ function row(post: HeldPost, i18n: I18n): SafeHtml {
 </ul>
 ${post.kind === 'feedback' && post.description && html`<p class="excerpt"><bdi>${post.description}</bdi></p>`}
 </div>
+</li>`;
+}
+
+/** The blocks in force: whom each names, since and until when, the post that made it, and a button that lifts it. */
+function blockSection(blocks: HeldView['blocks'], i18n: I18n): SafeHtml {
+  const { t } = i18n;
+  return html`<section id="blocks" aria-labelledby="blocks-title">
+<h2 id="blocks-title">${t('team.held.blocksTitle')}</h2>
+<p>${t('team.held.blocksIntro', { days: ADDRESS_BLOCK_DAYS })}</p>
+${blocks.items.length === 0
+    ? html`<p class="empty">${t('team.held.blocksEmpty')}</p>`
+    : html`<ol class="items" aria-labelledby="blocks-title">${blocks.items.map((block) => blockRow(block, i18n))}</ol>`}
+</section>`;
+}
+
+function blockRow(block: PostingBlock, i18n: I18n): SafeHtml {
+  const { t } = i18n;
+  const who = block.author ? isolated(block.author.name ?? block.author.externalId) : t('team.held.address');
+  return html`<li class="item" id="block-${block.id}" data-block="${block.id}">
+<div class="item-body">
+<h3 class="item-title">${who}</h3>
+<ul class="meta">
+<li class="tag">${t('team.held.scope', { scope: block.scope })}</li>
+<li>${t('team.held.blockedOn', { date: when(block.createdAt, i18n) })}</li>
+<li>${block.expiresAt === null ? t('team.held.untilLifted') : t('team.held.until', { date: when(block.expiresAt, i18n) })}</li>
+</ul>
+${block.excerpt && html`<p class="excerpt"><bdi>${block.excerpt}</bdi></p>`}
+</div>
+<form method="post" action="${teamPaths.unblock(block.id)}"><button type="submit" class="button secondary" aria-label="${i18n.text('team.held.unblockWho', { who: block.author ? (block.author.name ?? block.author.externalId) : i18n.text('team.held.address') })}">${t('team.held.unblock')}</button></form>
 </li>`;
 }
