@@ -10,7 +10,7 @@ describe('link detection for moderation', () => {
   it('when a text holds a link a filter of well-known TLDs misses (issue 49: newer TLDs, host:port, bare IPs, zero-width splits, fullwidth and ideographic dots), then it has a link', () => {
     const links = [
       'visit cheap.app now', 'x.dev', 'buy.xyz', 'notes.zip', 'example.online', 'shop.example.co.uk', 'SHOUT.COM',
-      'evil.com:8080', 'evil.app:443/path', 'see 10.0.0.1', '10.0.0.1:8080', '[2001:db8::1]', 'http://[::1]/', '2001:db8::1', 'fe80::1%eth0',
+      'evil.com:8080', 'evil.app:443/path', 'evil.internal:8443', 'evil.example:8443/x', 'intranet:8080/admin', 'see 10.0.0.1', '10.0.0.1:8080', '[2001:db8::1]', 'http://[::1]/', '2001:db8::1', 'fe80::1%eth0',
       'exa\u200Bmple.com', 'example\u200B.com', 'example\u2060.app', 'ex\u00ADample.com', 'exam\uFE0Fple.com', 'example\u200E.com', 'example\uFEFF.com',
       'ｅｘａｍｐｌｅ．ｃｏｍ', 'example\uFF0Ecom', 'example\u3002com', 'example\uFF61com', 'example\u2024com',
       'пример.рф', '例子。中国', 'example[.]com', 'example (dot) com', 'example(.)app',
@@ -22,7 +22,7 @@ describe('link detection for moderation', () => {
   it('when a text has no address in it (versions, times, code, abbreviations, prices), then it has no link', () => {
     const plain = [
       'Dark mode please', 'node.js is great', 'Vue.js and Next.js', 'e.g. this', 'i.e. that', 'U.S. users', 'version 1.2.3', '1.2.3.4.5 build',
-      '12:30:45', 'ratio 16:9', 'std::vector', 'a::b', '$3.50 each', '3.14159', 'Hello world.', 'Use the .app file', 'www. is a prefix', 'see localhost',
+      '12:30:45', 'ratio 16:9', 'std::vector', 'a::b', '$3.50 each', '3.14159', 'Hello world.', 'Use the .app file', 'www. is a prefix', 'see localhost', 'intranet:8080', 'Note:1234',
       'un café·bar', '点。を打つ',
     ];
     for (const text of plain) expect(hasLink(text), JSON.stringify(text)).to.equal(false);

@@ -15,8 +15,9 @@ import { parse } from 'tldts';
  * - A scheme (`https://`, `ftp://`, any `name://`), `www.`, `mailto:`.
  * - A name under a suffix of the public-suffix list (tldts: every TLD there is, `.app`, `.dev`,
  *   `.xyz`, `.zip`, `.рф`, and `co.uk`-like suffixes), with or without a port or a path.
- * - An IPv4 address (dotted quad), an IPv6 address (bracketed, or bare with a digit), `localhost`
- *   with a port.
+ * - A host with a port: any dotted name (`evil.internal:8443`, whatever its suffix), one label
+ *   with a path after the port (`intranet:8080/admin`), `localhost:3000`.
+ * - An IPv4 address (dotted quad), an IPv6 address (bracketed, or bare with a digit).
  *
  * Holding is a soft decision (the team approves what was held by mistake), so a text that merely
  * looks like an address is held too: a file name under a TLD (`notes.zip`, `readme.md`), words
@@ -42,11 +43,13 @@ const IPV4 = /(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?!\.?\d)/g;
 const BRACKETED_IPV6 = /\[([0-9a-f:.]{2,45})(?:%[\w.-]+)?\]/gi;
 const BARE_IPV6 = /(?<![\w:.])[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}(?::(?:\d{1,3}\.){3}\d{1,3})?(?![\w:])/gi;
 const LOCALHOST_PORT = /\blocalhost:\d{1,5}\b/i;
+/** A host with a port: dotted, its last label starting with a letter (`evil.internal:8443`), or one label and a path after the port (`intranet:8080/admin`). */
+const HOST_PORT = /(?:[\p{L}\p{N}-]+\.)+\p{L}[\p{L}\p{N}-]*:\d{1,5}(?![\d.])|(?<![\p{L}\p{N}.-])\p{L}[\p{L}\p{N}-]*:\d{1,5}\//u;
 
 /** Whether a text (a title, a description, a comment) has a link, as moderation holds them. */
 export function hasLink(text: string): boolean {
   const readable = readableText(text);
-  if (SCHEME.test(readable) || LOCALHOST_PORT.test(readable)) return true;
+  if (SCHEME.test(readable) || LOCALHOST_PORT.test(readable) || HOST_PORT.test(readable)) return true;
   for (const [address] of readable.matchAll(IPV4)) if (isIPv4(address)) return true;
   for (const [, address] of readable.matchAll(BRACKETED_IPV6)) if (isIPv6(address!)) return true;
   for (const [address] of readable.matchAll(BARE_IPV6)) if (/\d/.test(address) && isIPv6(address)) return true;
