@@ -71,7 +71,7 @@ export interface AppDependencies {
    * it. Absent: any host, and the request's own origin.
    */
   publicUrl?: string | undefined;
-  /** The shortest time to fill the board's comment and submit forms, in ms (web/kit/form-guard.ts; default 3 s). */
+  /** The shortest time to fill the board's comment and submit forms and the widget's submit form, in ms (web/kit/form-guard.ts; default 3 s). */
   boardMinFillMs?: number | undefined;
   /** How long the board trusts a project's settings, in ms (web/board/projects.ts; default 1 s). */
   boardProjectCacheTtlMs?: number | undefined;
@@ -120,7 +120,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   const boardPages = board({ sql: deps.sql, writes, limiter, logger: deps.logger, assets, voterSecret: deps.voterSecret, publicOrigin: deps.publicUrl, orm, minFillMs: deps.boardMinFillMs, projectCacheTtlMs: deps.boardProjectCacheTtlMs });
   for (const path of ['/b/{*rest}', '/assets/{*rest}']) keyless.all(path, boardPages);
   // The widget's loader, panels and their assets (web/widget/): its own framing and session rules.
-  const widgetPanel = widget({ sql: deps.sql, writes, limiter, logger: deps.logger, assets: widgetAssets(), voterSecret: deps.voterSecret, publicOrigin: deps.publicUrl });
+  const widgetPanel = widget({ sql: deps.sql, writes, limiter, logger: deps.logger, assets: widgetAssets(), voterSecret: deps.voterSecret, publicOrigin: deps.publicUrl, minFillMs: deps.boardMinFillMs });
   keyless.all('/w/{*rest}', widgetPanel);
   const teamPages = team({ sql: deps.sql, orm, limiter, logger: deps.logger, assets, publicOrigin: deps.publicUrl });
   for (const path of ['/team', '/team/{*rest}']) keyless.all(path, teamPages);

@@ -14,6 +14,7 @@ export { LeaseClient } from './limits/lease-client.js';
 export { addCommentForTests as addComment, type CommentAuthorInput } from './admin/comments.service.js';
 export { listStatement, listValues } from './api/lists.js';
 export { keywordPatterns } from './api/similar.js';
+export { hasLink, readableText } from './api/links.js';
 export { submitBatches, type BatchedSubmission, type Submission, type SubmitBatches } from './api/submissions.js';
 export { voteBatches, type BatchedToggle, type ToggleRequest, type VoteBatches } from './api/votes.js';
 export {

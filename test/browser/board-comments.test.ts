@@ -61,6 +61,24 @@ describe(`board conversation in a browser (${backend.name})`, function () {
     await expectAccessible(page);
   });
 
+  it('when a visitor posts two comments in a row with JavaScript (issue 49: a stamp is spent by its post), then both appear in place: each answer gives the form its next stamp', async () => {
+    const id = await newItem(server, 'Two comments in a row');
+    const page = await chrome.watched.newPage();
+    await page.goto(`${server.url}/b/default/items/${id}`);
+    await page.evaluate('window.notReloaded = true');
+    const stamp = () => page.inputValue('form:has(#comment-content) input[name="shown"]');
+    const first = await stamp();
+    for (const text of ['First of two.', 'Second of two.']) {
+      await page.fill('#comment-content', text);
+      await page.click('button:has-text("Post comment")');
+      await page.locator('[data-comments] > li.comment .comment-text', { hasText: text }).waitFor();
+    }
+    expect(await stamp(), 'the form holds a new stamp').to.not.equal(first);
+    expect(await page.locator('form:has(#comment-content) [data-form-problem]').textContent()).to.equal('');
+    expect(await page.evaluate('window.notReloaded'), 'no reload').to.equal(true);
+    expect((await commentsOf(server, id)).map((c) => c.content)).to.deep.equal(['First of two.', 'Second of two.']);
+  });
+
   it('when an identified visitor comments, replies, edits and deletes without JavaScript, then each posts and comes back to the item at the comment, and the thread looks right in light and dark', async () => {
     const id = await newItem(server, 'Export the totals as CSV');
     const noScript = await watchedContext(chrome.browser, { javaScriptEnabled: false });

@@ -169,6 +169,34 @@ describe(`widget in a browser (${backend.name})`, function () {
     }
   });
 
+  it("when a bot fills the widget's honeypot (issue 49: the widget's form had no bot defences), then the post is refused with the reason and everything typed kept; the form as a person sends it goes out, twice in a row", async () => {
+    const host = await allowedHost();
+    const page = await chrome.watched.newPage();
+    chrome.watched.expectRefusal(`${feedback}/w/default/new`);
+    await page.goto(host.origin);
+    const frame = await openByKeyboard(page);
+    const trap = await frame.locator('input[name="website"]').boundingBox();
+    expect(trap!.x + trap!.width, 'the honeypot is off screen (not display:none, which some bots skip)').to.be.at.most(0);
+    await frame.fill('#title', 'Widget browser: bot bait');
+    await frame.fill('#description', 'Cheap things');
+    await frame.evaluate('document.querySelector(\'input[name="website"]\').value = "https://spam.example"');
+    await frame.click('button[value="send"]');
+    await frame.waitForSelector('.error-summary, [role="alert"]');
+    expect(await frame.textContent('[data-main]')).to.include('a field that must stay empty was filled in');
+    expect(await frame.inputValue('#title')).to.equal('Widget browser: bot bait');
+    expect(await frame.inputValue('#description')).to.equal('Cheap things');
+    expect((await request(server, 'GET', `/api/v1/feedback?search=${encodeURIComponent('bot bait')}`)).body.total).to.equal(0);
+
+    // The form came back with an empty honeypot and a new stamp: sent as it is, it goes out.
+    await frame.click('button[value="send"]');
+    await frame.waitForSelector('.notice');
+    expect(await frame.textContent('.notice')).to.include('Thank you');
+    await frame.fill('#title', 'Widget browser: a second idea in a row');
+    await frame.click('button[value="send"]');
+    await until(async () => (await request(server, 'GET', `/api/v1/feedback?search=${encodeURIComponent('second idea in a row')}`)).body.total === 1, 10_000, 'the second post, on the next stamp');
+    expect((await request(server, 'GET', `/api/v1/feedback?search=${encodeURIComponent('bot bait')}`)).body.total).to.equal(1);
+  });
+
   it('when an identified visitor opens the widget with third-party cookies blocked, then My requests shows their items and marks a status change since their last visit', async () => {
     secret = ((await changeIdentitySecret(server.server.orm.em.fork(), 'default', 'rotate')) as { secret: string }).secret;
     const host = await allowedHost({ externalId: 'widget-browser-ada', name: 'Ada' });

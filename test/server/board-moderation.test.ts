@@ -71,7 +71,9 @@ for (const backend of backends()) {
       expect(notice.text).to.not.include('Held without script');
       const scripted = await post(server, `${item}/comments`, { content: 'Held with script' }, 'application/json');
       expect(scripted.status).to.equal(202);
-      expect(JSON.parse(scripted.text)).to.deep.equal({ held: true, message: 'Thank you: your comment waits for the team’s approval, and appears here once approved.' });
+      const { stamp, ...answer } = JSON.parse(scripted.text) as { stamp: unknown };
+      expect(answer).to.deep.equal({ held: true, message: 'Thank you: your comment waits for the team’s approval, and appears here once approved.' });
+      expect(stamp, 'the form’s next stamp: the one sent is spent').to.be.a('string');
       const detail = await request(server, 'GET', `/api/v1/feedback/${id}`, { apiKey: pub });
       expect(detail.body.feedback.commentCount).to.equal(0);
       const listed = await request(server, 'GET', '/api/v1/moderation', { apiKey: secret });

@@ -2,10 +2,11 @@ import { guardFields } from '../helpers/form-guard.js';
 import { expect } from 'chai';
 import { SignJWT } from 'jose';
 import { boardSignInLink, signBoardToken } from '@feedbackd/sdk/board';
-import { changeIdentitySecret } from '@feedbackd/server';
+import { changeIdentitySecret, setWidget } from '@feedbackd/server';
 import { backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { request, withServer, locationOf, SHORT_BOARD_PROJECT_CACHE_TTL_MS } from '../helpers/test-server.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Identified visitors of the board (docs/board.md, "Identified visitors") and its framing, over
@@ -219,6 +220,43 @@ for (const backend of backends()) {
       expect(missing.text).to.include('This sign-in link has no token.');
       const user = await request(server, 'POST', '/api/v1/identify', { body: { externalId: 'someone-else' } });
       expect(user.body.user.name, 'no refused token wrote an end user').to.equal(null);
+    });
+
+    it('when a token’s iat is an hour ahead (issue 49: accepted), then the link is refused (401) and the widget’s exchange too; issued within the clock tolerance it passes', async () => {
+      const key = new TextEncoder().encode(secret);
+      const now = Math.floor(Date.now() / 1000);
+      const token = (externalId: string, iat: number) => new SignJWT({ sub: externalId, aud: 'default', iat, exp: now + 300, jti: externalId }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+      const ahead = await browse(server, `/b/default/sign-in?token=${encodeURIComponent(await token('iat-ahead', now + 3600))}`);
+      expect(ahead.status).to.equal(401);
+      expect(ahead.text).to.include('This sign-in link is not valid');
+      expect(ahead.headers.get('set-cookie')).to.equal(null);
+      const minute = await browse(server, `/b/default/sign-in?token=${encodeURIComponent(await token('iat-minute', now + 60))}`);
+      expect(minute.status, 'a minute ahead: more than a clock differs by').to.equal(401);
+      const skewed = await browse(server, `/b/default/sign-in?token=${encodeURIComponent(await token('iat-skewed', now + 10))}`);
+      expect(skewed.status, 'ten seconds ahead: clocks differ so').to.equal(303);
+
+      const host = 'https://iat.example.com';
+      await setWidget(server.server.orm.em.fork(), 'default', true, [host]);
+      await until(async () => (await fetch(`${server.url}/w/default?origin=${encodeURIComponent(host)}`)).status === 200);
+      const exchange = async (jwt: string) =>
+        fetch(`${server.url}/w/default/session`, { method: 'POST', body: new URLSearchParams({ origin: host, token: jwt }), headers: { 'sec-fetch-site': 'same-origin' } });
+      const panelAhead = await exchange(await token('iat-panel-ahead', now + 3600));
+      expect(panelAhead.status).to.equal(401);
+      expect(await panelAhead.json()).to.deep.equal({ error: 'This sign-in link is not valid. Go back to the app that sent you here and open the board again.' });
+      expect((await exchange(await token('iat-panel-now', now))).status).to.equal(200);
+      const users = await server.sql<{ external_id: string }>("select external_id from end_users where external_id like 'iat-%' order by external_id");
+      expect(users.map((user) => user.external_id), 'no refused token wrote an end user').to.deep.equal(['iat-panel-now', 'iat-skewed']);
+    });
+
+    it('when a token’s avatarUrl holds quotes or angle brackets (issue 49: stored verbatim), then the link is refused (401) and no end user is written', async () => {
+      const now = Math.floor(Date.now() / 1000);
+      const jwt = await new SignJWT({ sub: 'avatar-token', aud: 'default', exp: now + 60, avatarUrl: 'https://example.com/a.png"><img src=x onerror=alert(1)>' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode(secret));
+      const page = await browse(server, `/b/default/sign-in?token=${encodeURIComponent(jwt)}`);
+      expect(page.status).to.equal(401);
+      expect(page.text).to.include('This sign-in link is not valid');
+      expect(await server.sql("select 1 from end_users where external_id = 'avatar-token'")).to.deep.equal([]);
     });
 
     it('when a link names a page of another site to land on, then the visitor lands on the board instead', async () => {

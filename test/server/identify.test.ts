@@ -69,6 +69,25 @@ for (const backend of backends()) {
       expect(res.body.details.fieldErrors.avatarUrl[0]).to.match(/URL/);
     });
 
+    it('when avatarUrl holds quotes, angle brackets, blanks or invisible characters (issue 49: stored verbatim), then it is a 400 on that field through identify, a submission and a vote, and nothing is stored', async () => {
+      const bad = ['https://example.com/a.png"><script>alert(1)</script>', "https://example.com/it's.png", 'https://example.com/<b>.png', 'https://example.com/a b.png', 'https://exa"mple.com/a.png', 'https://example.com/a\u200B.png', 'https://example.com/a`.png', 'https://example.com\\a.png'];
+      for (const avatarUrl of bad) {
+        const identified = await request(server, 'POST', '/api/v1/identify', { body: { externalId: 'avatar-bad', avatarUrl } });
+        expect(identified.status, avatarUrl).to.equal(400);
+        expect(identified.body, avatarUrl).to.deep.equal({ error: 'Invalid input', details: { formErrors: [], fieldErrors: { avatarUrl: ['avatarUrl must be an http(s) URL'] } } });
+        const submitted = await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Avatar check', endUser: { externalId: 'avatar-bad', avatarUrl } } });
+        expect(submitted.status, avatarUrl).to.equal(400);
+        expect(Object.keys(submitted.body.details.fieldErrors), avatarUrl).to.deep.equal(['endUser']);
+      }
+      const item = await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Avatar vote target' } });
+      const voted = await request(server, 'POST', `/api/v1/feedback/${item.body.feedback.id}/vote`, { body: { endUser: { externalId: 'avatar-bad', avatarUrl: bad[0] } } });
+      expect(voted.status).to.equal(400);
+      expect(await server.sql("select 1 from end_users where external_id = 'avatar-bad'")).to.deep.equal([]);
+      const good = await request(server, 'POST', '/api/v1/identify', { body: { externalId: 'avatar-good', avatarUrl: 'https://cdn.example.com/u/42.png?size=64&v=2#x' } });
+      expect(good.status).to.equal(200);
+      expect(good.body.user.avatarUrl, 'a good address is stored as given').to.equal('https://cdn.example.com/u/42.png?size=64&v=2#x');
+    });
+
     it('when unknown fields are sent, then they are ignored', async () => {
       const res = await request(server, 'POST', '/api/v1/identify', { body: { externalId: 'extra', isAdmin: true } });
       expect(res.status).to.equal(200);

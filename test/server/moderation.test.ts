@@ -163,6 +163,31 @@ for (const backend of backends()) {
       expect(settings).to.deep.include({ moderation: 'none', moderationHoldLinks: true });
     });
 
+    it('when link holding meets bare domains on newer TLDs, host:port, bare IPs, zero-width splits, fullwidth and ideographic dots (issue 49), then each post is held, in a title, a description and a comment, and a post without one goes out', async () => {
+      const { site, team } = await project({ moderationHoldLinks: true });
+      const hidden = [
+        'cheap-pills.app', 'get.dev', 'win.xyz', 'invoice.zip', 'shop.example.co.uk',
+        'evil.example:8443', 'go to 203.0.113.7 now', '203.0.113.7:8080/admin', '[2001:db8::1]:443', '2001:db8::42',
+        'cheap\u200Bpills.com', 'cheap-pills\u200B.com', 'cheap\u2060pills\u00AD.net', 'ｃｈｅａｐ．ｃｏｍ', 'cheap。com', 'cheap｡com', 'cheap．app',
+        'пример.рф', 'cheap[.]com',
+      ];
+      for (const [i, text] of hidden.entries()) {
+        const field = i % 2 === 0 ? { title: `Deal ${i} ${text}` } : { title: `Deal ${i}`, description: `see ${text}` };
+        const held = await submit(site, field);
+        expect(held.status, text).to.equal(202);
+        expect(held.body.held, text).to.deep.equal({ reason: 'link' });
+      }
+      const item = (await submit(site, { title: 'Plain words, version 1.2.3, node.js, e.g. this' })).body.feedback;
+      expect(item, 'no link: out at once').to.be.an('object');
+      expect((await list(site)).total).to.equal(1);
+      for (const text of ['bonus.dev', 'ping 198.51.100.1', 'spam\u200B.xyz']) {
+        const held = await comment(site, item.id, { content: `Try ${text}`, endUser: { externalId: 'eve' } });
+        expect(held.status, text).to.equal(202);
+        expect(held.body.held, text).to.deep.equal({ reason: 'link' });
+      }
+      expect((await queue(team)).total).to.equal(hidden.length + 3);
+    });
+
     it('when a held post is rejected with block, then it is gone and its author (an end user, or the anonymous voter key) gets 403 on every post; others still post', async () => {
       const { site, team } = await project({ moderation: 'all' });
       const target = (await submit(team, { title: 'Target' })).body.feedback.id;

@@ -3,15 +3,21 @@ import { gzipSync } from 'node:zlib';
 import { signBoardToken } from '@feedbackd/sdk/board';
 import { changeIdentitySecret, setWidget } from '@feedbackd/server';
 import { backends } from '../helpers/backends.js';
+import { widgetGuardFields } from '../helpers/form-guard.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { locationOf, request, withServer, type TestServer } from '../helpers/test-server.js';
 import { until } from '../helpers/until.js';
 
 const HOST = 'https://app.example.com';
 
-/** A form post as the panel's own page sends it (same origin), with the panel's session header when given. */
+/**
+ * A form post as the panel's own page sends it (same origin), with the panel's session header when
+ * given; a submission with the spam guard's fields of the form as the panel shows it first.
+ */
 async function post(server: TestServer, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  const response = await fetch(server.url + path, { method: 'POST', redirect: 'manual', body: new URLSearchParams(fields), headers: { 'sec-fetch-site': 'same-origin', ...headers } });
+  const slug = /^\/w\/([^/]+)\/new$/.exec(path)?.[1];
+  const guard = slug === undefined ? {} : await widgetGuardFields(server.url, slug, fields.origin ?? HOST, headers);
+  const response = await fetch(server.url + path, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ ...guard, ...fields }), headers: { 'sec-fetch-site': 'same-origin', ...headers } });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as Record<string, any> };
 }

@@ -9,6 +9,11 @@ export function externalIdField(label: string) {
     .max(255, { error: `${label} must be at most 255 characters` });
 }
 
+/** What a bad `avatarUrl` is told: not an http(s) address, or one with a character no address needs. */
+const AVATAR_URL_MESSAGE = 'avatarUrl must be an http(s) URL';
+/** Quotes, angle brackets, backquotes, backslashes, blanks, control and invisible (format) characters. */
+const UNSAFE_IN_URL = /[\p{Cc}\p{Cf}\p{Z}"'<>`\\]/u;
+
 /** The `externalId` of a request body. */
 export const ExternalIdSchema = externalIdField('externalId');
 
@@ -28,9 +33,14 @@ function endUserFields(message: string) {
     avatarUrl: z
       .url({
         protocol: /^https?$/,
-        error: (issue) => (typeof issue.input === 'string' ? 'avatarUrl must be an http(s) URL' : 'avatarUrl must be a string'),
+        abort: true,
+        error: (issue) => (typeof issue.input === 'string' ? AVATAR_URL_MESSAGE : 'avatarUrl must be a string'),
       })
       .max(2048, { error: 'avatarUrl must be at most 2048 characters' })
+      // The URL parser takes quotes, angle brackets, blanks and invisible characters (and escapes
+      // them only in its own copy): an address stored as given must hold none, so that no page,
+      // mail or app that shows it unescaped can be broken out of.
+      .refine((url) => !UNSAFE_IN_URL.test(url), { error: AVATAR_URL_MESSAGE })
       .nullish(),
     metadata: MetadataSchema.nullish(),
   },

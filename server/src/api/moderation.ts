@@ -1,7 +1,7 @@
-import { LinkifyIt } from 'linkify-it';
 import { ERROR_MESSAGES, type HoldReason } from '@feedbackd/sdk/contract';
 import { AppError } from '../http/errors.js';
 import type { ModerationPolicy } from '../http/moderation-policy.js';
+import { hasLink } from './links.js';
 
 /*
  * Moderation's one decision (docs/moderation.md): whether an end user's post waits for the team.
@@ -11,9 +11,6 @@ import type { ModerationPolicy } from '../http/moderation-policy.js';
  * nothing has no policy, and its posts do not ask.
  */
 
-// Bare domains (example.com) are links too: a spammer writes them so.
-const links = new LinkifyIt({ fuzzyLink: true });
-
 /**
  * Why an end user's post is held, or null when it goes out at once. `identified`: the post names
  * an end user. Team and secret-key posts never ask: they are never held.
@@ -21,7 +18,7 @@ const links = new LinkifyIt({ fuzzyLink: true });
 export function holdReason(policy: ModerationPolicy, identified: boolean, texts: ReadonlyArray<string | null | undefined>): HoldReason | null {
   if (policy.mode === 'all') return 'all';
   if (policy.mode === 'anonymous' && !identified) return 'anonymous';
-  if (policy.holdLinks && texts.some((text) => text && links.test(text))) return 'link';
+  if (policy.holdLinks && texts.some((text) => text && hasLink(text))) return 'link';
   return null;
 }
 

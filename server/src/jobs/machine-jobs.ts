@@ -21,8 +21,8 @@ export const WEBHOOK_POLL_EVERY_MS = 500;
 export const WEBHOOK_PRUNE_EVERY_MS = 60 * 60_000;
 /**
  * How often used-up team sign-in links and long-dead team sessions (admin/team-sessions.sql.ts), the
- * board's spent visitor tokens past their expiry (web/board/board.sql.ts), and moderation's blocks
- * that have ended (api/posting-blocks.sql.ts), are deleted.
+ * board's spent visitor tokens and form stamps past their expiry (web/board/board.sql.ts), and
+ * moderation's blocks that have ended (api/posting-blocks.sql.ts), are deleted.
  */
 export const SIGN_IN_SWEEP_EVERY_MS = 60 * 60_000;
 /**
@@ -127,7 +127,7 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
         run: async () => ({
           links: (await sql.query('', `${PRUNE_LINKS} returning 1`, [])).length,
           sessions: (await sql.query('', `${PRUNE_SESSIONS} returning 1`, [])).length,
-          // The board's spent tokens past their expiry could not be used again anyway.
+          // The board's spent tokens and form stamps past their expiry could not be used again anyway.
           boardTokens: (await sql.query('', `${SWEEP_SPENT_TOKENS} returning 1`, [])).length,
           // Moderation's blocks that have ended stop nobody already (api/posting-blocks.sql.ts): no address is kept longer.
           expiredBlocks: (await sql.query('', `${PRUNE_EXPIRED_BLOCKS} returning 1`, [])).length,

@@ -151,6 +151,7 @@ export const de: Catalogue = {
   'form.problem.honeypot': 'Ihr Beitrag wurde nicht gesendet: Ein Feld, das leer bleiben muss, wurde ausgefüllt (das kann das automatische Ausfüllen des Browsers tun). Prüfen Sie Ihren Text und senden Sie ihn erneut.',
   'form.problem.tooFast': 'Das wurde schneller gesendet, als ein Mensch tippt. Prüfen Sie Ihren Text und senden Sie ihn erneut.',
   'form.problem.stale': 'Dieses Formular war zu lange geöffnet, um gesendet zu werden. Prüfen Sie Ihren Text und senden Sie ihn erneut.',
+  'form.problem.spent': 'Dieses Formular wurde bereits gesendet. Prüfen Sie Ihren Text und senden Sie ihn erneut.',
   'person.anonymous': 'Anonym',
   'date.day': '{when, date, medium}',
   'date.dateTime': '{date}, {time} UTC',

@@ -176,6 +176,7 @@ export const en = {
   'form.problem.honeypot': 'Your post was not sent: a field that must stay empty was filled in (a browser’s autofill can do this). Check your text and send it again.',
   'form.problem.tooFast': 'That was sent faster than a person types. Check your text and send it again.',
   'form.problem.stale': 'This form was open too long to be sent. Check your text and send it again.',
+  'form.problem.spent': 'This form was sent already. Check your text and send it again.',
   'person.anonymous': 'Anonymous',
   // A day alone, as the language writes a medium date (in UTC: kit/views/list-parts.ts, date).
   'date.day': '{when, date, medium}',

@@ -151,6 +151,7 @@ export const es: Catalogue = {
   'form.problem.honeypot': 'Tu mensaje no se envió: se rellenó un campo que debe quedar vacío (el autocompletado del navegador puede hacerlo). Revisa tu texto y envíalo de nuevo.',
   'form.problem.tooFast': 'Se envió más rápido de lo que escribe una persona. Revisa tu texto y envíalo de nuevo.',
   'form.problem.stale': 'Este formulario estuvo abierto demasiado tiempo para enviarse. Revisa tu texto y envíalo de nuevo.',
+  'form.problem.spent': 'Este formulario ya se envió. Revisa tu texto y envíalo de nuevo.',
   'person.anonymous': 'Anónimo',
   'date.day': '{when, date, medium}',
   'date.dateTime': '{date}, {time} UTC',

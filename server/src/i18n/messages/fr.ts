@@ -151,6 +151,7 @@ export const fr: Catalogue = {
   'form.problem.honeypot': 'Votre message n’a pas été envoyé : un champ qui doit rester vide a été rempli (le remplissage automatique du navigateur peut le faire). Vérifiez votre texte et envoyez-le à nouveau.',
   'form.problem.tooFast': 'C’était plus rapide que ce qu’une personne peut taper. Vérifiez votre texte et envoyez-le à nouveau.',
   'form.problem.stale': 'Ce formulaire est resté ouvert trop longtemps pour être envoyé. Vérifiez votre texte et envoyez-le à nouveau.',
+  'form.problem.spent': 'Ce formulaire a déjà été envoyé. Vérifiez votre texte et envoyez-le à nouveau.',
   'person.anonymous': 'Anonyme',
   'date.day': '{when, date, medium}',
   'date.dateTime': '{date}, {time} UTC',

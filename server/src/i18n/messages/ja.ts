@@ -151,6 +151,7 @@ export const ja: Catalogue = {
   'form.problem.honeypot': '投稿は送信されませんでした。空のままにすべき欄に入力がありました（ブラウザの自動入力による場合があります）。文章を確認してもう一度送信してください。',
   'form.problem.tooFast': '人が入力するより速く送信されました。文章を確認してもう一度送信してください。',
   'form.problem.stale': 'このフォームは長く開かれすぎていたため送信できません。文章を確認してもう一度送信してください。',
+  'form.problem.spent': 'このフォームはすでに送信されています。文章を確認してもう一度送信してください。',
   'person.anonymous': '匿名',
   'date.day': '{when, date, medium}',
   'date.dateTime': '{date} {time} UTC',

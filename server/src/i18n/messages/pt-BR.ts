@@ -151,6 +151,7 @@ export const ptBR: Catalogue = {
   'form.problem.honeypot': 'Sua mensagem não foi enviada: um campo que deve ficar vazio foi preenchido (o preenchimento automático do navegador pode fazer isso). Confira seu texto e envie de novo.',
   'form.problem.tooFast': 'Isso foi enviado mais rápido do que uma pessoa digita. Confira seu texto e envie de novo.',
   'form.problem.stale': 'Este formulário ficou aberto tempo demais para ser enviado. Confira seu texto e envie de novo.',
+  'form.problem.spent': 'Este formulário já foi enviado. Confira seu texto e envie de novo.',
   'person.anonymous': 'Anônimo',
   'date.day': '{when, date, medium}',
   'date.dateTime': '{date}, {time} UTC',

@@ -13,14 +13,12 @@ import type { SafeHtml } from '../kit/html.js';
 import { formField, formInput, returnPathUnder, seeOther, type FormData, type FormValues } from '../kit/forms.js';
 import type { FormRefusal } from '../kit/pages.js';
 import { boardPaths } from '../kit/paths.js';
-import { submitPage } from './views/submit-page.js';
+import { submitPage, submitScope } from './views/submit-page.js';
 import { chosenI18n } from '../kit/locale-choice.js';
 import { endSession, exchangeToken, startSession } from './visitors.js';
-import type { FormGuard } from '../kit/form-guard.js';
+import { GUARD_REASONS, type FormGuard } from '../kit/form-guard.js';
 import { countFormRefusal } from '../../metrics/form-metrics.js';
 
-/** What the submit form says when its guard refuses it (the rate limit is the board's, a refusal page). */
-const SPAM_REASONS = { honeypot: 'form.problem.honeypot', too_fast: 'form.problem.tooFast', bad_stamp: 'form.problem.stale', rate_limit: 'form.problem.stale' } as const;
 import { subscribe, unsubscribe } from '../../notify/subscriptions.sql.js';
 
 /**
@@ -84,12 +82,13 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
       // "Look for similar feedback first": the form again, with the items like the title, and nothing posted.
       const i18n = chosenI18n(ctx, project.locale);
       if (input.intent === 'similar') return submitPage({ project, assets, visitor, values, problems: [], similar: await similarTo(sql, project, voterKey, input.title), i18n, guard });
-      // A bot's post (kit/form-guard.ts): the form again, filled, with the reason; nothing posted.
-      const spam = guard.check(ctx);
+      // A bot's post (kit/form-guard.ts), or the form's stamp spent by an earlier post: the form
+      // again, filled, with the reason (and a new stamp); nothing posted.
+      const spam = await guard.admit(ctx, submitScope(project.slug, visitor));
       if (spam) {
         countFormRefusal('submit', spam);
         ctx.status = 400;
-        return submitPage({ project, assets, visitor, values, problems: [{ message: i18n.text(SPAM_REASONS[spam]) }], i18n, guard });
+        return submitPage({ project, assets, visitor, values, problems: [{ message: i18n.text(GUARD_REASONS[spam]) }], i18n, guard });
       }
       const { title, description, type } = input;
       const item = { project: project.id, title, description: description ?? null, type, metadata: null };

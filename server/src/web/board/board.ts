@@ -42,7 +42,7 @@ export interface BoardOptions {
   voterSecret: Buffer;
   /** The operator side's ORM: a visitor's edit or delete of their comment runs its service (admin/comments.service.ts). */
   orm: () => Promise<MikroORM>;
-  /** The shortest time to fill a comment or the submit form (kit/form-guard.ts); 3 seconds unless set (tests set 0). */
+  /** The shortest time to fill a comment or the submit form (kit/form-guard.ts); 3 seconds unless set (tests set 0). The widget's form takes the same. */
   minFillMs?: number | undefined;
   /** How long a project's settings are trusted, in ms (projects.ts); BOARD_PROJECT_CACHE_TTL_MS unless set (tests that change them set less). */
   projectCacheTtlMs?: number | undefined;
@@ -56,8 +56,9 @@ export interface BoardOptions {
 export function board(options: BoardOptions): Middleware<AppState> {
   const { sql, logger } = options;
   const { assets } = options;
-  // The forms' stamps are signed with the voter secret: a secret the server already keeps, the same in every process.
-  const guard = formGuard(options.voterSecret, options.minFillMs ?? DEFAULT_MIN_FILL_MS);
+  // The forms' stamps are signed with the voter secret (a secret the server already keeps, the
+  // same in every process) and spent in the database, which every process shares.
+  const guard = formGuard(options.voterSecret, sql, options.minFillMs ?? DEFAULT_MIN_FILL_MS);
   const pages = boardPages(sql, assets.paths, guard);
   const actions = boardActions(sql, options.writes, assets.paths, guard);
   const comments = boardComments({ sql, orm: options.orm, guard, spend: spendBudget(options.limiter, logger, 'comment'), itemView: pages.itemView });

@@ -19,7 +19,7 @@ import { chosenI18n } from '../kit/locale-choice.js';
 import { boardPaths } from '../kit/paths.js';
 import { date } from '../kit/views/list-parts.js';
 import type { BoardRequest } from './pages.js';
-import { commentFragment, type CommentFormState } from './views/comment-parts.js';
+import { commentFragment, commentScope, type CommentFormState } from './views/comment-parts.js';
 
 /*
  * The board's comment posts (docs/board.md, "Conversation"): a comment or a reply, an edit and a
@@ -49,6 +49,8 @@ function reasonText(i18n: I18n, reason: FormRefusalReason | string, retryAfter?:
       return i18n.text('form.problem.tooFast');
     case 'bad_stamp':
       return i18n.text('form.problem.stale');
+    case 'spent_stamp':
+      return i18n.text('form.problem.spent');
     case 'rate_limit':
       return i18n.text('comments.problem.limit', { seconds: retryAfter ?? 60 });
     case 'empty':
@@ -80,11 +82,14 @@ const wantsJson = (ctx: AppContext) => ctx.accepts('html', 'json') === 'json';
 
 export function boardComments(deps: BoardCommentDeps) {
   const { sql, guard } = deps;
-  /** A refusal: the page again, its form filled (`status`), or for a script the reason as JSON. */
-  const refuse = async (request: BoardRequest, status: number, state: CommentFormState & { problem: string }): Promise<SafeHtml | undefined> => {
+  /**
+   * A refusal: the page again, its form filled (`status`), or for a script the reason as JSON with
+   * a new stamp for the form's next post (`stamp`: the one sent may be spent).
+   */
+  const refuse = async (request: BoardRequest, status: number, state: CommentFormState & { problem: string; scope?: string }): Promise<SafeHtml | undefined> => {
     request.ctx.status = status;
     if (wantsJson(request.ctx)) {
-      request.ctx.body = { error: state.problem };
+      request.ctx.body = { error: state.problem, ...(state.scope === undefined ? {} : { stamp: guard.stamp(state.scope) }) };
       return undefined;
     }
     const page = await deps.itemView(request, state);
@@ -96,8 +101,10 @@ export function boardComments(deps: BoardCommentDeps) {
   return {
     /**
      * POST /b/:slug/items/:id/comments: a comment, or a reply (`parentId`). Checked in the order
-     * that costs least: the guard's fields, the address's budget, the text; then one statement.
-     * A form goes back to the item, at the new comment; a script gets `{ id, html, count }`.
+     * that costs least: the guard's fields, the address's budget, the text; then the form's stamp
+     * is spent (once: kit/form-guard.ts) and the comment written, one statement each. A form goes
+     * back to the item, at the new comment; a script gets `{ id, html, count, stamp }`, `stamp` the
+     * form's next (as with every answer to a script).
      */
     async create(request: BoardRequest): Promise<SafeHtml | undefined> {
       const { ctx, project, visitor } = request;
@@ -106,8 +113,9 @@ export function boardComments(deps: BoardCommentDeps) {
       const parent = formField(ctx, 'parentId');
       const parentId = typeof parent === 'string' && parent !== '' ? parent : undefined;
       const given = formField(ctx, 'content');
-      const state = { form: parentId ? `reply:${parentId}` : 'new', content: typeof given === 'string' ? given : '' };
-      const spam = guard.check(ctx);
+      const scope = commentScope(project.slug, id, parentId, visitor);
+      const state = { form: parentId ? `reply:${parentId}` : 'new', content: typeof given === 'string' ? given : '', scope };
+      const spam = guard.check(ctx, scope);
       if (spam) {
         countFormRefusal('comment', spam);
         return refuse(request, 400, { ...state, problem: reasonText(i18n, spam) });
@@ -130,13 +138,18 @@ export function boardComments(deps: BoardCommentDeps) {
       // A project that holds nothing has no policy: nothing to ask (as the API's comment route).
       const policy = project.moderation;
       const reason = policy && holdReason(policy, Boolean(visitor), [text.content]);
+      const spent = await guard.spend(ctx);
+      if (spent) {
+        countFormRefusal('comment', spent);
+        return refuse(request, 400, { ...state, problem: reasonText(i18n, spent) });
+      }
       let created;
       try {
         if (reason) {
           await holdComment(sql, input, reason);
           if (wantsJson(ctx)) {
             ctx.status = 202;
-            ctx.body = { held: true, message: i18n.text('comments.held') };
+            ctx.body = { held: true, message: i18n.text('comments.held'), stamp: guard.stamp(scope) };
           } else seeOther(ctx, `${boardPaths.item(project.slug, id)}?held=comment#comment-form-title`);
           return undefined;
         }
@@ -151,7 +164,7 @@ export function boardComments(deps: BoardCommentDeps) {
       if (wantsJson(ctx)) {
         const fragment = commentFragment(comment, { slug: project.slug, itemId: id, comments: [], visitor, anonymousComments: project.anonymousComments ?? false, guard, when: (iso) => date(iso, i18n), i18n });
         ctx.status = 201;
-        ctx.body = { id: comment.id, parentId: comment.parentId ?? null, html: fragment.text, count: i18n.text('count.comment', { count: created.commentCount }) };
+        ctx.body = { id: comment.id, parentId: comment.parentId ?? null, html: fragment.text, count: i18n.text('count.comment', { count: created.commentCount }), stamp: guard.stamp(scope) };
         return undefined;
       }
       seeOther(ctx, `${boardPaths.item(project.slug, id)}#comment-${comment.id}`);

@@ -17,3 +17,13 @@ export const EXCHANGE_TOKEN: Statement = {
   )
   select exists (select 1 from spent) as fresh, (select id::text from u) as end_user_id, (select name from u) as name`,
 };
+
+/**
+ * A form's stamp spent (web/kit/form-guard.ts) in the same table, until it expires: $1 its id
+ * (`form:` and its random part, apart from the tokens' hashes), $2 its expiry in Unix seconds. A row
+ * back when it was not spent before; the sign-in sweep deletes expired rows (jobs/machine-jobs.ts).
+ */
+export const SPEND_FORM_STAMP: Statement = {
+  name: 'board_spend_form_stamp',
+  text: 'insert into board_spent_tokens (token_hash, expires_at) values ($1, to_timestamp($2)) on conflict do nothing returning 1 as fresh',
+};

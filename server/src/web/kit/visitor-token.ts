@@ -11,7 +11,8 @@ import { EXCHANGE_TOKEN } from './visitor-token.sql.js';
  * The host app's visitor token (docs/board.md, "Identified visitors"), which the board's sign-in
  * link and the widget's panel (docs/widget.md) both take: HS256 signed with the project's identity
  * secret, `sub` = the user's externalId, `aud` = the project's slug, `exp` at most 10 minutes
- * ahead. Checked with jose, spent once, and its end user recorded as identify does.
+ * ahead, `iat` (optional) not in the future. Checked with jose, spent once, and its end user
+ * recorded as identify does.
  */
 
 /** What a token is checked against: the project's slug (the audience) and its identity secret. */
@@ -21,7 +22,7 @@ export interface TokenProject {
   identitySecret: string | null;
 }
 
-/** Clocks disagree a little: a token this far past its `exp` (or ahead of the limit) still passes. */
+/** Clocks disagree a little: a token this far past its `exp` (or ahead of the limit, or issued this far ahead) still passes. */
 const CLOCK_TOLERANCE_SECONDS = 30;
 /** Who is looking, when the host app said so. */
 export interface Visitor {
@@ -59,6 +60,9 @@ export async function exchangeToken(sql: SqlPool, project: TokenProject, token: 
   }
   const now = Math.floor(Date.now() / 1000);
   if (payload.exp! > now + BOARD_TOKEN_MAX_SECONDS + CLOCK_TOLERANCE_SECONDS) throw new AppError(401, REFUSED.invalid);
+  // Issued in the future (jose checks only that `iat` is a number): a clock that far ahead, or a
+  // token made to be used later, is not one the host app just signed.
+  if (payload.iat !== undefined && payload.iat > now + CLOCK_TOLERANCE_SECONDS) throw new AppError(401, REFUSED.invalid);
   // The profile as identify takes it: the same names, the same checks; absent claims keep what is stored.
   const claims = Object.fromEntries(['name', 'email', 'avatarUrl'].filter((name) => payload[name] !== undefined).map((name) => [name, payload[name]]));
   const user = EndUserInputSchema.safeParse({ externalId: payload.sub, ...claims });

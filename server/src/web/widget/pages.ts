@@ -7,7 +7,9 @@ import { ENTRY_PAGE } from '../../admin/changelog/changelog.sql.js';
 import { submitOrHold } from '../../api/submissions.js';
 import type { HotWrites } from '../../api/hot-writes.js';
 import { toggleAnonymousVote, toggleIdentifiedVote } from '../../api/votes.js';
+import { GUARD_REASONS, stampScope, type FormGuard } from '../kit/form-guard.js';
 import { formInput, seeOther } from '../kit/forms.js';
+import { countFormRefusal } from '../../metrics/form-metrics.js';
 import type { SafeHtml } from '../kit/html.js';
 import type { I18n } from '../kit/i18n.js';
 import { itemId } from '../kit/items.js';
@@ -49,15 +51,26 @@ const submitForm = formInput(
   { fields: ['title', 'description', 'type', 'intent'] },
 );
 
-/** The panel's pages and posts, each on the API's own statements and actions. */
-export function widgetPages(sql: SqlPool, writes: HotWrites, assets: WidgetAssets) {
+/** What the submit form's stamp is bound to (kit/form-guard.ts): this project's panel form, shown to this visitor. */
+function submitScope(request: WidgetRequest): string {
+  return stampScope(request.project.slug, 'widget', request.visitor);
+}
+
+/**
+ * The panel's pages and posts, each on the API's own statements and actions; `guard` the board's
+ * spam guard (kit/form-guard.ts), which the submit form carries as the board's does.
+ */
+export function widgetPages(sql: SqlPool, writes: HotWrites, assets: WidgetAssets, guard: FormGuard) {
   const page = (request: WidgetRequest, tab: Tab, body: SafeHtml): SafeHtml =>
     panelPage({ state: request.state, assets: assets.paths, projectName: request.project.name, tab, visitor: request.visitor, i18n: request.i18n, body });
+  /** Give feedback, its form with the guard's fields (a new stamp each time it is shown). */
+  const formTab = (request: WidgetRequest, view: FeedbackTabView): SafeHtml =>
+    page(request, 'feedback', feedbackTab(request.state, { ...view, guard: guard.fields(request.i18n, 'widget', submitScope(request)) }, request.i18n));
 
   const tabs: Record<Tab, (request: WidgetRequest) => Promise<SafeHtml>> = {
     feedback: async (request) => {
       const { query } = request.ctx;
-      return page(request, 'feedback', feedbackTab(request.state, { values: {}, problems: [], sent: query.sent === '1', held: query.held === '1' }, request.i18n));
+      return formTab(request, { values: {}, problems: [], sent: query.sent === '1', held: query.held === '1' });
     },
     board: async (request) => {
       const sortBy = request.project.defaultSort ?? 'newest';
@@ -117,16 +130,25 @@ export function widgetPages(sql: SqlPool, writes: HotWrites, assets: WidgetAsset
      * with the contract's messages; "Look for similar feedback first" shows the similar items.
      * Where the project holds the post (docs/moderation.md), as the board's form does: the form
      * again with a notice that it waits for the team; a blocked author's, the form with the reason.
+     * The board's spam guard first (kit/form-guard.ts): a filled honeypot, a post sooner than a
+     * person types, a stamp missing, forged, another form's or visitor's, stale or spent: the form
+     * again, filled, with the reason (400), nothing posted.
      */
     async submit(request: WidgetRequest): Promise<SafeHtml | undefined> {
       const { ctx, project, visitor, voterKey, state, i18n } = request;
       const input = submitForm(ctx);
-      const again = (view: FeedbackTabView) => page(request, 'feedback', feedbackTab(state, view, i18n));
+      const again = (view: FeedbackTabView) => formTab(request, view);
       if (!input.ok) {
         ctx.status = 400;
         return again({ values: input.values, problems: input.problems });
       }
       if (input.data.intent === 'similar') return again({ values: input.values, problems: [], similar: await similarTo(sql, project, voterKey, input.data.title) });
+      const spam = await guard.admit(ctx, submitScope(request));
+      if (spam) {
+        countFormRefusal('widget', spam);
+        ctx.status = 400;
+        return again({ values: input.values, problems: [{ message: i18n.text(GUARD_REASONS[spam]) }] });
+      }
       const { title, description, type } = input.data;
       const submitter = visitor ? { externalId: visitor.externalId, profile: '{}' } : { voterKey };
       const submission = { project: project.id, title, description: description ?? null, type, metadata: null, ...submitter };

@@ -8,6 +8,7 @@ import type { AppContext, AppState } from '../../http/context.js';
 import { AppError, toErrorResponse } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
+import { DEFAULT_MIN_FILL_MS, formGuard } from '../kit/form-guard.js';
 import { formBody } from '../kit/forms.js';
 import { checkSameOrigin, postLimit, setPageHeaders } from '../kit/guards.js';
 import { i18nFor } from '../kit/i18n.js';
@@ -32,6 +33,8 @@ export interface WidgetOptions {
   assets: WidgetAssets;
   publicOrigin?: string | undefined;
   voterSecret: Buffer;
+  /** The shortest time to fill the submit form (kit/form-guard.ts): the board's (`serve --board-min-fill`). */
+  minFillMs?: number | undefined;
 }
 
 /** What a host that is not allowed is told (and shown instead of any visitor's data). */
@@ -45,7 +48,8 @@ const NOT_ALLOWED = 'This widget is not allowed on this site. Its operator lists
  */
 export function widget(options: WidgetOptions): Middleware<AppState> {
   const { sql, logger, assets } = options;
-  const pages = widgetPages(sql, options.writes, assets);
+  // The board's spam guard (kit/form-guard.ts): the same key and table, so a stamp of either passes only its own form.
+  const pages = widgetPages(sql, options.writes, assets, formGuard(options.voterSecret, sql, options.minFillMs ?? DEFAULT_MIN_FILL_MS));
   const projectBySlug = widgetProjects(sql);
   const limit = postLimit(options.limiter, logger, 'board');
   const parseForm = formBody();

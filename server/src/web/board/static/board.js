@@ -207,6 +207,7 @@ document.addEventListener('change', (event) => {
  * the server writes it, goes in place (a reply under its comment), the form is emptied and the
  * heading's count changes, without a reload. A refusal (spam guard, the address's budget, the
  * text) is shown in the form's alert with the text kept; anything else posts as without script.
+ * Every answer carries the form's next spam-guard stamp, which replaces the one sent.
  */
 document.addEventListener('submit', async (event) => {
   const form = event.target;
@@ -225,6 +226,9 @@ document.addEventListener('submit', async (event) => {
     });
     const result = await response.json().catch(() => undefined);
     if (!result) return form.submit();
+    // Each answer brings the form's next stamp: the one just sent is spent (docs/board.md, "Spam").
+    const stamp = form.querySelector('input[name="shown"]');
+    if (stamp && typeof result.stamp === 'string') stamp.value = result.stamp;
     if (!response.ok) {
       if (problem) problem.textContent = result.error;
       form.querySelector('textarea')?.setAttribute('aria-invalid', 'true');

@@ -1,5 +1,5 @@
 import { END_USER_COMMENT_MAX_LENGTH, type Comment } from '@feedbackd/sdk/contract';
-import type { FormGuard } from '../../kit/form-guard.js';
+import { stampScope, type FormGuard } from '../../kit/form-guard.js';
 import { html, type HtmlValue, type SafeHtml } from '../../kit/html.js';
 import type { I18n } from '../../kit/i18n.js';
 import { boardPaths } from '../../kit/paths.js';
@@ -43,6 +43,14 @@ export const commentPaths = {
   edit: (slug: string, id: string, comment: string) => `${boardPaths.item(slug, id)}/comments/${encodeURIComponent(comment)}/edit`,
   delete: (slug: string, id: string, comment: string) => `${boardPaths.item(slug, id)}/comments/${encodeURIComponent(comment)}/delete`,
 };
+
+/**
+ * What a comment form's stamp is bound to (kit/form-guard.ts): this item's comment form, or the
+ * reply form under this comment, shown to this visitor.
+ */
+export function commentScope(slug: string, itemId: string, parentId: string | undefined, visitor: Visitor | undefined): string {
+  return stampScope(slug, parentId === undefined ? `comment:${itemId}` : `comment:${itemId}:${parentId}`, visitor);
+}
 
 /** Whether the visitor may comment here: identified, or anonymous where the project allows it. */
 export function mayComment(view: Pick<ConversationView, 'visitor' | 'anonymousComments'>): boolean {
@@ -97,7 +105,7 @@ ${commentForm(commentPaths.edit(view.slug, view.itemId, comment.id), `edit-${com
       if (!comment.parentId && mayComment(view)) {
         const refused = view.refused?.form === `reply:${comment.id}` ? view.refused : undefined;
         parts.push(html`<details class="comment-reply"${refused ? html` open` : ''}><summary>${t('comments.reply')}</summary>
-${commentForm(commentPaths.create(view.slug, view.itemId), `reply-${comment.id}`, t('comments.replyLabel'), refused?.content ?? '', refused?.problem, t('comments.postReply'), view.guard.fields(i18n, `reply-${comment.id}`), comment.id)}
+${commentForm(commentPaths.create(view.slug, view.itemId), `reply-${comment.id}`, t('comments.replyLabel'), refused?.content ?? '', refused?.problem, t('comments.postReply'), view.guard.fields(i18n, `reply-${comment.id}`, commentScope(view.slug, view.itemId, comment.id, view.visitor)), comment.id)}
 </details>`);
       }
       return parts.length > 0 && html`<div class="comment-actions">${parts}</div>`;
@@ -110,7 +118,7 @@ export function conversation(view: ConversationView): SafeHtml {
   const { t } = view.i18n;
   const refused = view.refused?.form === 'new' ? view.refused : undefined;
   const form = mayComment(view)
-    ? commentForm(commentPaths.create(view.slug, view.itemId), 'comment-content', t('comments.formLabel'), refused?.content ?? '', refused?.problem, t('comments.post'), view.guard.fields(view.i18n, 'comment'))
+    ? commentForm(commentPaths.create(view.slug, view.itemId), 'comment-content', t('comments.formLabel'), refused?.content ?? '', refused?.problem, t('comments.post'), view.guard.fields(view.i18n, 'comment', commentScope(view.slug, view.itemId, undefined, view.visitor)))
     : html`<p class="hint" data-sign-in-to-comment>${t('comments.signInToComment')}</p>`;
   const elsewhere = !refusedInPlace(view) && html`<div class="form-problem" role="alert" tabindex="-1" data-error-summary>${view.refused!.problem}</div>`;
   return html`${elsewhere}

@@ -1,7 +1,7 @@
 import { FEEDBACK_TYPES, TITLE_MAX_LENGTH, type SimilarFeedbackItem } from '@feedbackd/sdk/contract';
 import type { AssetPaths } from '../../kit/assets.js';
 import type { Visitor } from '../visitors.js';
-import { unsignedGuard, type FormGuard } from '../../kit/form-guard.js';
+import { stampScope, unsignedGuard, type FormGuard } from '../../kit/form-guard.js';
 import { html, isolated, type SafeHtml } from '../../kit/html.js';
 import { ENGLISH, type I18n } from '../../kit/i18n.js';
 import { boardPaths, page, type BoardProject } from '../layout.js';
@@ -39,6 +39,11 @@ export interface SubmitView {
   held?: boolean | undefined;
 }
 
+/** What the board's submit form's stamp is bound to (kit/form-guard.ts): this board's form, shown to this visitor. */
+export function submitScope(slug: string, visitor: Visitor | undefined): string {
+  return stampScope(slug, 'submit', visitor);
+}
+
 /** GET and a refused POST /b/:slug/new: the form, with the contract's messages next to the fields. */
 export function submitPage(view: SubmitView): SafeHtml {
   const { project, values, problems } = view;
@@ -52,7 +57,7 @@ ${field('title', t('board.submit.titleField'), problems, (describedBy) => html`<
 ${similarList(project.slug, view.similar, i18n)}
 ${field('description', t('board.submit.description'), problems, (describedBy) => html`<textarea id="description" name="description" rows="6"${describedBy}>${values.description ?? ''}</textarea>`, undefined, i18n)}
 ${field('type', t('board.submit.type'), problems, (describedBy) => html`<select id="type" name="type"${describedBy}>${options(FEEDBACK_TYPES.map((type) => ({ value: type, text: label(type, i18n) })), values.type ?? 'idea')}</select>`, undefined, i18n)}
-${(view.guard ?? unsignedGuard()).fields(i18n, 'submit')}
+${(view.guard ?? unsignedGuard()).fields(i18n, 'submit', submitScope(project.slug, view.visitor))}
 <button type="submit" class="button">${t('board.submit.send')}</button>
 <button type="submit" name="intent" value="similar" class="button secondary">${t('board.submit.lookFirst')}</button>
 </form>

@@ -113,7 +113,8 @@
       var form = event.target.form;
       var url = new URL(form.getAttribute('data-similar-url'), location.href);
       var query = new URLSearchParams({ title: event.target.value });
-      form.querySelectorAll('input[type="hidden"]').forEach(function (input) { query.set(input.name, input.value); });
+      // The panel's state (origin, theme, language), not the spam guard's stamp: it has no place in an address.
+      form.querySelectorAll('input[type="hidden"]').forEach(function (input) { if (input.name !== 'shown') query.set(input.name, input.value); });
       url.search = query;
       fetch(url, { headers: headers({ Accept: 'application/json' }) })
         .then(function (response) { return response.ok ? response.json() : null; })

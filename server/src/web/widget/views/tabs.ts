@@ -1,4 +1,5 @@
 import { FEEDBACK_TYPES, TITLE_MAX_LENGTH, type ChangelogEntry, type FeedbackListItem } from '@feedbackd/sdk/contract';
+import { unsignedGuard } from '../../kit/form-guard.js';
 import { html, isolated, type SafeHtml } from '../../kit/html.js';
 import type { I18n } from '../../kit/i18n.js';
 import { markdownHtml } from '../../kit/markdown.js';
@@ -27,6 +28,11 @@ export interface FeedbackTabView {
   sent?: boolean;
   /** The visitor's last post waits for the team (docs/moderation.md): the board's notice says so. */
   held?: boolean;
+  /**
+   * The spam guard's fields (kit/form-guard.ts: the honeypot and the stamp, signed for this form and
+   * visitor: pages.ts); a view rendered without them gets an unsigned stamp, which no server takes.
+   */
+  guard?: SafeHtml | undefined;
 }
 
 /**
@@ -47,6 +53,7 @@ ${field('title', t('board.submit.titleField'), problems, (describedBy) => html`<
 <div id="w-similar" data-similar aria-live="polite">${similarFragment(state, view.similar, i18n)}</div>
 ${field('description', t('board.submit.description'), problems, (describedBy) => html`<textarea id="description" name="description" rows="4"${describedBy}>${values.description ?? ''}</textarea>`, undefined, i18n)}
 ${field('type', t('board.submit.type'), problems, (describedBy) => html`<select id="type" name="type"${describedBy}>${FEEDBACK_TYPES.map((type) => html`<option value="${type}"${(values.type ?? 'idea') === type ? html` selected` : ''}>${label(type, i18n)}</option>`)}</select>`, undefined, i18n)}
+${view.guard ?? unsignedGuard().fields(i18n, 'widget', '')}
 <div class="actions"><button type="submit" name="intent" value="send" class="primary">${t('board.submit.send')}</button>
 <button type="submit" name="intent" value="similar" data-look-first>${t('board.submit.lookFirst')}</button></div>
 </form>
