@@ -21,6 +21,7 @@ export {
 } from './admin/seed/index.js';
 export { buildOpenApiDocument } from './openapi.js';
 export { OPENAPI_PATH } from './http/keyless-routes.js';
+export { mountedRoutes, type MountedRoute } from './http/mounted-routes.js';
 export { PRUNE_LOG, WEBHOOK_LOG_DAYS } from './webhooks/deliveries.sql.js';
 export { CLAIM_PULLED, LISTENER_IDLE_HOURS, PRUNE_LISTENERS, PULL_PROBE } from './webhooks/listeners.sql.js';
 export { PULL_POLL_MS } from './webhooks/pull-waiters.js';

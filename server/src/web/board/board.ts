@@ -20,7 +20,8 @@ import { pageRunner, routeSteps } from '../kit/pages.js';
 import { chosenI18n, keepLocale } from '../kit/locale-choice.js';
 import { boardPaths } from '../kit/paths.js';
 import { visitorOf } from './visitors.js';
-import { serveLogo } from './logo.js';
+import { LOGO_ROUTE, serveLogo } from './logo.js';
+import { withRoutes } from '../../http/mounted-routes.js';
 import { errorPage } from './views/error-page.js';
 import { unsubscribeRoutes } from './unsubscribe.js';
 
@@ -133,7 +134,7 @@ export function board(options: BoardOptions): Middleware<AppState> {
   };
   const answer = pageRunner(router, logger, refused, options.publicOrigin);
 
-  return async (ctx, next) => {
+  const middleware: Middleware<AppState> = async (ctx, next) => {
     const isAsset = ctx.path.startsWith(ASSETS_PREFIX);
     if (!isAsset && !ctx.path.startsWith(BOARD_PREFIX)) return next();
     setPageHeaders(ctx);
@@ -144,4 +145,5 @@ export function board(options: BoardOptions): Middleware<AppState> {
     ctx.set('Cache-Control', 'private, no-cache');
     await answer(ctx);
   };
+  return withRoutes(middleware, router, [{ method: 'GET', path: LOGO_ROUTE }]);
 }
