@@ -63,7 +63,7 @@ const PATH_IDS: Record<string, () => AppError> = { id: feedbackNotFound, comment
  *   query and body parsed by the contract (a mismatch is a 400 with the spec's details shape), a
  *   malformed Idempotency-Key (400), then the path's ids (PATH_IDS);
  * - a write sent with an Idempotency-Key runs at most once (idempotent-writes.ts), any other
- *   request as it is.
+ *   request as it is; an answer that holds a secret (`holdsSecret`) is sent `no-store`.
  */
 export function mount<R extends RouteDefinition>(
   router: Router<AppState>,
@@ -113,6 +113,8 @@ export function mount<R extends RouteDefinition>(
       if (once.replayed) ctx.set('Idempotent-Replayed', 'true');
       sent = once;
     }
+    // An answer that holds a secret (a signing secret, a sign-in token) is kept by no cache.
+    if (route.holdsSecret) ctx.set('Cache-Control', 'no-store');
     // The header first: Koa's body setter then keeps it instead of guessing a type of its own,
     // and neither looks a MIME type up (a measurable share of a request's CPU).
     ctx.set('Content-Type', JSON_TYPE);
