@@ -32,4 +32,4 @@ export { loadVoterSecret, rekeyLegacyVoterKey, rekeyLegacyVoters } from './db/vo
 export { DETAIL, DETAIL_WITH_HISTORY, KEEP_THREAD_FROM } from './api/feedback.sql.js';
 
 export { LEASE_SECONDS, mailSender, MAX_ATTEMPTS, RECIPIENTS_PER_CLAIM, SMTP_CONNECTIONS, type MailSender, type MailSenderOptions } from './notify/mail-sender.js';
-export { unsubscribeKey, signUnsubscribe, verifyUnsubscribe } from './notify/unsubscribe-token.js';
+export { unsubscribeKey, signUnsubscribe, UNSUBSCRIBE_LINK_DAYS, verifyUnsubscribe } from './notify/unsubscribe-token.js';

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import type { ParsedMail } from 'mailparser';
 import { FeedbackClient } from '@feedbackd/sdk';
-import { mailSender, type MailSender } from '@feedbackd/server/testing';
+import { decodeJwt, SignJWT } from 'jose';
+import { mailSender, signUnsubscribe, UNSUBSCRIBE_LINK_DAYS, unsubscribeKey, type MailSender } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
-import { notificationsOf, subscribe, subscribeMany } from '../helpers/subscriptions.js';
+import { notificationsOf, projectId, subscribe, subscribeMany } from '../helpers/subscriptions.js';
 import { request, withServer, type TestServerOptions } from '../helpers/test-server.js';
 import { until } from '../helpers/until.js';
 
@@ -109,6 +110,44 @@ for (const backend of backends()) {
         expect(mail.html).to.be.a('string').and.include(`<bdi>${shown}</bdi>`);
       }
       expect(mails.map((mail) => mail.html).join('')).to.include('<blockquote dir="auto">Thanks<br>');
+    });
+
+    it('when unsubscribe tokens are made (issue 49: the same bytes in every mail and never expire), then each holds its issue time and expires 90 days later: an expired link is a 410 page that changes nothing, and a link of an earlier version, with neither, still works', async () => {
+      const key = unsubscribeKey(Buffer.from(SECRET));
+      const item = (await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Token times' } })).body.feedback.id as string;
+      const [endUserId] = await subscribe(server, item, [{ externalId: 'tia', email: 'tia@example.com' }]);
+      const claims = { projectId: await projectId(server), endUserId: endUserId!, feedbackId: item };
+      const unsubscribedAt = async () => (await server.sql<{ at: Date | null }>('select unsubscribed_at as at from subscriptions where feedback_id = ? and end_user_id = ?', [item, endUserId]))[0]!.at;
+      const DAY = 86_400_000;
+
+      // The mail's own links: an issue time, and an expiry UNSUBSCRIBE_LINK_DAYS after it.
+      const now = Date.now();
+      const token = await signUnsubscribe(key, claims);
+      const payload = decodeJwt(token);
+      expect(payload.iat! * 1000).to.be.closeTo(now, 60_000);
+      expect(payload.exp! - payload.iat!).to.equal(UNSUBSCRIBE_LINK_DAYS * 86_400);
+      expect(UNSUBSCRIBE_LINK_DAYS).to.equal(90);
+      // Made at other times, the links differ: not the same bytes in every mail.
+      expect(await signUnsubscribe(key, claims, new Date(now - 5_000))).to.not.equal(token);
+
+      const expired = await signUnsubscribe(key, claims, new Date(now - 91 * DAY));
+      const page = await fetch(`${server.url}/b/default/unsubscribe?token=${expired}`);
+      expect(page.status).to.equal(410);
+      expect(await page.text()).to.include('This unsubscribe link has expired.');
+      const post = await fetch(`${server.url}/b/default/unsubscribe?token=${expired}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+      expect(post.status).to.equal(410);
+      expect(await unsubscribedAt(), 'an expired link changes nothing').to.equal(null);
+      // One signed with another key is no link of ours, expired or not: 404.
+      const forged = await signUnsubscribe(unsubscribeKey(Buffer.from('another-secret-0123456789abcdef')), claims, new Date(now - 91 * DAY));
+      expect((await fetch(`${server.url}/b/default/unsubscribe?token=${forged}`)).status).to.equal(404);
+
+      const old = await signUnsubscribe(key, claims, new Date(now - 89 * DAY));
+      expect((await fetch(`${server.url}/b/default/unsubscribe?token=${old}`)).status, '89 days old').to.equal(200);
+      // A link mailed by an earlier version: no iat, no exp. It keeps working, as it was promised to.
+      const legacy = await new SignJWT({ p: claims.projectId, f: claims.feedbackId }).setProtectedHeader({ alg: 'HS256' }).setSubject(claims.endUserId).setAudience('feedback-unsubscribe').sign(key);
+      const legacyPost = await fetch(`${server.url}/b/default/unsubscribe?token=${legacy}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+      expect(legacyPost.status).to.equal(200);
+      expect(await unsubscribedAt()).to.not.equal(null);
     });
 
     it('when an unsubscribe link is forged or cut short, then its page says so with a 404 and nothing changes', async () => {
