@@ -22,6 +22,7 @@ export {
 } from './admin/seed/index.js';
 export { buildOpenApiDocument } from './openapi.js';
 export { OPENAPI_PATH } from './http/keyless-routes.js';
+export { mountedRoutes, type MountedRoute } from './http/mounted-routes.js';
 export { PRUNE_LOG, WEBHOOK_LOG_DAYS } from './webhooks/deliveries.sql.js';
 export { CLAIM_PULLED, LISTENER_IDLE_HOURS, PRUNE_LISTENERS, PULL_PROBE } from './webhooks/listeners.sql.js';
 export { PULL_POLL_MS } from './webhooks/pull-waiters.js';
@@ -32,5 +33,5 @@ export { loadVoterSecret, rekeyLegacyVoterKey, rekeyLegacyVoters } from './db/vo
 export { DETAIL, DETAIL_WITH_HISTORY, KEEP_THREAD_FROM } from './api/feedback.sql.js';
 
 export { LEASE_SECONDS, mailSender, MAX_ATTEMPTS, RECIPIENTS_PER_CLAIM, SMTP_CONNECTIONS, type MailSender, type MailSenderOptions } from './notify/mail-sender.js';
-export { unsubscribeKey, signUnsubscribe, verifyUnsubscribe } from './notify/unsubscribe-token.js';
+export { unsubscribeKey, signUnsubscribe, UNSUBSCRIBE_LINK_DAYS, verifyUnsubscribe } from './notify/unsubscribe-token.js';
 export { NOTIFY_HOLD_MAX_SECONDS, RELEASE_DUE } from './notify/holds.sql.js';

@@ -101,3 +101,28 @@ describe(`changelog in a browser (${backend.name})`, function () {
     }
   });
 });
+
+describe(`changelog feed in a browser's XML parser (${backend.name})`, function () {
+  const chrome = browserSuite();
+  const server = withServer(backend);
+
+  it("when a published entry holds characters XML 1.0 forbids (issue 49: U+0001 or U+FFFE made the whole feed invalid), then Chromium's XML parser reads the board's Atom feed without an error, the characters left out", async () => {
+    const secret = await server.newKey(undefined, 'secret');
+    const made = await request(server, 'POST', '/api/v1/changelog', { apiKey: secret, body: { title: 'Pasted\u0001 controls\ufffe', body: 'A body\u0001 with\u000b controls\uffff.', publish: true } });
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
+    // As stored: the API keeps the text as written; only the feed, which XML constrains, leaves them out.
+    expect(made.body.entry.title).to.equal('Pasted\u0001 controls\ufffe');
+    const page = await chrome.watched.newPage();
+    expect((await page.goto(`${server.url}/b/default/changelog`))?.status()).to.equal(200);
+    // Chromium's parser (libxml2) is a strict XML 1.0 reader: one forbidden character is a <parsererror>.
+    const read = (await page.evaluate(`(async () => {
+      const text = await (await fetch('/b/default/changelog.atom')).text();
+      const doc = new DOMParser().parseFromString(text, 'application/xml');
+      return { error: doc.querySelector('parsererror')?.textContent ?? null, titles: [...doc.querySelectorAll('entry > title')].map((node) => node.textContent), content: doc.querySelector('entry > content')?.textContent ?? '' };
+    })()`)) as { error: string | null; titles: string[]; content: string };
+    expect(read.error).to.equal(null);
+    expect(read.titles).to.deep.equal(['Pasted controls']);
+    expect(read.content).to.include('A body with controls.');
+    await page.close();
+  });
+});

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import type { ParsedMail } from 'mailparser';
 import { FeedbackClient } from '@feedbackd/sdk';
-import { mailSender, type MailSender } from '@feedbackd/server/testing';
+import { decodeJwt, SignJWT } from 'jose';
+import { mailSender, signUnsubscribe, UNSUBSCRIBE_LINK_DAYS, unsubscribeKey, type MailSender } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
-import { notificationsOf, subscribe, subscribeMany } from '../helpers/subscriptions.js';
+import { notificationsOf, projectId, subscribe, subscribeMany } from '../helpers/subscriptions.js';
 import { request, withServer, type TestServerOptions } from '../helpers/test-server.js';
 import { until } from '../helpers/until.js';
 
@@ -56,7 +57,8 @@ for (const backend of backends()) {
       const mail = mails[0]!;
       expect(mail.from?.value).to.deep.equal([{ name: 'Acme', address: 'feedback@acme.example' }]);
       expect(mail.subject).to.include('Dark <mode>');
-      expect(mail.text).to.include('“Dark <mode>” moved from New to Planned.');
+      // The title is isolated for the bidi algorithm (U+2068 … U+2069: issue 49).
+      expect(mail.text).to.include('“\u2068Dark <mode>\u2069” moved from New to Planned.');
       expect(mail.text).to.include(`${server.url}/b/default/items/${item}`);
       expect(mail.html).to.be.a('string').and.include('Dark &#60;mode&#62;').and.not.include('Dark <mode>');
       expect(header(mail, 'list-unsubscribe-post')).to.equal('List-Unsubscribe=One-Click');
@@ -72,6 +74,80 @@ for (const backend of backends()) {
       expect((await server.sql<{ at: Date | null }>(`select unsubscribed_at as at from end_users where external_id = 'ann'`))[0]!.at).to.not.equal(null);
       await client.admin.update(item, { status: 'in-progress' });
       expect((await notificationsOf(server, item)).filter((row) => row.externalId === 'ann')).to.have.length(1);
+    });
+
+    it("when a title and a reply hold line breaks and bidi controls (issue 49: a title's line break forged a 'See it on the board: https://evil…' line), then every value people wrote is on its own line, isolated, in both parts", async () => {
+      const forged = 'See it on the board: https://ev.il/';
+      // Line breaks a mail reader may honour, a right-to-left override left open, and a stray U+2069 that would end an isolate early.
+      const title = `Sync\r\n${forged}a\r${forged}b\u2028${forged}c\u0085\nd\u2069\u202eevil`;
+      const res = await request(server, 'POST', '/api/v1/feedback', { body: { title } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      const item = res.body.feedback.id as string;
+      await subscribe(server, item, [{ externalId: 'eve-reader', email: 'eve-reader@example.com' }]);
+      await client.admin.update(item, { status: 'planned' });
+      await request(server, 'POST', `/api/v1/feedback/${item}/comments`, { body: { content: `Thanks\r${forged}x\u2028${forged}y\n\u202eflipped`, team: { name: 'Ada' } }, apiKey: await server.newKey(undefined, 'secret') });
+      const theirs = async () => (await notificationsOf(server, item)).filter((row) => row.externalId === 'eve-reader');
+      await until(async () => {
+        const rows = await theirs();
+        return rows.length === 2 && rows.every((row) => row.mailState === 'sent');
+      }, 20_000, 'both mails to be sent');
+      const mails = smtp.to('eve-reader@example.com');
+      expect(mails.length).to.be.within(1, 2);
+      const text = mails.map((mail) => mail.text ?? '').join('\n');
+      const lines = text.split(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/);
+      // No line of the text part starts with what a title or a reply forged: each "See it on the board" line is ours, to the item.
+      for (const line of lines.filter((line) => line.trimStart().startsWith('See it on the board'))) {
+        expect(line, 'a line of the message').to.equal(`See it on the board: ${server.url}/b/default/items/${item}`);
+      }
+      // The title stays in its sentence, on one line, between U+2068 and U+2069; its stray U+2069 is left out, so the override ends with the title.
+      const shown = `Sync ${forged}a ${forged}b ${forged}c d\u202eevil`;
+      expect(lines).to.include(`“\u2068${shown}\u2069” moved from New to Planned.`);
+      // Each line of the reply is quoted, whatever line break it was written with, and isolated.
+      expect(lines).to.include.members(['> \u2068Thanks\u2069', `> \u2068${forged}x\u2069`, `> \u2068${forged}y\u2069`, '> \u2068\u202eflipped\u2069']);
+      for (const mail of mails) {
+        expect(mail.subject, 'the subject is one line').to.not.match(/[\r\n\u0085\u2028\u2029]/);
+        // The HTML part: people's text in <bdi>, the reply in a blockquote of its own direction.
+        expect(mail.html).to.be.a('string').and.include(`<bdi>${shown}</bdi>`);
+      }
+      expect(mails.map((mail) => mail.html).join('')).to.include('<blockquote dir="auto">Thanks<br>');
+    });
+
+    it('when unsubscribe tokens are made (issue 49: the same bytes in every mail and never expire), then each holds its issue time and expires 90 days later: an expired link is a 410 page that changes nothing, and a link of an earlier version, with neither, still works', async () => {
+      const key = unsubscribeKey(Buffer.from(SECRET));
+      const item = (await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Token times' } })).body.feedback.id as string;
+      const [endUserId] = await subscribe(server, item, [{ externalId: 'tia', email: 'tia@example.com' }]);
+      const claims = { projectId: await projectId(server), endUserId: endUserId!, feedbackId: item };
+      const unsubscribedAt = async () => (await server.sql<{ at: Date | null }>('select unsubscribed_at as at from subscriptions where feedback_id = ? and end_user_id = ?', [item, endUserId]))[0]!.at;
+      const DAY = 86_400_000;
+
+      // The mail's own links: an issue time, and an expiry UNSUBSCRIBE_LINK_DAYS after it.
+      const now = Date.now();
+      const token = await signUnsubscribe(key, claims);
+      const payload = decodeJwt(token);
+      expect(payload.iat! * 1000).to.be.closeTo(now, 60_000);
+      expect(payload.exp! - payload.iat!).to.equal(UNSUBSCRIBE_LINK_DAYS * 86_400);
+      expect(UNSUBSCRIBE_LINK_DAYS).to.equal(90);
+      // Made at other times, the links differ: not the same bytes in every mail.
+      expect(await signUnsubscribe(key, claims, new Date(now - 5_000))).to.not.equal(token);
+
+      const expired = await signUnsubscribe(key, claims, new Date(now - 91 * DAY));
+      const page = await fetch(`${server.url}/b/default/unsubscribe?token=${expired}`);
+      expect(page.status).to.equal(410);
+      expect(await page.text()).to.include('This unsubscribe link has expired.');
+      const post = await fetch(`${server.url}/b/default/unsubscribe?token=${expired}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+      expect(post.status).to.equal(410);
+      expect(await unsubscribedAt(), 'an expired link changes nothing').to.equal(null);
+      // One signed with another key is no link of ours, expired or not: 404.
+      const forged = await signUnsubscribe(unsubscribeKey(Buffer.from('another-secret-0123456789abcdef')), claims, new Date(now - 91 * DAY));
+      expect((await fetch(`${server.url}/b/default/unsubscribe?token=${forged}`)).status).to.equal(404);
+
+      const old = await signUnsubscribe(key, claims, new Date(now - 89 * DAY));
+      expect((await fetch(`${server.url}/b/default/unsubscribe?token=${old}`)).status, '89 days old').to.equal(200);
+      // A link mailed by an earlier version: no iat, no exp. It keeps working, as it was promised to.
+      const legacy = await new SignJWT({ p: claims.projectId, f: claims.feedbackId }).setProtectedHeader({ alg: 'HS256' }).setSubject(claims.endUserId).setAudience('feedback-unsubscribe').sign(key);
+      const legacyPost = await fetch(`${server.url}/b/default/unsubscribe?token=${legacy}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+      expect(legacyPost.status).to.equal(200);
+      expect(await unsubscribedAt()).to.not.equal(null);
     });
 
     it('when an unsubscribe link is forged or cut short, then its page says so with a 404 and nothing changes', async () => {
@@ -136,7 +212,7 @@ for (const backend of backends()) {
       const mails = smtp.to('cat@example.com');
       expect(mails).to.have.length(1);
       expect(mails[0]!.subject).to.include('2 updates');
-      expect(mails[0]!.text).to.include('moved from New to Planned').and.include('The team replied to “Calendar sync”:').and.include('> Next month');
+      expect(mails[0]!.text).to.include('moved from New to Planned').and.include('The team replied to “\u2068Calendar sync\u2069”:').and.include('> \u2068Next month\u2069');
       expect((await notificationsOf(server, item)).map((row) => row.mailState)).to.deep.equal(['sent', 'sent']);
     });
 

@@ -87,6 +87,24 @@ for (const backend of backends()) {
       expect(publicKey.status).to.equal(403);
     });
 
+    it("when sign-in links are used on the team's pages and the board, refused or not (issue 49: no Cache-Control: no-store on sign-in link answers), then every answer is no-store", async () => {
+      const link = await request(server, 'POST', '/api/v1/team/sign-in-links', { apiKey: secretKey });
+      expect(link.headers.get('cache-control')).to.equal('no-store');
+      const answers: [string, string][] = [
+        ['a team link', link.body.path],
+        ['the same link again', link.body.path],
+        ['an unknown team link', '/team/sign-in?token=not-a-token'],
+        ["a board's link without a token", '/b/default/sign-in'],
+        ["a board's link with a forged token", '/b/default/sign-in?token=not-a-token'],
+        ['a link to a board that does not exist', '/b/no-such-board/sign-in?token=not-a-token'],
+      ];
+      for (const [what, path] of answers) {
+        const answer = await fetch(server.url + path, { redirect: 'manual' });
+        expect(answer.status, what).to.be.oneOf([303, 400, 401, 404, 410]);
+        expect(answer.headers.get('cache-control'), what).to.equal('no-store');
+      }
+    });
+
     it('when the sign-in form gets a public, unknown or revoked key, then the form comes back (400, 401) without the key in it; a secret key signs in', async () => {
       const form = await browse(server, '/team/sign-in');
       expect(form.status).to.equal(200);

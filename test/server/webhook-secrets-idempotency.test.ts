@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import { routes } from '@feedbackd/sdk/contract';
+import { routes, type RouteDefinition } from '@feedbackd/sdk/contract';
 import { backends } from '../helpers/backends.js';
 import { request, withServer } from '../helpers/test-server.js';
 
@@ -18,6 +18,13 @@ describe('webhooks: secrets in the idempotency store (the contract)', () => {
     );
     expect(holdsSecret.map(([name]) => name)).to.have.members(['createWebhook', 'rotateWebhookSecret', 'listenWebhook', 'createSignInLink']);
     for (const [name, route] of holdsSecret) expect((route as { idempotencyKey?: false }).idempotencyKey, name).to.equal(false);
+  });
+
+  it('when a route answers a secret (issue 49: no Cache-Control: no-store on sign-in link answers), then it is marked holdsSecret, which sends its answer no-store; no other route is', () => {
+    const answersSecret = (route: RouteDefinition) => Object.values(route.responses).some((schema) => /"(secret|token)"|token=/.test(JSON.stringify(z.toJSONSchema(schema as z.ZodType, { unrepresentable: 'any' }))));
+    for (const [name, route] of Object.entries(routes) as [string, RouteDefinition][]) {
+      expect(route.holdsSecret === true, name).to.equal(answersSecret(route));
+    }
   });
 });
 
@@ -71,6 +78,20 @@ for (const backend of backends()) {
       expect(repeated.body.secret).not.to.equal(rotated.body.secret);
       const texts = [JSON.stringify(copycat.body), JSON.stringify(repeated.body)];
       for (const secret of [first.body.secret, rotated.body.secret] as string[]) for (const text of texts) expect(text).not.to.include(secret);
+    });
+
+    it('when a signing secret or a sign-in link is answered (issue 49: no Cache-Control: no-store on sign-in link answers), then the answer is no-store, and an ordinary answer is not', async () => {
+      const created = await request(server, 'POST', '/api/v1/webhooks', { apiKey: owner, body: { url: 'https://example.com/no-store' } });
+      const rotated = await request(server, 'POST', `/api/v1/webhooks/${created.body.webhook.id}/rotate-secret`, { apiKey: owner, body: {} });
+      const listening = await request(server, 'POST', '/api/v1/webhooks/listen', { apiKey: owner, body: { forwardTo: 'http://localhost:4000/hooks' } });
+      const link = await request(server, 'POST', '/api/v1/team/sign-in-links', { apiKey: owner });
+      for (const [what, answer, status] of [['a created webhook', created, 201], ['a rotated secret', rotated, 200], ['a listener', listening, 201], ['a sign-in link', link, 201]] as const) {
+        expect(answer.status, what).to.equal(status);
+        expect(answer.headers.get('cache-control'), what).to.equal('no-store');
+      }
+      const listed = await request(server, 'GET', '/api/v1/webhooks', { apiKey: owner });
+      expect(listed.status).to.equal(200);
+      expect(listed.headers.get('cache-control')).to.equal(null);
     });
   });
 }

@@ -39,6 +39,12 @@ describe('changelog Markdown', () => {
   });
 });
 
+/**
+ * What an XML 1.0 document may hold at all (section 2.2, `Char`), which neither XMLValidator nor the
+ * feed parser checks: a strict reader (a browser's, libxml2) refuses the document for one other.
+ */
+const XML_CHARS_ONLY = /^[\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]*$/u;
+
 /** The board's Atom feed (board/changelog-feed.ts), read by an independent parser. */
 describe('changelog Atom feed', () => {
   it('when entries are written as Atom, then the XML is well-formed and a feed parser reads their ids, times, links, titles and escaped content', () => {
@@ -62,6 +68,23 @@ describe('changelog Atom feed', () => {
     // The content is the rendered body: the writer's <script> is text in it, and the javascript: link no link.
     expect(xml).to.include('<content type="html"><![CDATA[<p>&lt;script&gt;x&lt;/script&gt; [a](javascript:x)</p>');
     expect(two!.content).to.not.include('href="javascript');
+  });
+
+  it("when an entry's title and body and the project's names hold characters XML 1.0 forbids (issue 49: one U+0001 or U+FFFE made the feed invalid for every reader), then they are stripped and the feed is well-formed", () => {
+    const forbidden = '\u0001\u0008\u000b\u000c\u001f\ufffe\uffff\ud800';
+    const xml = changelogFeed(
+      { ...project, name: `Acme${forbidden}`, description: `All${forbidden} news` },
+      [entry({ title: `Dark${forbidden} mode`, body: `It is${forbidden} **here**, tab\there. 😀` })],
+      i18nFor('en'),
+    );
+    expect(XML_CHARS_ONLY.test(xml), 'only characters XML 1.0 allows').to.equal(true);
+    expect(XMLValidator.validate(xml)).to.equal(true);
+    const feed = parseFeed(xml);
+    expect(feed.title).to.equal('Acme: changelog');
+    expect(feed.description).to.equal('All news');
+    expect(feed.items[0]!.title).to.equal('Dark mode');
+    // What XML allows stays as written: a tab, and a character outside the BMP (a surrogate pair).
+    expect(feed.items[0]!.content).to.include('It is <strong>here</strong>, tab\there. 😀');
   });
 
   it('when there are no entries, then the feed is still valid Atom with no items', () => {

@@ -111,6 +111,12 @@ export interface RouteDefinition {
    */
   readonly idempotencyKey?: false;
   /**
+   * `true` for a route whose answer holds a secret (a signing secret, a sign-in token): it is sent
+   * with `Cache-Control: no-store`, so no cache, the browser's own or one in between, keeps it.
+   * Such a route also takes no Idempotency-Key (`idempotencyKey: false`).
+   */
+  readonly holdsSecret?: true;
+  /**
    * `true` for a route any key may call that still refuses some callers with 403 (the
    * conversation's: a public key's team action, an anonymous comment where they are off, a change
    * by someone other than the author): the OpenAPI document lists its 403.
@@ -353,6 +359,7 @@ export const routes = {
     // it to any key of the project that sends the same Idempotency-Key (issue 37). The header is
     // ignored; a repeat after a lost answer makes another endpoint (list them and delete the spare).
     idempotencyKey: false,
+    holdsSecret: true,
   },
   listWebhooks: {
     method: 'GET',
@@ -398,6 +405,7 @@ export const routes = {
     // it to any key of the project that sends the same Idempotency-Key (issue 37). The header is
     // ignored; a repeat after a lost answer rotates again, and its answer is the secret that signs.
     idempotencyKey: false,
+    holdsSecret: true,
   },
   testWebhook: {
     method: 'POST',
@@ -449,6 +457,7 @@ export const routes = {
     // it to any key of the project that sends the same Idempotency-Key (issue 37). The header is
     // ignored; a repeat after a lost answer makes another pull endpoint, which the hourly pruning deletes unpulled.
     idempotencyKey: false,
+    holdsSecret: true,
   },
   pullWebhookDeliveries: {
     method: 'POST',
@@ -482,6 +491,7 @@ export const routes = {
     // The answer holds the link's token, which the server stores only as a hash: an idempotency
     // record would keep the token itself to replay it. A repeat makes another link, harmlessly.
     idempotencyKey: false,
+    holdsSecret: true,
   },
 
   // The public board's settings and brand (docs/board.md): secret keys only.

@@ -185,8 +185,8 @@ function problemOf(value: unknown, label: string, depth: number): string | undef
 }
 
 /**
- * Checks every field of a request body or query: field errors keyed by the top-level name, as
- * zod reports them, or undefined when the input is within the limits.
+ * Checks every field of a request body, query or path parameters, names included: field errors
+ * keyed by the top-level name, as zod reports them, or undefined when the input is within the limits.
  */
 export function checkInputLimits(input: unknown): ValidationDetails | undefined {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
@@ -195,9 +195,40 @@ export function checkInputLimits(input: unknown): ValidationDetails | undefined 
   }
   const fieldErrors: Record<string, string[]> = {};
   for (const [field, value] of Object.entries(input)) {
-    const problem = problemOf(value, field, 2);
     // A field name that is itself bad is reported in a form that can be sent back.
-    if (problem) fieldErrors[field.replaceAll(NUL, '').replace(/\p{Cs}/gu, '\ufffd')] = [problem];
+    const name = field.replaceAll(NUL, '').replace(/\p{Cs}/gu, '\ufffd');
+    const problem = (name === field ? undefined : stringProblem(field, 'A field name')) ?? problemOf(value, field, 2);
+    if (problem) fieldErrors[name] = [problem];
   }
   return Object.keys(fieldErrors).length > 0 ? { formErrors: [], fieldErrors } : undefined;
+}
+
+/** One path segment as the routers decode their parameters: one that does not decode stays as it is. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * Checks a request's address, its path (each segment decoded, as a route's parameters are) and its
+ * query, for what `checkInputLimits` refuses in a body: a NUL (`%00`), which no PostgreSQL text can
+ * hold. For the routes that are not the contract's (the board's, the team's and the widget's pages,
+ * kit/pages.ts, and the keyless paths): a contract route checks its parameters by name (mount.ts).
+ * A percent-encoding that is not UTF-8 decodes to U+FFFD or stays as it is, so a lone surrogate
+ * cannot come this way; it is refused all the same.
+ */
+export function checkAddress(ctx: AppContext): ValidationDetails | undefined {
+  for (const segment of ctx.path.split('/')) {
+    const problem = stringProblem(decodedSegment(segment), 'The path');
+    if (problem) return { formErrors: [problem], fieldErrors: {} };
+  }
+  return checkInputLimits(ctx.query);
+}
+
+/** The first message of some problems (checkAddress's), for a page that shows one reason. */
+export function firstProblem(details: ValidationDetails): string {
+  return details.formErrors[0] ?? Object.values(details.fieldErrors)[0]?.[0] ?? 'Invalid input';
 }

@@ -3,6 +3,7 @@ import type { SqlPool } from '../db/pool.js';
 import { METRICS_PATH } from '../metrics/registry.js';
 import { SERVER_VERSION } from '../version.js';
 import type { AppContext, AppState } from './context.js';
+import { checkAddress } from './body.js';
 import { AppError, pathNotFound } from './errors.js';
 
 /** Where the API's OpenAPI document is served. */
@@ -39,24 +40,36 @@ export function keylessRoutes(sql: SqlPool, openApiDocument: string, browserHome
     authentication: 'send an API key in the x-api-key header of every /api/v1 request',
   });
   const router = new Router<AppState>({ sensitive: true, strict: true });
+  // They read nothing of the address, but a NUL in it (`%00`) is refused on every route alike (body.ts).
+  const plainAddress = (ctx: AppContext) => {
+    const problems = checkAddress(ctx);
+    if (problems) throw AppError.invalidInput(problems);
+  };
   router.get(INDEX_PATH, (ctx) => {
+    plainAddress(ctx);
     if (browserHome && ctx.get('accept').includes('text/html')) return ctx.redirect(browserHome);
     // The answer differs by Accept: a cache must keep one per kind.
     ctx.set('Vary', 'Accept');
     sendJson(ctx, index);
   });
   router.get(HEALTH_PATH, async (ctx) => {
+    plainAddress(ctx);
     // A hung database (or a long transaction holding the embedded session) must not hang the probe.
     if (!(await sql.ping(HEALTH_TIMEOUT_MS))) throw new AppError(503, 'Database unavailable');
     ctx.body = { status: 'ok' };
   });
-  router.get(OPENAPI_PATH, (ctx) => sendJson(ctx, openApiDocument));
+  router.get(OPENAPI_PATH, (ctx) => {
+    plainAddress(ctx);
+    sendJson(ctx, openApiDocument);
+  });
   for (const path of [INDEX_PATH, HEALTH_PATH, OPENAPI_PATH]) {
-    router.all(path, () => {
+    router.all(path, (ctx) => {
+      plainAddress(ctx);
       throw new AppError(405, 'Method Not Allowed', undefined, { Allow: 'GET, HEAD' });
     });
   }
   router.all(METRICS_PATH, (ctx) => {
+    plainAddress(ctx);
     throw pathNotFound(ctx.method, ctx.path);
   });
   return router;

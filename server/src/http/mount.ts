@@ -59,11 +59,11 @@ const PATH_IDS: Record<string, () => AppError> = { id: feedbackNotFound, comment
  * handlers never touch `ctx.request.body` and never build error bodies. In order:
  * - a route whose `auth` is `secret` refuses a public key with 403, the one place that reads it
  *   (after the 401 of an unknown key and the rate limit, before the input is validated);
- * - the query's limits (body.ts), then params, query and body parsed by the contract (a mismatch
- *   is a 400 with the spec's details shape), a malformed Idempotency-Key (400), then the path's ids
- *   (PATH_IDS);
+ * - the path parameters' and the query's limits (body.ts: no NUL, even in an id), then params,
+ *   query and body parsed by the contract (a mismatch is a 400 with the spec's details shape), a
+ *   malformed Idempotency-Key (400), then the path's ids (PATH_IDS);
  * - a write sent with an Idempotency-Key runs at most once (idempotent-writes.ts), any other
- *   request as it is.
+ *   request as it is; an answer that holds a secret (`holdsSecret`) is sent `no-store`.
  */
 export function mount<R extends RouteDefinition>(
   router: Router<AppState>,
@@ -80,8 +80,10 @@ export function mount<R extends RouteDefinition>(
   const pathIds = Object.keys(PATH_IDS).filter((name) => route.path.includes(`:${name}`));
   router[method](route.path, async (ctx) => {
     if (secretOnly && ctx.state.caller.kind !== 'secret') throw new AppError(403, ERROR_MESSAGES.secretKeyRequired);
-    const queryProblems = checkInputLimits(ctx.query);
-    if (queryProblems) throw AppError.invalidInput(queryProblems);
+    // A NUL in a path parameter (`%00`: the router decodes it) or in the query is refused here,
+    // by the parameter's name, before any statement sees it (PostgreSQL text cannot hold one).
+    const addressProblems = checkInputLimits(ctx.params) ?? checkInputLimits(ctx.query);
+    if (addressProblems) throw AppError.invalidInput(addressProblems);
     const input = {
       params: route.params ? parseInput(route.params, ctx.params) : undefined,
       query: route.query ? parseInput(route.query, ctx.query) : undefined,
@@ -111,6 +113,8 @@ export function mount<R extends RouteDefinition>(
       if (once.replayed) ctx.set('Idempotent-Replayed', 'true');
       sent = once;
     }
+    // An answer that holds a secret (a signing secret, a sign-in token) is kept by no cache.
+    if (route.holdsSecret) ctx.set('Cache-Control', 'no-store');
     // The header first: Koa's body setter then keeps it instead of guessing a type of its own,
     // and neither looks a MIME type up (a measurable share of a request's CPU).
     ctx.set('Content-Type', JSON_TYPE);

@@ -82,7 +82,7 @@ export function mailSender(options: MailSenderOptions): MailSender {
   const links = (row: ClaimedNotification) => ({
     origin: options.origin,
     unsubscribe: async (feedbackId: string | null) =>
-      `${options.origin}/b/${encodeURIComponent(row.project_slug)}/unsubscribe?token=${await signUnsubscribe(key, { projectId: row.project_id, endUserId: row.end_user_id, feedbackId })}`,
+      `${options.origin}/b/${encodeURIComponent(row.project_slug)}/unsubscribe?token=${await signUnsubscribe(key, { projectId: row.project_id, endUserId: row.end_user_id, feedbackId }, now())}`,
   });
 
   async function sendOne(rows: ClaimedNotification[]): Promise<boolean> {

@@ -234,6 +234,7 @@ export const ar: Catalogue = {
   'unsubscribe.doneItem': 'تم: لن تصلك رسائل أخرى حول «{title}».',
   'unsubscribe.doneProject': 'تم: لن تصلك رسائل أخرى من {project}.',
   'unsubscribe.invalid': 'رابط إلغاء الاشتراك هذا غير صالح: ربما نُسخ جزء منه فقط.',
+  'unsubscribe.expired': 'انتهت صلاحية رابط إلغاء الاشتراك هذا. استخدم الرابط الموجود في رسالة أحدث.',
   'mail.subjectOne': '{project}: جديد حول «{title}»',
   'mail.subjectMany': '{project}: {count, plural, zero {لا تحديثات} one {تحديث واحد} two {تحديثان} few {# تحديثات} many {# تحديثًا} other {# تحديث}} على ما تتابعه',
   'mail.statusChanged': 'انتقل «{title}» من {from} إلى {to}.',

@@ -234,6 +234,7 @@ export const de: Catalogue = {
   'unsubscribe.doneItem': 'Erledigt: Sie erhalten keine E-Mails mehr zu „{title}“.',
   'unsubscribe.doneProject': 'Erledigt: Sie erhalten keine E-Mails mehr von {project}.',
   'unsubscribe.invalid': 'Dieser Abmeldelink ist ungültig: Vielleicht wurde er nur teilweise kopiert.',
+  'unsubscribe.expired': 'Dieser Abmeldelink ist abgelaufen. Der Link in einer neueren E-Mail funktioniert.',
   'mail.subjectOne': '{project}: Neues zu „{title}“',
   'mail.subjectMany': '{project}: {count, plural, one {# Neuigkeit} other {# Neuigkeiten}} zu dem, was Sie verfolgen',
   'mail.statusChanged': '„{title}“ ist von {from} zu {to} gewechselt.',

@@ -266,6 +266,7 @@ export const en = {
   'unsubscribe.doneItem': 'Done: you will get no more emails about “{title}”.',
   'unsubscribe.doneProject': 'Done: you will get no more emails from {project}.',
   'unsubscribe.invalid': 'This unsubscribe link is not valid: it may have been copied only in part.',
+  'unsubscribe.expired': 'This unsubscribe link has expired. The link in a newer email works.',
   'mail.subjectOne': '{project}: news about “{title}”',
   'mail.subjectMany': '{project}: {count, plural, one {# update} other {# updates}} on what you follow',
   'mail.statusChanged': '“{title}” moved from {from} to {to}.',

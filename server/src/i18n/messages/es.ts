@@ -234,6 +234,7 @@ export const es: Catalogue = {
   'unsubscribe.doneItem': 'Listo: ya no recibirás correos sobre «{title}».',
   'unsubscribe.doneProject': 'Listo: ya no recibirás correos de {project}.',
   'unsubscribe.invalid': 'Este enlace para darse de baja no es válido: quizá se copió solo en parte.',
+  'unsubscribe.expired': 'Este enlace para darse de baja ha caducado. El enlace de un correo más reciente sí funciona.',
   'mail.subjectOne': '{project}: novedades sobre «{title}»',
   'mail.subjectMany': '{project}: {count, plural, one {# novedad} other {# novedades}} sobre lo que sigues',
   'mail.statusChanged': '«{title}» pasó de {from} a {to}.',

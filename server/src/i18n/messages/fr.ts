@@ -234,6 +234,7 @@ export const fr: Catalogue = {
   'unsubscribe.doneItem': 'C’est fait : vous ne recevrez plus d’e-mails au sujet de « {title} ».',
   'unsubscribe.doneProject': 'C’est fait : vous ne recevrez plus d’e-mails de {project}.',
   'unsubscribe.invalid': 'Ce lien de désabonnement n’est pas valide : il a peut-être été copié en partie seulement.',
+  'unsubscribe.expired': 'Ce lien de désabonnement a expiré. Le lien d’un e-mail plus récent fonctionne.',
   'mail.subjectOne': '{project} : du nouveau sur « {title} »',
   'mail.subjectMany': '{project} : {count, plural, one {# nouveauté} other {# nouveautés}} sur ce que vous suivez',
   'mail.statusChanged': '« {title} » est passé de {from} à {to}.',

@@ -234,6 +234,7 @@ export const ja: Catalogue = {
   'unsubscribe.doneItem': '完了しました。「{title}」に関するメールは今後届きません。',
   'unsubscribe.doneProject': '完了しました。{project} からのメールは今後届きません。',
   'unsubscribe.invalid': 'この配信停止リンクは無効です。一部だけがコピーされた可能性があります。',
+  'unsubscribe.expired': 'この配信停止リンクは有効期限が切れています。新しいメールのリンクをお使いください。',
   'mail.subjectOne': '{project}: 「{title}」の最新情報',
   'mail.subjectMany': '{project}: フォロー中の項目に {count, plural, other {# 件の更新}}',
   'mail.statusChanged': '「{title}」のステータスが {from} から {to} に変わりました。',

@@ -234,6 +234,7 @@ export const ptBR: Catalogue = {
   'unsubscribe.doneItem': 'Pronto: você não receberá mais e-mails sobre “{title}”.',
   'unsubscribe.doneProject': 'Pronto: você não receberá mais e-mails de {project}.',
   'unsubscribe.invalid': 'Este link de cancelamento não é válido: talvez tenha sido copiado só em parte.',
+  'unsubscribe.expired': 'Este link de cancelamento expirou. O link de um e-mail mais recente funciona.',
   'mail.subjectOne': '{project}: novidades sobre “{title}”',
   'mail.subjectMany': '{project}: {count, plural, one {# novidade} other {# novidades}} sobre o que você segue',
   'mail.statusChanged': '“{title}” passou de {from} para {to}.',

@@ -124,8 +124,7 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
      * address (nor in a Referer, nor in the history's next entry).
      */
     async signIn({ ctx, project }: BoardRequest): Promise<undefined> {
-      // A sign-in answer, refused or not, is nobody's to keep.
-      ctx.set('Cache-Control', 'no-store');
+      // A sign-in answer, refused or not, is nobody's to keep: its route (board.ts) says no-store.
       const token = ctx.query.token;
       if (typeof token !== 'string' || token === '' || token.length > 8_000) throw new AppError(400, 'This sign-in link has no token. Go back to the app that sent you here and open the board again.');
       startSession(ctx, project, await exchangeToken(sql, project, token));

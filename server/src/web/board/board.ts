@@ -20,7 +20,8 @@ import { pageRunner, routeSteps } from '../kit/pages.js';
 import { chosenI18n, keepLocale } from '../kit/locale-choice.js';
 import { boardPaths } from '../kit/paths.js';
 import { visitorOf } from './visitors.js';
-import { serveLogo } from './logo.js';
+import { LOGO_ROUTE, serveLogo } from './logo.js';
+import { withRoutes } from '../../http/mounted-routes.js';
 import { errorPage } from './views/error-page.js';
 import { unsubscribeRoutes } from './unsubscribe.js';
 
@@ -101,6 +102,10 @@ export function board(options: BoardOptions): Middleware<AppState> {
   // A comment spends a budget of its own (comments.ts), and its refusal keeps what was typed: no budget is spent before it.
   const commentPost = routeSteps({ limit: () => Promise.resolve(), who: boardRequest, publicOrigin: options.publicOrigin }).post;
 
+  const noStore: Middleware<AppState> = (ctx, next) => {
+    ctx.set('Cache-Control', 'no-store');
+    return next();
+  };
   const unsubscribes = unsubscribeRoutes(sql, assets.paths, options.voterSecret, postLimit(options.limiter, logger));
 
   const router = new Router<AppState>({ sensitive: true, strict: true });
@@ -115,7 +120,8 @@ export function board(options: BoardOptions): Middleware<AppState> {
   router.get('/b/:slug/roadmap', read(pages.roadmap));
   router.get('/b/:slug/roadmap/:status', read(pages.roadmapColumn));
   router.get('/b/:slug/similar', read(pages.similar));
-  router.get('/b/:slug/sign-in', read(actions.signIn));
+  // A sign-in answer is nobody's to keep, a refusal before the token is read (an unknown board) included.
+  router.get('/b/:slug/sign-in', noStore, read(actions.signIn));
   router.post('/b/:slug/new', post(submitForm, actions.submit, actions.submitAgain));
   router.post('/b/:slug/items/:id/vote', post(actions.vote));
   router.post('/b/:slug/items/:id/comments', commentPost(comments.create));
@@ -134,15 +140,17 @@ export function board(options: BoardOptions): Middleware<AppState> {
   };
   const answer = pageRunner(router, logger, refused, options.publicOrigin);
 
-  return async (ctx, next) => {
+  const middleware: Middleware<AppState> = async (ctx, next) => {
     const isAsset = ctx.path.startsWith(ASSETS_PREFIX);
     if (!isAsset && !ctx.path.startsWith(BOARD_PREFIX)) return next();
     setPageHeaders(ctx);
     if (isAsset && (ctx.method === 'GET' || ctx.method === 'HEAD') && assets.serve(ctx)) return;
     if (!isAsset && (await serveLogo(sql, ctx))) return;
     // Pages change with every vote and are the visitor's own (their votes): kept by no shared
-    // cache. (A sign-in answer says no-store instead.) Anything else under /assets/ is a 404 page.
+    // cache. (A sign-in answer says no-store instead: its route sets it after this.) Anything else
+    // under /assets/ is a 404 page.
     ctx.set('Cache-Control', 'private, no-cache');
     await answer(ctx);
   };
+  return withRoutes(middleware, router, [{ method: 'GET', path: LOGO_ROUTE }]);
 }

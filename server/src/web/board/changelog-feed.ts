@@ -9,10 +9,19 @@ import { boardPaths, type BoardProject } from './layout.js';
 export const FEED_SIZE = 20;
 
 /**
+ * What XML 1.0 forbids in a document (section 2.2, `Char`): the C0 controls but tab, line feed and
+ * carriage return, a UTF-16 surrogate without its pair, and U+FFFE and U+FFFF. One of them in one
+ * entry's text (a pasted U+0001, say: the API stores it as written) would make the whole feed
+ * invalid for every strict reader, so the feed leaves them out.
+ */
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+
+/**
  * The board's changelog as Atom (RFC 4287), written by the `feed` library (its escaping, its
  * required elements). Ids are `urn:uuid:` of the entries, which stay the same if the board moves
  * to another address; links are absolute, on the origin the feed was asked at (or --public-url).
  * The content is the body rendered as on the page (raw HTML off), which the library escapes.
+ * Characters XML forbids (NOT_XML_CHAR), in an entry or the project's names, are stripped.
  */
 export function changelogFeed(project: BoardProject & { origin: string }, entries: readonly ChangelogEntry[], i18n: I18n): string {
   const absolute = (path: string) => project.origin + path;
@@ -40,5 +49,5 @@ export function changelogFeed(project: BoardProject & { origin: string }, entrie
       content: markdownHtml(entry.body).text,
     });
   }
-  return feed.atom1();
+  return feed.atom1().replace(NOT_XML_CHAR, '');
 }

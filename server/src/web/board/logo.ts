@@ -2,6 +2,9 @@ import type { SqlPool } from '../../db/pool.js';
 import type { AppContext } from '../../http/context.js';
 import { BOARD_LOGO } from './projects.js';
 
+/** The logo's route, answered before the board's router (board.ts lists it with the router's). */
+export const LOGO_ROUTE = '/b/:slug/logo/:hash';
+
 /** /b/<slug>/logo/<hash>: the hash is the 22 characters of base64url the brand service names a logo by. */
 const LOGO_PATH = /^\/b\/([^/]+)\/logo\/([A-Za-z0-9_-]{22})$/;
 
@@ -23,6 +26,8 @@ export async function serveLogo(sql: SqlPool, ctx: AppContext): Promise<boolean>
   } catch {
     return false;
   }
+  // A NUL names no board (and no PostgreSQL text holds one): the page runner refuses the address with a 400.
+  if (slug.includes('\u0000')) return false;
   const hash = match[2]!;
   const [row] = await sql.query<{ bytes: Buffer; type: string }>(BOARD_LOGO.name, BOARD_LOGO.text, [slug, hash]);
   if (!row) return false;

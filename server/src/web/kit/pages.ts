@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { AppContext, AppState } from '../../http/context.js';
+import { checkAddress, firstProblem } from '../../http/body.js';
 import { AppError, toErrorResponse } from '../../http/errors.js';
 import type { Logger } from '../../logger.js';
 import { sendCompressed } from './compression.js';
@@ -13,7 +14,7 @@ const HTML_TYPE = 'text/html; charset=utf-8';
  * How the board's and the team's pages are answered (web/board/board.ts, web/team/team.ts): their
  * router is run here rather than mounted, so that everything under their paths is answered as
  * HTML. A path no route takes is a 404 page (a 405 with `Allow` when another method would have
- * been taken), and every error is the refusal page `refusal` makes, with the status and headers
+ * been taken), an address holding a NUL a 400, and every error is the refusal page `refusal` makes, with the status and headers
  * of the API's error answer for it (http/errors.ts), so a 429 carries its Retry-After. An
  * unexpected error is logged with its stack and the request id; the page says no more.
  */
@@ -22,6 +23,10 @@ export function pageRunner(router: Router<AppState>, logger: Logger, refusal: (c
   return async (ctx: AppContext): Promise<void> => {
     try {
       checkPublicHost(ctx, publicOrigin);
+      // A NUL in the path or the query (`%00`) names no page and no value: a 400 page before any
+      // route reads it (PostgreSQL text cannot hold one).
+      const unreadable = checkAddress(ctx);
+      if (unreadable) throw new AppError(400, firstProblem(unreadable));
       await dispatch(ctx as Parameters<typeof dispatch>[0], async () => {});
       if (ctx.body === undefined || ctx.body === null) unrouted(router, ctx);
       onPublicUrl(ctx, publicOrigin);

@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
 import type { SqlPool } from '../../db/pool.js';
 import type { AppContext, AppState } from '../../http/context.js';
+import { withRoutes } from '../../http/mounted-routes.js';
 import { AppError } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
@@ -115,7 +116,7 @@ export function team(options: TeamOptions): Middleware<AppState> {
     publicOrigin,
   );
 
-  return async (ctx, next) => {
+  const middleware: Middleware<AppState> = async (ctx, next) => {
     if (ctx.path !== TEAM_PREFIX && !ctx.path.startsWith(`${TEAM_PREFIX}/`)) return next();
     setPageHeaders(ctx);
     if (own.serve(ctx)) return;
@@ -124,4 +125,5 @@ export function team(options: TeamOptions): Middleware<AppState> {
     ctx.set('Cache-Control', 'no-store');
     await answer(ctx);
   };
+  return withRoutes(middleware, router);
 }

@@ -5,6 +5,7 @@ import { voterKeyOf } from '../../api/votes.js';
 import type { HotWrites } from '../../api/hot-writes.js';
 import { clientIp } from '../../http/edge.js';
 import type { AppContext, AppState } from '../../http/context.js';
+import { withRoutes } from '../../http/mounted-routes.js';
 import { AppError, toErrorResponse } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
@@ -102,7 +103,7 @@ export function widget(options: WidgetOptions): Middleware<AppState> {
 
   const answer = pageRunner(router, logger, (ctx, status, reason) => errorPanel(status, reason, assets.paths, chosenI18n(ctx, ctx.state.boardLocale)), options.publicOrigin);
 
-  return async (ctx, next) => {
+  const middleware: Middleware<AppState> = async (ctx, next) => {
     if (!ctx.path.startsWith(WIDGET_PREFIX)) return next();
     setPageHeaders(ctx);
     if ((ctx.method === 'GET' || ctx.method === 'HEAD') && assets.serve(ctx)) return;
@@ -110,6 +111,7 @@ export function widget(options: WidgetOptions): Middleware<AppState> {
     ctx.set('Cache-Control', 'private, no-cache');
     await answer(ctx);
   };
+  return withRoutes(middleware, router);
 }
 
 /**

@@ -3,7 +3,7 @@ import { html, isolated, type SafeHtml } from '../../kit/html.js';
 import type { I18n } from '../../kit/i18n.js';
 import { page } from '../layout.js';
 
-/** What the unsubscribe page shows: the question with its button, what was done, or that the link is broken. */
+/** What the unsubscribe page shows: the question with its button, what was done, or that the link is broken or expired. */
 export interface UnsubscribeView {
   assets: AssetPaths;
   i18n: I18n;
@@ -12,7 +12,8 @@ export interface UnsubscribeView {
   project?: string | undefined;
   /** The item the link leaves; null: every email of the project. */
   itemTitle?: string | null | undefined;
-  state: 'ask' | 'done' | 'invalid';
+  /** `expired`: a link this server made, past its time (UNSUBSCRIBE_LINK_DAYS). */
+  state: 'ask' | 'done' | 'invalid' | 'expired';
   /** Where the button posts (the link itself). */
   action: string;
 }
@@ -27,8 +28,8 @@ export function unsubscribePage(view: UnsubscribeView): SafeHtml {
   const project = isolated(view.project ?? '');
   const title = isolated(view.itemTitle ?? '');
   const body =
-    view.state === 'invalid'
-      ? html`<h1>${t('unsubscribe.title')}</h1><p>${t('unsubscribe.invalid')}</p>`
+    view.state === 'invalid' || view.state === 'expired'
+      ? html`<h1>${t('unsubscribe.title')}</h1><p>${t(view.state === 'invalid' ? 'unsubscribe.invalid' : 'unsubscribe.expired')}</p>`
       : view.state === 'done'
         ? html`<h1>${t('unsubscribe.title')}</h1><p role="status">${view.itemTitle ? t('unsubscribe.doneItem', { title }) : t('unsubscribe.doneProject', { project })}</p>`
         : html`<h1>${t('unsubscribe.title')}</h1>
