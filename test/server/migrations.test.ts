@@ -29,6 +29,7 @@ const ALL = [
   'Migration20261205001400_widget',
   'Migration20261207001600_subscribe_on_vote',
   'Migration20261208001700_toggle_batch_statement',
+  'Migration20261209001900_held_edits',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */

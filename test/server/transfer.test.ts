@@ -285,7 +285,7 @@ for (const backend of backends()) {
                 (select count(*)::int from end_users u join projects p on p.id = u.project_id where p.slug = 'other') as users`,
       );
       expect(headerCounts(otherDump)).to.include({ project: 1, item: counts!.items, user: counts!.users });
-      expect(JSON.parse(otherDump.slice(0, otherDump.indexOf('\n')))).to.include({ type: 'header', format: 'feedback-dump', version: 4, project: 'other' });
+      expect(JSON.parse(otherDump.slice(0, otherDump.indexOf('\n')))).to.include({ type: 'header', format: 'feedback-dump', version: 5, project: 'other' });
       expect(otherDump.split('\n').filter((line) => line.startsWith('{"type":"project"'))).to.have.length(1);
       const error = await failure(() => dumpOf(source.server.orm, { project: 'nope' }));
       expect(error).to.be.instanceOf(ProjectNotFoundError);
@@ -302,7 +302,7 @@ for (const backend of backends()) {
           [withLine(sourceDump, voteLine, '{"type":"ballot","data":{}}'), voteLine, /"type" must be one of/],
           [withLine(sourceDump, voteLine, sourceDump.split('\n')[firstLineOf(sourceDump, 'item') - 1]!), voteLine, /an item record after vote records/],
           [withLine(sourceDump, 1, '{"type":"project"}'), 1, /the first line must be the header/],
-          [withLine(sourceDump, 1, sourceDump.split('\n')[0]!.replace('"version":4', '"version":5')), 1, /format version 5/],
+          [withLine(sourceDump, 1, sourceDump.split('\n')[0]!.replace('"version":5', '"version":6')), 1, /format version 6/],
           [withLine(sourceDump, voteLine, null), sourceDump.split('\n').length - 1, /vote records where the header announces/],
         ];
         for (const [dump, line, reason] of cases) {

@@ -30,12 +30,17 @@ export const HeldPostSchema = z.object({
   feedbackId: z.string().nullable(),
   /** A reply's top-level comment. */
   parentId: z.string().nullable(),
+  /**
+   * An edit of a published comment: that comment's id. It keeps its published text until the edit
+   * is approved (then `content` replaces it); null for a new submission or comment.
+   */
+  editOf: z.string().nullable(),
   /** A submission's fields (null for a comment). */
   title: z.string().nullable(),
   description: z.string().nullable(),
   type: z.string().nullable(),
   metadata: MetadataSchema.nullable(),
-  /** A comment's text (null for a submission). */
+  /** A comment's text, or an edit's new text (null for a submission). */
   content: z.string().nullable(),
   /** The identified author; null: an anonymous caller. */
   author: z.object({ externalId: z.string(), name: z.string().nullable() }).nullable(),

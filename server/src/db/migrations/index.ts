@@ -25,6 +25,7 @@ import { Migration20261204001300Notifications } from './Migration20261204001300_
 import { Migration20261205001400Widget } from './Migration20261205001400_widget.js';
 import { Migration20261207001600SubscribeOnVote } from './Migration20261207001600_subscribe_on_vote.js';
 import { Migration20261208001700ToggleBatchStatement } from './Migration20261208001700_toggle_batch_statement.js';
+import { Migration20261209001900HeldEdits } from './Migration20261209001900_held_edits.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
 export const migrationsList: MigrationObject[] = [
@@ -54,4 +55,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261205001400_widget', class: Migration20261205001400Widget },
   { name: 'Migration20261207001600_subscribe_on_vote', class: Migration20261207001600SubscribeOnVote },
   { name: 'Migration20261208001700_toggle_batch_statement', class: Migration20261208001700ToggleBatchStatement },
+  { name: 'Migration20261209001900_held_edits', class: Migration20261209001900HeldEdits },
 ];
