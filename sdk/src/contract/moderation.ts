@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MetadataSchema, TimestampSchema } from './common.js';
-import { AddCommentResponseSchema } from './comments.js';
+import { AddCommentResponseSchema, UpdateCommentResponseSchema } from './comments.js';
 import { MODERATION_MODES } from './constants.js';
 import { CreateFeedbackResponseSchema } from './feedback.js';
 
@@ -86,6 +86,12 @@ export const HeldFeedbackResponseSchema = CreateFeedbackResponseSchema.extend({ 
 
 /** Response 202 of POST /api/v1/feedback/:id/comments when the project holds the comment: `commentCount` is unchanged. */
 export const HeldCommentResponseSchema = AddCommentResponseSchema.extend({ held: HeldSchema });
+
+/**
+ * Response 202 of PATCH /api/v1/feedback/:id/comments/:commentId when the project holds an end
+ * user's edit: `comment` as everyone still reads it (the published text), and `held`.
+ */
+export const HeldEditResponseSchema = UpdateCommentResponseSchema.extend({ held: HeldSchema });
 
 export type ModerationMode = z.infer<typeof ModerationModeSchema>;
 export type HoldReason = z.infer<typeof HoldReasonSchema>;

@@ -33,6 +33,7 @@ import {
   ApproveHeldRequestSchema,
   ApproveHeldResponseSchema,
   HeldCommentResponseSchema,
+  HeldEditResponseSchema,
   HeldFeedbackResponseSchema,
   ModerationQueueResponseSchema,
   RejectHeldRequestSchema,
@@ -217,7 +218,8 @@ export const routes = {
     summary: "Edit a comment (its author, named by endUserId, until the team replies; or a secret key, a team comment), keeping the previous content; pin or unpin a team comment (secret key)",
     params: CommentIdParamsSchema,
     body: UpdateCommentRequestSchema,
-    responses: { 200: UpdateCommentResponseSchema },
+    // 202: the project holds the author's edit for its team (docs/moderation.md); the comment keeps its text.
+    responses: { 200: UpdateCommentResponseSchema, 202: HeldEditResponseSchema },
     refuses: true,
   },
   deleteComment: {

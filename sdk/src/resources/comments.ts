@@ -52,12 +52,17 @@ export class CommentsResource {
    * pins or unpins a team comment (`pinned`). An end user's edit names them with `endUserId`.
    * `PATCH /api/v1/feedback/:id/comments/:commentId`.
    *
-   * @throws PermissionDeniedError when `endUserId` is not the author, or the team has replied to the comment.
+   * @returns The comment as everyone reads it; with `held` when the project holds the end user's
+   *   edit for its team (docs/moderation.md): the comment then keeps its published text until the
+   *   team approves the edit.
+   * @throws PermissionDeniedError when `endUserId` is not the author, the team has replied to the
+   *   comment, or the team blocked the author.
    * @example
    * await client.comments.update(itemId, commentId, { content: 'Same here, on Android too', endUserId: 'user-42' });
    */
-  async update(id: string, commentId: string, input: UpdateCommentRequest, options?: RequestOptions): Promise<Comment> {
-    return (await this.#transport.call('updateComment', { params: { id, commentId }, body: input }, options)).comment;
+  async update(id: string, commentId: string, input: UpdateCommentRequest, options?: RequestOptions): Promise<Comment & { held?: { reason: HoldReason } }> {
+    const result = await this.#transport.call('updateComment', { params: { id, commentId }, body: input }, options);
+    return 'held' in result ? { ...result.comment, held: result.held } : result.comment;
   }
 
   /**

@@ -55,9 +55,11 @@ export function mountCommentRoutes(router: Router<AppState>, em: (ctx: AppContex
 
   mount(router, routes.updateComment, options, async ({ params: { id, commentId }, body }, ctx) => {
     if (body.content !== undefined && !isSecret(ctx)) checkEndUserContent(body.content);
-    const result = await updateComment(await em(ctx), projectOf(ctx), id, commentId, body, { secret: isSecret(ctx), endUserId: body.endUserId });
+    // An end user's edit passes moderation as their new comment would (docs/moderation.md, "Edits"): 202 when held.
+    const actor = { secret: isSecret(ctx), endUserId: body.endUserId, moderation: ctx.state.caller.moderation };
+    const result = await updateComment(await em(ctx), projectOf(ctx), id, commentId, body, actor);
     if (typeof result === 'string') throw missing(result);
-    return reply(200, { comment: result });
+    return result.held ? reply(202, { comment: result.comment, held: result.held }) : reply(200, { comment: result.comment });
   });
 
   mount(router, routes.deleteComment, options, async ({ params: { id, commentId }, query }, ctx) => {
