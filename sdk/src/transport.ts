@@ -60,6 +60,8 @@ export interface CallInput {
   params?: Record<string, string>;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** Headers of the operation itself (the end user's token of a comment's change), sent with every attempt. */
+  headers?: Record<string, string>;
 }
 
 type Routes = typeof routes;
@@ -155,6 +157,7 @@ export class Transport {
     const signal = options.signal;
 
     const headers: Record<string, string> = {
+      ...input.headers,
       'x-api-key': this.#config.apiKey,
       accept: 'application/json',
       'user-agent': this.#config.userAgent,

@@ -23,6 +23,7 @@ import { board } from './web/board/board.js';
 import { widget } from './web/widget/widget.js';
 import { widgetAssets } from './web/widget/assets.js';
 import { boardPaths } from './web/kit/paths.js';
+import { proveEndUser } from './web/kit/visitor-token.js';
 import { DEFAULT_PROJECT_SLUG } from './serve-defaults.js';
 import { team } from './web/team/team.js';
 import { mountWebhookRoutes } from './webhooks/routes.js';
@@ -103,7 +104,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   };
   const writes = hotWrites(deps.sql);
   mountApiRoutes(router, mountOptions, writes);
-  mountAdminRoutes(router, { orm }, mountOptions);
+  mountAdminRoutes(router, { orm, endUserToken: proveEndUser }, mountOptions);
   mountChangelogRoutes(router, { orm }, mountOptions);
   mountNotificationRoutes(router, mountOptions);
   mountSubscriptionRoutes(router, mountOptions);

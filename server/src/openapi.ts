@@ -187,6 +187,16 @@ function operation(collector: SchemaCollector, usedErrors: Set<string>, operatio
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
   }
+  if (route.endUserToken) {
+    params.push({
+      name: 'X-Feedback-User-Token',
+      in: 'header',
+      required: false,
+      description:
+        "With a public key, the proof of the end user who changes their own comment (an externalId is published with every comment, so it proves nothing): an HS256 token signed with the project's identity secret, `sub` the end user's externalId, `aud` the project's slug, `exp` at most 10 minutes ahead, spent once (docs/api.md, \"Comments\"). Not needed with a secret key.",
+      schema: { type: 'string', minLength: 1 },
+    });
+  }
   if (params.length > 0) op.parameters = params;
   if (route.body) {
     // The server reads a missing body as {}: the body is optional when {} is valid.

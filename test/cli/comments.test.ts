@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { backends } from '../helpers/backends.js';
+import { endUserToken, identitySecretOf } from '../helpers/end-user-token.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -55,20 +56,32 @@ for (const backend of backends()) {
       expect(pin.stderr).to.include('Team comments, internal notes and pins require a secret key');
     });
 
-    it('when an author deletes their comment with --user, then it goes; once the team has replied, exit 4 with the reason and no secret-key hint', async () => {
+    it('when an author deletes their comment with --user and --user-token, then it goes; once the team has replied, exit 4 with the reason and no secret-key hint', async () => {
       const id = await submit();
+      const identity = await identitySecretOf(server);
       const mine = (await run(['comment', id, 'Oops', '--user', 'cli-ann'])).stdout.trim();
-      const deleted = await run(['delete', id, '--comment', mine, '--user', 'cli-ann'], { tty: true });
+      const deleted = await run(['delete', id, '--comment', mine, '--user', 'cli-ann', '--user-token', endUserToken(identity, 'cli-ann')], { tty: true });
       expect(deleted.code, deleted.stderr).to.equal(0);
       expect(deleted.stdout).to.equal(`Deleted comment ${mine} of ${id}; it now has 0 comments.\n`);
       const kept = (await run(['comment', id, 'Help', '--user', 'cli-ann'])).stdout.trim();
       await run(['comment', id, 'On it', '--team', 'Support', '--reply-to', kept], { key: secretKey });
-      const refused = await run(['delete', id, '--comment', kept, '--user', 'cli-ann']);
+      const refused = await run(['delete', id, '--comment', kept, '--user', 'cli-ann', '--user-token', endUserToken(identity, 'cli-ann')]);
       expect(refused.code).to.equal(4);
       expect(refused.stderr).to.equal('feedback: The team has replied to this comment: it can no longer be edited or deleted\n');
       expect((await run(['delete', id, '--user', 'cli-ann'])).code, '--user without --comment').to.equal(2);
+      expect((await run(['delete', id, '--user-token', endUserToken(identity, 'cli-ann')])).code, '--user-token without --comment').to.equal(2);
       const all = await run(['delete', id, '--comment', kept, '--json'], { key: secretKey });
       expect(JSON.parse(all.stdout)).to.deep.equal({ id: kept, deleted: true, repliesDeleted: 1, commentCount: 0 });
+    });
+
+    it('when a public key deletes an end user\'s comment with --user alone (the id every comment publishes), then exit 4 with the reason and the comment stays', async () => {
+      const id = await submit();
+      const theirs = (await run(['comment', id, 'Not yours', '--user', 'cli-dee'])).stdout.trim();
+      const refused = await run(['delete', id, '--comment', theirs, '--user', 'cli-dee']);
+      expect(refused.code).to.equal(4);
+      expect(refused.stderr).to.equal("feedback: A public key changes an end user's comment only with their signed token in the X-Feedback-User-Token header (or use a secret key)\n");
+      const detail = (await request(server, 'GET', `/api/v1/feedback/${id}`)).body.feedback;
+      expect(detail.comments.map((c: { id: string }) => c.id)).to.deep.equal([theirs]);
     });
   });
 }

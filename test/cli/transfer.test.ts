@@ -37,7 +37,7 @@ for (const backend of backends()) {
       expect(exported.code, exported.stderr).to.equal(0);
       expect(exported.stderr, 'one summary line on stderr, no progress bar when stderr is not a terminal').to.match(EXPORT_SUMMARY);
       const dump = exported.stdout;
-      expect(JSON.parse(dump.slice(0, dump.indexOf('\n')))).to.include({ type: 'header', version: 5, exportedAt: '2026-05-28T20:26:40.000Z', project: null });
+      expect(JSON.parse(dump.slice(0, dump.indexOf('\n')))).to.include({ type: 'header', version: 6, exportedAt: '2026-05-28T20:26:40.000Z', project: null });
 
       const imported = await feedback(['import', '-', ...flagsOf(target)], {}, dump);
       expect(imported.code, imported.stderr).to.equal(0);

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { FeedbackClient } from '@feedbackd/sdk';
 import { DETAIL, DETAIL_WITH_HISTORY, KEEP_THREAD_FROM } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
+import { endUserToken, identitySecretOf } from '../helpers/end-user-token.js';
 import { request, withServer } from '../helpers/test-server.js';
 
 /*
@@ -82,7 +83,8 @@ for (const backend of backends()) {
       await changed('a comment', async () => {
         question = (await site.comments.create(item.id, { content: 'Will this ship?', endUser: { externalId: 'asker', name: 'Asker' } })).comment;
       });
-      await changed('an edit', () => site.comments.update(item.id, question!.id, { content: 'Will this ship soon?', endUserId: 'asker' }));
+      const identity = await identitySecretOf(server);
+      await changed('an edit', () => site.comments.update(item.id, question!.id, { content: 'Will this ship soon?', endUserId: 'asker', userToken: endUserToken(identity, 'asker') }));
       await changed('a reply', () => site.comments.create(item.id, { content: 'Me too', endUser: { externalId: 'talker-1' }, parentId: question!.id }));
       await changed('a pinned team answer', () => team.comments.create(item.id, { content: 'In March', team: { name: 'Support' }, parentId: question!.id, pin: true }));
       await changed("an author's new name", () => site.users.identify({ externalId: 'talker-2', name: 'Talker Two' }));

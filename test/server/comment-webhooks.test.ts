@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { FeedbackClient } from '@feedbackd/sdk';
 import { verifyWebhook, type WebhookEvent } from '@feedbackd/sdk/webhooks';
 import { backends } from '../helpers/backends.js';
+import { endUserToken, identitySecretOf } from '../helpers/end-user-token.js';
 import { withServer } from '../helpers/test-server.js';
 import { startReceiver, until } from '../helpers/webhook-receiver.js';
 
@@ -36,7 +37,7 @@ for (const backend of backends()) {
         const item = await site.feedback.create({ title: 'Talk about it' });
         const { comment } = await site.comments.create(item.id, { content: 'Please', endUser: { externalId: 'ann' } });
         const note = await team.comments.create(item.id, { content: 'Customer is big', team: { name: 'Sales' }, internal: true });
-        await site.comments.update(item.id, comment.id, { content: 'Please, soon', endUserId: 'ann' });
+        await site.comments.update(item.id, comment.id, { content: 'Please, soon', endUserId: 'ann', userToken: endUserToken(await identitySecretOf(server), 'ann') });
         const answer = await team.comments.create(item.id, { content: 'Planned', team: { name: 'Support' }, parentId: comment.id, pin: true });
         await team.comments.delete(item.id, note.comment.id);
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { importDump } from '@feedbackd/server';
 import { backends } from '../helpers/backends.js';
+import { asEndUser, identitySecretOf } from '../helpers/end-user-token.js';
 import { expectCountersExact } from '../helpers/invariants.js';
 import { request, withServer } from '../helpers/test-server.js';
 import { dumpOf, emptyDatabase, linesOf } from '../helpers/transfer.js';
@@ -33,8 +34,12 @@ for (const backend of backends()) {
       await add({ content: 'Reply', endUser: { externalId: 'bob' }, parentId: top.id });
       await add({ content: 'Note', team: { name: 'Ops' }, internal: true, parentId: top.id }, team);
       await add({ content: 'Answer', team: { name: 'Ops' }, pin: true }, team);
-      await request(server, 'PATCH', `/api/v1/feedback/${id}/comments/${top.id}`, { body: { content: 'First, edited', endUserId: 'ann' } });
-      await request(server, 'PATCH', `/api/v1/feedback/${id}/comments/${top.id}`, { body: { content: 'First, edited twice', endUserId: 'ann' } });
+      // Ann's edits, proved by her token (docs/api.md, "Comments").
+      const identity = await identitySecretOf(server);
+      for (const content of ['First, edited', 'First, edited twice']) {
+        const edited = await request(server, 'PATCH', `/api/v1/feedback/${id}/comments/${top.id}`, { body: { content, endUserId: 'ann' }, headers: asEndUser(identity, 'ann') });
+        expect(edited.status, JSON.stringify(edited.body)).to.equal(200);
+      }
 
       const dump = await dumpOf(server.server.orm);
       expect(dump.split('\n').filter((line) => line.startsWith('{"type":"commentRevision"'))).to.have.length(2);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { backends } from '../helpers/backends.js';
+import { asEndUser, identitySecretOf } from '../helpers/end-user-token.js';
 import { expectCountersExact } from '../helpers/invariants.js';
 import { request, withServer } from '../helpers/test-server.js';
 
@@ -13,11 +14,18 @@ for (const backend of backends()) {
     let team: Caller;
     let otherPublic: Caller;
     let otherTeam: Caller;
+    // The projects' identity secrets: a public key changes an end user's comment only with their signed token (docs/api.md, "Comments").
+    let identity: string;
+    let otherIdentity: string;
     before(async () => {
       team = { url: server.url, apiKey: await server.newKey(undefined, 'secret') };
       otherPublic = { url: server.url, apiKey: await server.newKey('comments-other', 'public') };
       otherTeam = { url: server.url, apiKey: await server.newKey('comments-other', 'secret') };
+      identity = await identitySecretOf(server);
+      otherIdentity = await identitySecretOf(server, 'comments-other');
     });
+    /** The header that proves end user `externalId` of the default project, for one request. */
+    const as = (externalId: string) => ({ headers: asEndUser(identity, externalId) });
     afterEach(async () => expectCountersExact(server));
 
     async function submit(caller: Caller = server): Promise<string> {
@@ -126,12 +134,12 @@ for (const backend of backends()) {
       const id = await submit();
       const created = (await comment(id, byUser('ann', 'First words'))).body.comment;
       const path = `/api/v1/feedback/${id}/comments/${created.id}`;
-      const edited = await request(server, 'PATCH', path, { body: { content: 'Second words', endUserId: 'ann' } });
+      const edited = await request(server, 'PATCH', path, { body: { content: 'Second words', endUserId: 'ann' }, ...as('ann') });
       expect(edited.status, JSON.stringify(edited.body)).to.equal(200);
       expect(edited.body.comment).to.include({ id: created.id, content: 'Second words' });
       expect(edited.body.comment.editedAt).to.be.a('string');
       expect(edited.body.comment).to.not.have.property('internal');
-      await request(server, 'PATCH', path, { body: { content: 'Third words', endUserId: 'ann' } });
+      await request(server, 'PATCH', path, { body: { content: 'Third words', endUserId: 'ann' }, ...as('ann') });
       const history = await request(team, 'GET', `${path}/history`);
       expect(history.status).to.equal(200);
       expect(history.body.comment.content).to.equal('Third words');
@@ -145,10 +153,10 @@ for (const backend of backends()) {
       const id = await submit();
       const created = (await comment(id, byUser('ann', 'Mine'))).body.comment;
       const path = `/api/v1/feedback/${id}/comments/${created.id}`;
-      const edit = await request(server, 'PATCH', path, { body: { content: 'Hijacked', endUserId: 'bob' } });
+      const edit = await request(server, 'PATCH', path, { body: { content: 'Hijacked', endUserId: 'bob' }, ...as('bob') });
       expect(edit.status).to.equal(403);
       expect(edit.body).to.deep.equal({ error: 'Only the author of this comment can change it' });
-      expect((await request(server, 'DELETE', `${path}?endUserId=bob`)).status).to.equal(403);
+      expect((await request(server, 'DELETE', `${path}?endUserId=bob`, as('bob'))).status).to.equal(403);
       const anonymous = await request(server, 'PATCH', path, { body: { content: 'Hijacked' } });
       expect(anonymous.status).to.equal(403);
       expect(anonymous.body).to.deep.equal({ error: 'This operation requires a secret key' });
@@ -163,18 +171,18 @@ for (const backend of backends()) {
       const note = await comment(id, { content: 'Internal: check logs', team: { name: 'Support' }, internal: true, parentId: top.id }, team);
       expect(note.status).to.equal(201);
       // An internal note is not an answer the author can see: they may still edit.
-      expect((await request(server, 'PATCH', `/api/v1/feedback/${id}/comments/${top.id}`, { body: { content: 'Question, edited', endUserId: 'ann' } })).status).to.equal(200);
+      expect((await request(server, 'PATCH', `/api/v1/feedback/${id}/comments/${top.id}`, { body: { content: 'Question, edited', endUserId: 'ann' }, ...as('ann') })).status).to.equal(200);
       expect((await comment(id, { content: 'Fixed in 2.1', team: { name: 'Support' }, parentId: top.id }, team)).status).to.equal(201);
       const late = (await comment(id, byUser('bob', 'Thanks', { parentId: top.id }))).body.comment;
       for (const [who, target] of [['ann', top.id], ['bob', early.id]] as const) {
         const path = `/api/v1/feedback/${id}/comments/${target}`;
-        const edit = await request(server, 'PATCH', path, { body: { content: 'Changed', endUserId: who } });
+        const edit = await request(server, 'PATCH', path, { body: { content: 'Changed', endUserId: who }, ...as(who) });
         expect(edit.status, who).to.equal(403);
         expect(edit.body).to.deep.equal({ error: 'The team has replied to this comment: it can no longer be edited or deleted' });
-        expect((await request(server, 'DELETE', `${path}?endUserId=${who}`)).status, who).to.equal(403);
+        expect((await request(server, 'DELETE', `${path}?endUserId=${who}`, as(who))).status, who).to.equal(403);
       }
       // A reply after the team's answer is still its author's.
-      const removed = await request(server, 'DELETE', `/api/v1/feedback/${id}/comments/${late.id}?endUserId=bob`);
+      const removed = await request(server, 'DELETE', `/api/v1/feedback/${id}/comments/${late.id}?endUserId=bob`, as('bob'));
       expect(removed.status).to.equal(200);
       expect(removed.body).to.include({ id: late.id, deleted: true, repliesDeleted: 0, commentCount: 3 });
     });
@@ -185,13 +193,13 @@ for (const backend of backends()) {
       await comment(id, byUser('bob', 'Reply', { parentId: top.id }));
       const note = (await comment(id, { content: 'Note', team: { name: 'Support' }, internal: true, parentId: top.id }, team)).body.comment;
       const kept = (await comment(id, byUser('cy', 'Other'))).body.comment;
-      const res = await request(server, 'DELETE', `/api/v1/feedback/${id}/comments/${top.id}?endUserId=ann`);
+      const res = await request(server, 'DELETE', `/api/v1/feedback/${id}/comments/${top.id}?endUserId=ann`, as('ann'));
       expect(res.status).to.equal(200);
       // The author's delete takes the visible reply, never the team's note (issue 49): it stays, at the top level.
       expect(res.body).to.deep.equal({ id: top.id, deleted: true, repliesDeleted: 1, commentCount: 1 });
       expect((await detail(id)).comments.map((c: { id: string }) => c.id)).to.deep.equal([kept.id]);
       expect((await detail(id, team)).comments.map((c: { id: string }) => c.id)).to.deep.equal([note.id, kept.id]);
-      expect((await request(server, 'DELETE', `/api/v1/feedback/${id}/comments/${top.id}?endUserId=ann`)).status).to.equal(404);
+      expect((await request(server, 'DELETE', `/api/v1/feedback/${id}/comments/${top.id}?endUserId=ann`, as('ann'))).status).to.equal(404);
     });
 
     it('when an end user deletes their comment with the team\'s internal notes under it (issue 49, finding 3: an end user\'s delete destroyed the team\'s notes and revealed them), then the answer counts no note and the notes stay for the team alone, as a thread of their own', async () => {
@@ -273,7 +281,7 @@ for (const backend of backends()) {
       expect(secret.comments.map((c: { content: string; internal?: boolean }) => [c.content, c.internal])).to.deep.equal([['Visible', undefined], ['Secret note', true]]);
       // A public key cannot reach it by id either.
       const path = `/api/v1/feedback/${id}/comments/${note.body.comment.id}`;
-      expect((await request(server, 'DELETE', `${path}?endUserId=ann`)).status).to.equal(404);
+      expect((await request(server, 'DELETE', `${path}?endUserId=ann`, as('ann'))).status).to.equal(404);
       expect((await comment(id, byUser('ann', 'Reply', { parentId: note.body.comment.id }))).status).to.equal(400);
     });
 
@@ -283,7 +291,7 @@ for (const backend of backends()) {
       const path = `/api/v1/feedback/${id}/comments/${created.id}`;
       expect((await request(otherPublic, 'GET', `/api/v1/feedback/${id}/comments`)).status).to.equal(404);
       expect((await comment(id, byUser('ann', 'Theirs'), otherPublic)).status).to.equal(404);
-      expect((await request(otherPublic, 'PATCH', path, { body: { content: 'x', endUserId: 'ann' } })).status).to.equal(404);
+      expect((await request(otherPublic, 'PATCH', path, { body: { content: 'x', endUserId: 'ann' }, headers: asEndUser(otherIdentity, 'ann', 'comments-other') })).status).to.equal(404);
       expect((await request(otherTeam, 'DELETE', path)).status).to.equal(404);
       expect((await request(otherTeam, 'GET', `${path}/history`)).status).to.equal(404);
       expect((await detail(id)).comments.map((c: { content: string }) => c.content)).to.deep.equal(['Ours']);

@@ -31,6 +31,7 @@ const ALL = [
   'Migration20261208001700_toggle_batch_statement',
   'Migration20261209001800_notification_holds',
   'Migration20261209001900_block_expiry',
+  'Migration20261209002000_held_edits',
 ];
 
 /** Reverts the migrations one at a time, newest first, through `name`: each step reverts exactly the next one. */

@@ -3,6 +3,7 @@ import { createApiKey, DumpFormatError, ImportConflictError, importDump, startSe
 import { silentLogger } from '@feedbackd/server/testing';
 import { rejection } from '../helpers/assertions.js';
 import { backends } from '../helpers/backends.js';
+import { asEndUser, identitySecretOf } from '../helpers/end-user-token.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { dumpOf, emptyDatabase, linesOf, tableDigests, type EmptyDatabase } from '../helpers/transfer.js';
 
@@ -38,7 +39,11 @@ function withData(dump: string, n: number, edit: (data: Record<string, unknown>)
   return lines.join('\n');
 }
 
-/** Dump format versions 4 and 5 (issues: a dump is lossless for the conversation and notifications; issue 49, blocks that expire): the moderation queue, blocks and refused addresses. */
+/**
+ * Dump format versions 4 and 5 (issues: a dump is lossless for the conversation and notifications;
+ * issue 49, blocks that expire): the moderation queue, blocks and refused addresses; version 6
+ * (issue 49): a held edit of a comment.
+ */
 for (const backend of backends()) {
   describe(`export and import of moderation and mail state (${backend.name})`, () => {
     let source: TestServer;
@@ -46,6 +51,8 @@ for (const backend of backends()) {
     let otherItem: string;
     let heldIdea: string;
     let heldReply: string;
+    let heldEdit: string;
+    let edited: string;
     let thread: string;
     let sourceDump: string;
     let target: EmptyDatabase;
@@ -75,6 +82,14 @@ for (const backend of backends()) {
       for (const res of held) expect(res.status, JSON.stringify(res.body)).to.equal(202);
       heldIdea = held[0]!.body.feedback.id;
       heldReply = held[1]!.body.comment.id;
+      // An approved comment, then its author's edit, held again (issue 49: an edit passes moderation as a new comment does).
+      const approvedFirst = await request(site, 'POST', `/api/v1/feedback/${item}/comments`, { body: { content: 'Approved words', endUser: { externalId: 'editor' } } });
+      edited = approvedFirst.body.comment.id;
+      expect((await request(team, 'POST', '/api/v1/moderation/approve', { body: { ids: [edited] } })).body.approved).to.have.length(1);
+      const identity = await identitySecretOf(source, 'mod');
+      const edit = await request(site, 'PATCH', `/api/v1/feedback/${item}/comments/${edited}`, { body: { content: 'Edited words that wait' }, headers: asEndUser(identity, 'editor', 'mod') });
+      expect(edit.status, JSON.stringify(edit.body)).to.equal(202);
+      heldEdit = ((await request(team, 'GET', '/api/v1/moderation')).body.items as { id: string; editOf: string | null }[]).find((post) => post.editOf === edited)!.id;
       const rejected = await request(team, 'POST', '/api/v1/moderation/reject', { body: { ids: [held[3]!.body.feedback.id, held[4]!.body.feedback.id], block: true } });
       expect(rejected.body).to.deep.include({ blocked: 2 });
       // A refused address is marked by the mailer on a permanent bounce (notify/); here, directly.
@@ -94,8 +109,8 @@ for (const backend of backends()) {
     });
 
     it('when held posts, blocks and a suppressed address are exported, imported into an empty database and exported again, then the dumps are the same bytes and hold them all', async () => {
-      expect(JSON.parse(sourceDump.slice(0, sourceDump.indexOf('\n')))).to.include({ version: 5 });
-      expect(headerCounts(sourceDump)).to.include({ heldPost: 3, postingBlock: 2 });
+      expect(JSON.parse(sourceDump.slice(0, sourceDump.indexOf('\n')))).to.include({ version: 6 });
+      expect(headerCounts(sourceDump)).to.include({ heldPost: 4, postingBlock: 2 });
       expect(targetDump === sourceDump, 'the second dump differs from the first').to.equal(true);
 
       const posts = recordsOf(sourceDump, 'heldPost');
@@ -110,7 +125,8 @@ for (const backend of backends()) {
         content: null,
         reason: 'all',
       });
-      expect(posts.find((p) => p.id === heldReply)).to.deep.include({ kind: 'comment', parentId: thread, content: 'A reply that waits', title: null });
+      expect(posts.find((p) => p.id === heldReply)).to.deep.include({ kind: 'comment', parentId: thread, content: 'A reply that waits', title: null, editOf: null });
+      expect(posts.find((p) => p.id === heldEdit)).to.deep.include({ kind: 'comment', parentId: null, content: 'Edited words that wait', editOf: edited });
       const blocks = recordsOf(sourceDump, 'postingBlock');
       expect(blocks.map((b) => b.endUserId === null)).to.have.members([true, false]);
       for (const block of blocks) {
@@ -128,6 +144,7 @@ for (const backend of backends()) {
       expect(recordsOf(sourceDump, 'user').map((u) => [u.externalId, u.emailSuppressedAt])).to.have.deep.members([
         ['waiting', SUPPRESSED_AT],
         ['replier', null],
+        ['editor', null],
         ['spammer', null],
         ['elsewhere', null],
       ]);
@@ -154,6 +171,34 @@ for (const backend of backends()) {
       expect(again.inserted).to.deep.include({ heldPost: 0, postingBlock: 0, user: 0 });
       expect(Object.values(again.inserted).every((n) => n === 0), JSON.stringify(again.inserted)).to.equal(true);
       expect(await tableDigests(targetServer.orm)).to.deep.equal(before);
+    });
+
+    it('when a version 5 dump (before held edits) is imported, then its held posts are new posts', async () => {
+      const version5 = sourceDump
+        .split('\n')
+        .filter((line) => !(line.startsWith('{"type":"heldPost"') && line.includes(heldEdit)))
+        .map((line) => {
+          if (line.startsWith('{"type":"header"')) {
+            const header = JSON.parse(line) as { counts: Record<string, number> };
+            return JSON.stringify({ ...header, version: 5, counts: { ...header.counts, heldPost: header.counts.heldPost! - 1 } });
+          }
+          if (!line.startsWith('{"type":"heldPost"')) return line;
+          const record = JSON.parse(line) as { data: Record<string, unknown> };
+          const { editOf: _editOf, ...data } = record.data;
+          return JSON.stringify({ ...record, data });
+        })
+        .join('\n');
+      const older = await emptyDatabase(backend);
+      try {
+        const summary = await importDump(older.orm, linesOf(version5));
+        expect(summary.version).to.equal(4);
+        const [rows] = await older.orm.em.fork().execute<{ held: number; edits: number }[]>(
+          'select (select count(*)::int from held_posts) as held, (select count(*)::int from held_posts where comment_id is not null) as edits',
+        );
+        expect(rows).to.deep.equal({ held: headerCounts(sourceDump).heldPost! - 1, edits: 0 });
+      } finally {
+        await older.drop();
+      }
     });
 
     it('when a version 3 dump (before held posts, blocks and suppressed addresses) is imported, then it imports with none of them', async () => {
@@ -236,6 +281,7 @@ for (const backend of backends()) {
           [withData(sourceDump, reply, (data) => ({ ...data, parentId: heldReply })), reply, `parentId ${heldReply} is not a top-level comment of the same item`],
           [withData(sourceDump, idea, (data) => ({ ...data, endUserId: elsewhere })), idea, `endUserId ${elsewhere} is not a user of the held post's project`],
           [withData(sourceDump, identifiedBlock, (data) => ({ ...data, endUserId: elsewhere })), identifiedBlock, `endUserId ${elsewhere} is not a user of the block's project`],
+          [withData(sourceDump, reply, (data) => ({ ...data, editOf: thread })), reply, `editOf ${thread} is not a comment of the held edit's item, by its author`],
         ];
         for (const [dump, line, problem] of conflicts) {
           const error = (await rejection(importDump(empty.orm, linesOf(dump)))) as Error;
@@ -251,6 +297,17 @@ for (const backend of backends()) {
       } finally {
         await empty.drop();
       }
+    });
+
+    // Last: it changes the target, which the tests above compare with the dump.
+    it('when imported, then a held edit approved on the target replaces its comment\'s text there', async () => {
+      const targetTeam = { url: targetServer.url, apiKey: (await createApiKey(targetServer.orm.em.fork(), { projectSlug: 'mod', kind: 'secret' })).key };
+      const item = (await request(targetTeam, 'GET', '/api/v1/moderation')).body.items.find((post: { id: string }) => post.id === heldEdit);
+      const comment = async () => ((await request(targetTeam, 'GET', `/api/v1/feedback/${item.feedbackId}/comments`)).body.comments as { id: string; content: string }[]).find((c) => c.id === edited)!;
+      expect((await comment()).content).to.equal('Approved words');
+      const approved = await request(targetTeam, 'POST', '/api/v1/moderation/approve', { body: { ids: [heldEdit] } });
+      expect(approved.body.approved).to.deep.equal([{ id: heldEdit, kind: 'comment', feedbackId: item.feedbackId }]);
+      expect((await comment()).content).to.equal('Edited words that wait');
     });
   });
 }

@@ -285,7 +285,7 @@ for (const backend of backends()) {
                 (select count(*)::int from end_users u join projects p on p.id = u.project_id where p.slug = 'other') as users`,
       );
       expect(headerCounts(otherDump)).to.include({ project: 1, item: counts!.items, user: counts!.users });
-      expect(JSON.parse(otherDump.slice(0, otherDump.indexOf('\n')))).to.include({ type: 'header', format: 'feedback-dump', version: 5, project: 'other' });
+      expect(JSON.parse(otherDump.slice(0, otherDump.indexOf('\n')))).to.include({ type: 'header', format: 'feedback-dump', version: 6, project: 'other' });
       expect(otherDump.split('\n').filter((line) => line.startsWith('{"type":"project"'))).to.have.length(1);
       const error = await failure(() => dumpOf(source.server.orm, { project: 'nope' }));
       expect(error).to.be.instanceOf(ProjectNotFoundError);

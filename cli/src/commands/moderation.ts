@@ -14,7 +14,7 @@ import { formatTime, oneLine, printJson, printLine, printTable, truncate, type O
 export function moderationCommand(output: Output): Command {
   const moderation = new Command('moderation').description("The posts held for the team's approval: list them, approve or reject them; list and lift blocks (needs a secret key)");
 
-  const list = new Command('list').description('List the held submissions and comments, oldest first');
+  const list = new Command('list').description('List the held submissions, comments and edits of comments, oldest first');
   moderation.addCommand(
     addApiOptions(list).action(async (_flags: unknown, self: Command) => {
       const api = apiFlags(self);
@@ -25,7 +25,8 @@ export function moderationCommand(output: Output): Command {
         output,
         [
           { header: 'ID', value: (p: HeldPost) => p.id },
-          { header: 'KIND', value: (p: HeldPost) => p.kind },
+          // An edit of a published comment (which keeps its text until approved) reads as such.
+          { header: 'KIND', value: (p: HeldPost) => (p.editOf ? 'edit' : p.kind) },
           { header: 'WHY', value: (p: HeldPost) => p.reason },
           { header: 'AUTHOR', value: (p: HeldPost) => p.author?.externalId ?? '(anonymous)' },
           { header: 'HELD', value: (p: HeldPost) => formatTime(p.createdAt) },
@@ -37,7 +38,7 @@ export function moderationCommand(output: Output): Command {
   );
 
   const approve = new Command('approve')
-    .description('Approve held posts: each becomes public with its id, and its feedback.created or comment.created webhook goes out')
+    .description('Approve held posts: each becomes public with its id, and its feedback.created or comment.created webhook goes out (an edit replaces its comment\'s text: comment.updated)')
     .argument('<id...>', 'ids of held posts (see `feedback moderation list`)');
   moderation.addCommand(
     addApiOptions(approve).action(async (ids: string[], _flags: unknown, self: Command) => {

@@ -50,9 +50,19 @@ export const AddCommentRequestSchema = z
   });
 
 /**
+ * The header that proves, with a public key, which end user edits or deletes their own comment
+ * (PATCH and DELETE /api/v1/feedback/:id/comments/:commentId): a token the customer's backend
+ * signed with the project's identity secret, as the board's sign-in links and the widget take
+ * (`signBoardToken` of `@feedbackd/sdk/board`; docs/api.md, "Comments"). An end user's externalId
+ * is published with every comment, so it proves nothing by itself.
+ */
+export const END_USER_TOKEN_HEADER = 'x-feedback-user-token';
+
+/**
  * Body of PATCH /api/v1/feedback/:id/comments/:commentId: the new content, and/or (secret key)
  * whether the comment is the pinned answer. `endUserId` names the author editing their own comment;
- * it is required with a public key.
+ * with a public key the author is proved by the END_USER_TOKEN_HEADER token (`endUserId`, when
+ * given, must be the token's `sub`).
  */
 export const UpdateCommentRequestSchema = z
   .object({
@@ -62,7 +72,7 @@ export const UpdateCommentRequestSchema = z
   })
   .refine((body) => body.content !== undefined || body.pinned !== undefined, { error: 'Give content or pinned' });
 
-/** Query of DELETE /api/v1/feedback/:id/comments/:commentId: the author deleting their own comment (required with a public key). */
+/** Query of DELETE /api/v1/feedback/:id/comments/:commentId: the author deleting their own comment (with a public key, proved by the END_USER_TOKEN_HEADER token). */
 export const DeleteCommentQuerySchema = z.object({ endUserId: externalIdField('endUserId').optional() });
 
 /** Path parameters of the routes of one comment. */

@@ -81,4 +81,19 @@ export const ERROR_MESSAGES = {
   postingBlocked: 'You can no longer post to this project: the team blocked this author',
   /** Not in the spec: no block in force in the caller's project has that id (404: lifted already, expired, or never). */
   blockNotFound: 'Block not found',
+  /**
+   * Not in the spec: a public key edited or deleted an end user's comment without the end user's
+   * signed token (403; docs/api.md, "Comments"): an externalId is published, so it proves nothing.
+   */
+  endUserTokenRequired: "A public key changes an end user's comment only with their signed token in the X-Feedback-User-Token header (or use a secret key)",
+  /** Not in the spec: the project has no identity secret, so no end user's token can be checked (403). */
+  endUserTokenNotTaken: 'This project takes no end-user tokens: create its identity secret (feedback board secret create), or use a secret key',
+  /** Not in the spec: the end user's token is past its `exp` (403): sign a new one. */
+  endUserTokenExpired: "The end user's token has expired: sign a new one",
+  /** Not in the spec: the end user's token was spent by an earlier request (403): sign one per request. */
+  endUserTokenUsed: "The end user's token has been used already: sign a new one for each request",
+  /** Not in the spec: the end user's token is not one the project's identity secret signed for its board, or is malformed (403). */
+  endUserTokenInvalid: "The end user's token is not valid",
+  /** Not in the spec: `endUserId` names another end user than the token's `sub` (403). */
+  endUserTokenMismatch: "The end user's token names another end user than endUserId",
 } as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MetadataSchema, TimestampSchema } from './common.js';
-import { AddCommentResponseSchema } from './comments.js';
+import { AddCommentResponseSchema, UpdateCommentResponseSchema } from './comments.js';
 import { ADDRESS_BLOCK_DAYS, BLOCK_DAYS_MAX, MODERATION_MODES } from './constants.js';
 import { CreateFeedbackResponseSchema } from './feedback.js';
 
@@ -32,12 +32,17 @@ export const HeldPostSchema = z.object({
   feedbackId: z.string().nullable(),
   /** A reply's top-level comment. */
   parentId: z.string().nullable(),
+  /**
+   * An edit of a published comment: that comment's id. It keeps its published text until the edit
+   * is approved (then `content` replaces it); null for a new submission or comment.
+   */
+  editOf: z.string().nullable(),
   /** A submission's fields (null for a comment). */
   title: z.string().nullable(),
   description: z.string().nullable(),
   type: z.string().nullable(),
   metadata: MetadataSchema.nullable(),
-  /** A comment's text (null for a submission). */
+  /** A comment's text, or an edit's new text (null for a submission). */
   content: z.string().nullable(),
   /** The identified author; null: an anonymous caller. */
   author: z.object({ externalId: z.string(), name: z.string().nullable() }).nullable(),
@@ -123,6 +128,12 @@ export const HeldFeedbackResponseSchema = CreateFeedbackResponseSchema.extend({ 
 
 /** Response 202 of POST /api/v1/feedback/:id/comments when the project holds the comment: `commentCount` is unchanged. */
 export const HeldCommentResponseSchema = AddCommentResponseSchema.extend({ held: HeldSchema });
+
+/**
+ * Response 202 of PATCH /api/v1/feedback/:id/comments/:commentId when the project holds an end
+ * user's edit: `comment` as everyone still reads it (the published text), and `held`.
+ */
+export const HeldEditResponseSchema = UpdateCommentResponseSchema.extend({ held: HeldSchema });
 
 export type ModerationMode = z.infer<typeof ModerationModeSchema>;
 export type HoldReason = z.infer<typeof HoldReasonSchema>;

@@ -34,6 +34,7 @@ import {
   ApproveHeldResponseSchema,
   BlockIdParamsSchema,
   HeldCommentResponseSchema,
+  HeldEditResponseSchema,
   HeldFeedbackResponseSchema,
   ModerationQueueResponseSchema,
   PostingBlockListResponseSchema,
@@ -122,6 +123,11 @@ export interface RouteDefinition {
    * by someone other than the author): the OpenAPI document lists its 403.
    */
   readonly refuses?: true;
+  /**
+   * `true` for a route where a public key acts for an end user only with their signed token in the
+   * `X-Feedback-User-Token` header (END_USER_TOKEN_HEADER): the OpenAPI document lists the header.
+   */
+  readonly endUserToken?: true;
   /**
    * `true` for a route without an id in its path that still answers 404: the end user its body
    * names is unknown to the project (`unsubscribeAll`). The OpenAPI document lists its 404.
@@ -223,21 +229,24 @@ export const routes = {
     method: 'PATCH',
     path: '/api/v1/feedback/:id/comments/:commentId',
     auth: 'public',
-    summary: "Edit a comment (its author, named by endUserId, until the team replies; or a secret key, a team comment), keeping the previous content; pin or unpin a team comment (secret key)",
+    summary: "Edit a comment (its author until the team replies: with a public key, proved by their signed token; or a secret key, a team comment), keeping the previous content; pin or unpin a team comment (secret key)",
     params: CommentIdParamsSchema,
     body: UpdateCommentRequestSchema,
-    responses: { 200: UpdateCommentResponseSchema },
+    // 202: the project holds the author's edit for its team (docs/moderation.md); the comment keeps its text.
+    responses: { 200: UpdateCommentResponseSchema, 202: HeldEditResponseSchema },
     refuses: true,
+    endUserToken: true,
   },
   deleteComment: {
     method: 'DELETE',
     path: '/api/v1/feedback/:id/comments/:commentId',
     auth: 'public',
-    summary: 'Delete a comment with its replies: its author (named by endUserId) until the team replies, or any comment with a secret key',
+    summary: 'Delete a comment with its replies: its author until the team replies (with a public key, proved by their signed token), or any comment with a secret key',
     params: CommentIdParamsSchema,
     query: DeleteCommentQuerySchema,
     responses: { 200: DeleteCommentResponseSchema },
     refuses: true,
+    endUserToken: true,
   },
   commentHistory: {
     method: 'GET',

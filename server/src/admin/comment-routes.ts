@@ -1,10 +1,10 @@
 import type Router from '@koa/router';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ERROR_MESSAGES, routes } from '@feedbackd/sdk/contract';
+import { END_USER_TOKEN_HEADER, ERROR_MESSAGES, routes } from '@feedbackd/sdk/contract';
 import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { feedbackNotFound } from '../http/item-ids.js';
-import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
+import { jsonReply, mount, reply, type MountOptions, type Statements } from '../http/mount.js';
 import { checkEndUserContent, createComment, publicComment } from '../api/comments.js';
 import { listComments } from '../api/comments.sql.js';
 import { holdComment } from '../api/held-posts.js';
@@ -13,14 +13,37 @@ import { anonymousVoterKey } from '../api/votes.js';
 import { addComment, commentHistory, deleteComment, missing, updateComment } from './comments.service.js';
 
 /**
+ * Checks the signed token of an end user of project `projectId` (the one the board's sign-in
+ * links and the widget take) and spends it, on `sql` (the request's transaction when it has one):
+ * the externalId it proves, or a 403 that says why (docs/api.md, "Comments").
+ */
+export type EndUserTokenCheck = (sql: Statements, projectId: string, token: string) => Promise<string>;
+
+/**
  * The conversation's routes (docs/api.md, "Comments"). They serve both kinds of key, so they are
  * mounted here, beside the ORM the multi-statement changes need: a public key's comment is the
  * hot statement alone (api/comments.ts, one round trip); edits, pins, deletes and the history are
  * transactions of comments.service.ts. `em` is the request's transaction or a fork of its own.
  */
-export function mountCommentRoutes(router: Router<AppState>, em: (ctx: AppContext) => Promise<EntityManager>, options: MountOptions): void {
+export function mountCommentRoutes(router: Router<AppState>, em: (ctx: AppContext) => Promise<EntityManager>, endUserToken: EndUserTokenCheck, options: MountOptions): void {
   const isSecret = (ctx: AppContext) => ctx.state.caller.kind === 'secret';
   const projectOf = (ctx: AppContext) => ctx.state.caller.projectId;
+
+  /**
+   * Who changes an end user's comment: with a secret key, the end user `endUserId` names (the
+   * team's backend speaks for them); with a public key, only the one their signed token proves
+   * (END_USER_TOKEN_HEADER), checked before anything is looked up. Every comment publishes its
+   * author's externalId, so `endUserId` alone proves nothing; given with a token, it must be the
+   * token's. Undefined: no end user (a secret key's own change).
+   */
+  const changer = async (ctx: AppContext, sql: Statements, endUserId: string | undefined): Promise<string | undefined> => {
+    if (isSecret(ctx)) return endUserId;
+    const token = ctx.get(END_USER_TOKEN_HEADER);
+    if (token === '') throw new AppError(403, endUserId === undefined ? ERROR_MESSAGES.secretKeyRequired : ERROR_MESSAGES.endUserTokenRequired);
+    const proved = await endUserToken(sql, projectOf(ctx), token);
+    if (endUserId !== undefined && endUserId !== proved) throw new AppError(403, ERROR_MESSAGES.endUserTokenMismatch);
+    return proved;
+  };
 
   mount(router, routes.listComments, options, async ({ params: { id } }, ctx, sql) => {
     const statement = listComments(isSecret(ctx));
@@ -53,15 +76,22 @@ export function mountCommentRoutes(router: Router<AppState>, em: (ctx: AppContex
     return reply(201, added);
   });
 
-  mount(router, routes.updateComment, options, async ({ params: { id, commentId }, body }, ctx) => {
-    if (body.content !== undefined && !isSecret(ctx)) checkEndUserContent(body.content);
-    const result = await updateComment(await em(ctx), projectOf(ctx), id, commentId, body, { secret: isSecret(ctx), endUserId: body.endUserId });
+  mount(router, routes.updateComment, options, async ({ params: { id, commentId }, body }, ctx, sql) => {
+    if (!isSecret(ctx)) {
+      if (body.content !== undefined) checkEndUserContent(body.content);
+      if (body.pinned !== undefined) throw new AppError(403, ERROR_MESSAGES.teamCommentRequiresSecretKey);
+    }
+    const endUserId = await changer(ctx, sql, body.endUserId);
+    // An end user's edit passes moderation as their new comment would (docs/moderation.md, "Edits"): 202 when held.
+    const actor = { secret: isSecret(ctx), endUserId, moderation: ctx.state.caller.moderation };
+    const result = await updateComment(await em(ctx), projectOf(ctx), id, commentId, body, actor);
     if (typeof result === 'string') throw missing(result);
-    return reply(200, { comment: result });
+    return result.held ? reply(202, { comment: result.comment, held: result.held }) : reply(200, { comment: result.comment });
   });
 
-  mount(router, routes.deleteComment, options, async ({ params: { id, commentId }, query }, ctx) => {
-    const result = await deleteComment(await em(ctx), projectOf(ctx), id, commentId, { secret: isSecret(ctx), endUserId: query.endUserId });
+  mount(router, routes.deleteComment, options, async ({ params: { id, commentId }, query }, ctx, sql) => {
+    const endUserId = await changer(ctx, sql, query.endUserId);
+    const result = await deleteComment(await em(ctx), projectOf(ctx), id, commentId, { secret: isSecret(ctx), endUserId });
     if (typeof result === 'string') throw missing(result);
     return reply(200, { id: commentId, deleted: true as const, repliesDeleted: result.repliesDeleted, commentCount: result.commentCount });
   });

@@ -1,12 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ERROR_MESSAGES, type Comment as CommentView, type CommentHistory, type CommentRevision, type EndUserInputSchema } from '@feedbackd/sdk/contract';
+import { ERROR_MESSAGES, type Comment as CommentView, type CommentHistory, type CommentRevision, type EndUserInputSchema, type HoldReason } from '@feedbackd/sdk/contract';
 import type { z } from 'zod';
 import { transaction } from '../db/conflicts.js';
 import { transactionSql } from '../db/request-transaction.js';
 import { createComment, type CreatedComment, type NewCommentAuthor } from '../api/comments.js';
 import { commentById, COMMENT_DELETED_EVENT, COMMENT_FOR_CHANGE, COMMENT_REVISIONS, COMMENT_UPDATED_EVENT, DELETE_THREAD, EDIT_COMMENT, KEEP_NOTES, SET_PINNED, UNPIN_OTHERS } from '../api/comments.sql.js';
+import { holdReason, postingBlocked } from '../api/moderation.js';
+import { COMMENT_AUTHOR_BLOCKED, DROP_HELD_EDIT, HOLD_EDIT, LOCK_HELD_EDIT } from '../api/moderation.sql.js';
 import { AppError } from '../http/errors.js';
 import { commentNotFound } from '../http/item-ids.js';
+import type { ModerationPolicy } from '../http/moderation-policy.js';
 import { lockCounters, moveCounters } from './counter-moves.js';
 import { lockItem } from './item-locks.js';
 
@@ -27,11 +30,28 @@ export type CommentAuthor = { kind: 'team'; name: string } | { kind: 'user'; end
 /** A new comment as the detail view shows it, and the item's comment count after it. */
 export type AddedComment = CreatedComment;
 
-/** Who asks for a change: a secret key (the team) or a public key, and the end user they act as, if any. */
+/**
+ * Who asks for a change: a secret key (the team) or a public key, and the end user they act as, if
+ * any. With a public key the caller has proved who the end user is (the board's or the widget's
+ * session, or a token signed by the customer's backend: docs/api.md, "Comments"); this service
+ * trusts `endUserId` as given.
+ */
 export interface CommentActor {
   secret: boolean;
   /** The externalId of the end user editing or deleting their own comment. */
   endUserId?: string | undefined;
+  /**
+   * The project's moderation policy as the caller's cache holds it (http/moderation-policy.ts):
+   * an end user's edit through a public key, the board or the widget is held where a new comment
+   * with its text would be. Null or absent: the project holds nothing.
+   */
+  moderation?: ModerationPolicy | null | undefined;
+}
+
+/** An edit's answer: the comment as everyone sees it now, and `held` when its new text waits for the team (the comment then reads as before). */
+export interface UpdatedComment {
+  comment: CommentView;
+  held?: { reason: HoldReason };
 }
 
 /**
@@ -125,6 +145,13 @@ function requireAuthorOrSecret(actor: CommentActor): void {
  * Edits a comment's content (its previous content kept in comment_revisions) and/or, for a secret
  * key, pins or unpins a team comment; writes `comment.updated` when something changed. Returns the
  * comment as the caller sees it.
+ *
+ * An end user's edit (`actor.endUserId`) passes the checks of a new comment (docs/moderation.md,
+ * "Edits"): a blocked author is refused (403) whatever the key, as their new comment would be; and
+ * through a public key (the API, the board), where the project would hold a comment with the new
+ * text (api/moderation.ts, holdReason), the edit waits in held_posts and the comment keeps its
+ * published text until the team approves it (admin/moderation.service.ts). A comment has one edit
+ * waiting at most: the author's next edit, held or not, replaces it.
  */
 export async function updateComment(
   em: EntityManager,
@@ -133,17 +160,28 @@ export async function updateComment(
   commentId: string,
   change: { content?: string | undefined; pinned?: boolean | undefined },
   actor: CommentActor,
-): Promise<CommentView | Missing> {
+): Promise<UpdatedComment | Missing> {
   if (change.pinned !== undefined && !actor.secret) throw new AppError(403, ERROR_MESSAGES.teamCommentRequiresSecretKey);
   requireAuthorOrSecret(actor);
   return transaction(em, async (tx) => {
     const sql = transactionSql(tx);
     // Pinning alone is the team's business and takes no author; an edit follows the author's rules.
     const pinOnly = change.content === undefined;
+    const byAuthor = change.content !== undefined && actor.endUserId !== undefined;
+    if (byAuthor) await sql.query('', LOCK_HELD_EDIT, [commentId, projectId]);
     const comment = await lockForChange(tx, projectId, feedbackId, commentId, pinOnly ? { secret: true } : actor, pinOnly);
     if (typeof comment === 'string') return comment;
     let changed = false;
-    if (change.content !== undefined && change.content !== comment.content) {
+    let held: HoldReason | null = null;
+    if (byAuthor && change.content !== undefined) {
+      const [author] = await sql.query<{ blocked: boolean }>('', COMMENT_AUTHOR_BLOCKED, [projectId, commentId]);
+      if (author?.blocked) throw postingBlocked();
+      await sql.query('', DROP_HELD_EDIT, [commentId]);
+      // The author is an identified end user: only the policy's `all` and its links hold them.
+      if (!actor.secret && actor.moderation && change.content !== comment.content) held = holdReason(actor.moderation, true, [change.content]);
+      if (held) await sql.query('', HOLD_EDIT, [commentId, projectId, change.content, held]);
+    }
+    if (!held && change.content !== undefined && change.content !== comment.content) {
       await sql.query('', EDIT_COMMENT, [commentId, change.content]);
       changed = true;
     }
@@ -156,7 +194,8 @@ export async function updateComment(
     if (changed) await sql.query('', COMMENT_UPDATED_EVENT, [commentId, projectId]);
     const read = commentById(actor.secret);
     const [row] = await sql.query<{ comment: string }>('', read.text, [commentId, feedbackId]);
-    return JSON.parse(row!.comment) as CommentView;
+    const view = JSON.parse(row!.comment) as CommentView;
+    return held ? { comment: view, held: { reason: held } } : { comment: view };
   });
 }
 

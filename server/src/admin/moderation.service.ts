@@ -2,9 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApproveHeldResult, HeldPost, PostingBlock, RejectHeldResult } from '@feedbackd/sdk/contract';
 import { transaction } from '../db/conflicts.js';
 import { transactionSql } from '../db/request-transaction.js';
+import { COMMENT_UPDATED_EVENT, EDIT_COMMENT } from '../api/comments.sql.js';
 import { lockCounters } from './counter-moves.js';
 import { lockItem } from './item-locks.js';
-import { APPROVE_COMMENT, APPROVE_SUBMISSION, BLOCK_LIST, HELD_FOR_DECISION, HELD_QUEUE, LIFT_BLOCK, REJECT_HELD } from './moderation.sql.js';
+import { APPROVE_COMMENT, APPROVE_SUBMISSION, BLOCK_LIST, HELD_FOR_DECISION, HELD_QUEUE, LIFT_BLOCK, REJECT_HELD, TAKE_HELD_EDIT } from './moderation.sql.js';
 
 /*
  * The team's decisions on held posts (docs/moderation.md): the operator API, the CLI and the
@@ -21,12 +22,14 @@ export async function heldQueue(em: EntityManager, projectId: string): Promise<{
   return { items: JSON.parse(row!.items) as HeldPost[], total: row!.total };
 }
 
-type Decidable = { id: string; kind: 'feedback' | 'comment'; feedback_id: string | null };
+type Decidable = { id: string; kind: 'feedback' | 'comment'; feedback_id: string | null; comment_id: string | null };
 
 /**
  * Approves held posts: each becomes the item or comment it stands for, with its id and time, and
  * its `feedback.created` or `comment.created` event goes out once (the held row is gone in the
- * same transaction, so a second approval finds nothing).
+ * same transaction, so a second approval finds nothing). A held edit's text replaces its
+ * comment's as the author's edit would have (the earlier text kept in the comment's history,
+ * `editedAt` the approval's time) and sends `comment.updated`.
  */
 export async function approveHeld(em: EntityManager, projectId: string, ids: readonly string[]): Promise<ApproveHeldResult> {
   return transaction(em, async (tx) => {
@@ -42,7 +45,11 @@ export async function approveHeld(em: EntityManager, projectId: string, ids: rea
       // The house order (admin/item-locks.ts): the item, its counters, then the comment.
       if (!(await lockItem(tx, projectId, post.feedback_id!, 'key share'))) continue;
       await lockCounters(tx, post.feedback_id!);
-      await sql.query('', APPROVE_COMMENT, [post.id]);
+      if (post.comment_id) {
+        const [edit] = await sql.query<{ comment_id: string; content: string }>('', TAKE_HELD_EDIT, [post.id]);
+        await sql.query('', EDIT_COMMENT, [edit!.comment_id, edit!.content]);
+        await sql.query('', COMMENT_UPDATED_EVENT, [edit!.comment_id, projectId]);
+      } else await sql.query('', APPROVE_COMMENT, [post.id]);
       approved.push({ id: post.id, kind: 'comment', feedbackId: post.feedback_id! });
     }
     const done = new Set(approved.map((post) => post.id));

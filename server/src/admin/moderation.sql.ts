@@ -24,6 +24,7 @@ export const HELD_QUEUE = `select (
         ['createdAt', isoTimestamp('q.created_at')],
         ['feedbackId', 'q.feedback_id'],
         ['parentId', 'q.parent_id'],
+        ['editOf', 'q.comment_id'],
         ['title', 'q.title'],
         ['description', 'q.description'],
         ['type', 'q.type'],
@@ -42,8 +43,8 @@ export const HELD_QUEUE = `select (
 /** How many posts the project holds: $1 project (the team inbox's Held tab). */
 export const HELD_COUNT = { name: 'held_count', text: 'select count(*)::int as n from held_posts where project_id = $1::uuid' };
 
-/** The project's held posts among ids $2 (a uuid[]), locked for the decision: $1 project. */
-export const HELD_FOR_DECISION = `select id, kind, feedback_id from held_posts where project_id = $1::uuid and id = any($2::uuid[]) order by id for update`;
+/** The project's held posts among ids $2 (a uuid[]), locked for the decision: $1 project. `comment_id`: an edit's comment. */
+export const HELD_FOR_DECISION = `select id, kind, feedback_id, comment_id from held_posts where project_id = $1::uuid and id = any($2::uuid[]) order by id for update`;
 
 /** Approves held submission $1: the item with its id and time, its counters, the submitter's vote and `feedback.created`. */
 export const APPROVE_SUBMISSION = `with h as (
@@ -59,10 +60,10 @@ export const APPROVE_SUBMISSION = `with h as (
 
 /**
  * Approves held comment $1 (after the item's and its counters' locks): the comment with its id
- * and time, counted, and `comment.created` with the count after it.
+ * and time, counted, and `comment.created` with the count after it. Not an edit (APPROVE_EDIT).
  */
 export const APPROVE_COMMENT = `with h as (
-    delete from held_posts where id = $1::uuid and kind = 'comment' returning *
+    delete from held_posts where id = $1::uuid and kind = 'comment' and comment_id is null returning *
   ), ins as (
     insert into comments (id, feedback_id, parent_id, author_end_user_id, content, created_at)
     select h.id, h.feedback_id, h.parent_id, h.end_user_id, h.content, h.created_at from h
@@ -83,6 +84,12 @@ export const BLOCK_EXCERPT_LENGTH = 100;
 
 /** A block in force of `pb`: not yet expired (api/posting-blocks.sql.ts checks the same). */
 const IN_FORCE = '(pb.expires_at is null or pb.expires_at > now())';
+
+/**
+ * Takes held edit $1 out of the queue for its approval: its comment and the text that replaces the
+ * comment's (moderation.service.ts then runs the edit as the author's own would have run).
+ */
+export const TAKE_HELD_EDIT = `delete from held_posts where id = $1::uuid and comment_id is not null returning comment_id, content`;
 
 /**
  * Rejects held posts $2 (uuid[]) of project $1: deleted; with $3, their authors blocked (docs/moderation.md,

@@ -7,7 +7,7 @@ import { blockNotFound, endUserNotFound, feedbackNotFound } from '../http/item-i
 import { jsonReply, mount, reply, type MountOptions, type Statements } from '../http/mount.js';
 import { CommentThreads } from '../api/comment-threads.js';
 import { DETAIL_WITH_HISTORY } from '../api/feedback.sql.js';
-import { mountCommentRoutes } from './comment-routes.js';
+import { mountCommentRoutes, type EndUserTokenCheck } from './comment-routes.js';
 import { deleteItem, updateItem } from './items.service.js';
 import { mergeItems } from './merge.service.js';
 import { createSignInLink } from './team-sessions.service.js';
@@ -21,6 +21,8 @@ import { exportEndUser } from './end-users/export.service.js';
 export interface AdminDependencies {
   /** The operator side's ORM; a cluster worker opens it on the first operator request. */
   orm: () => Promise<MikroORM>;
+  /** The check of an end user's signed token, the board's and the widget's (web/kit/visitor-token.ts): a public key's proof of who changes a comment. */
+  endUserToken: EndUserTokenCheck;
 }
 
 /**
@@ -53,7 +55,7 @@ export function mountAdminRoutes(router: Router<AppState>, deps: AdminDependenci
     return reply(200, { id, deleted: true as const });
   });
 
-  mountCommentRoutes(router, em, options);
+  mountCommentRoutes(router, em, deps.endUserToken, options);
 
   mount(router, routes.mergeFeedback, options, async ({ params: { id }, body }, ctx, sql) => {
     if (body.intoId === id) throw AppError.invalidInput({ formErrors: [], fieldErrors: { intoId: ['intoId must be another item than the one merged'] } });

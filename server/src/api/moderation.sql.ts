@@ -83,3 +83,33 @@ export const HOLD_COMMENT: Statement = {
       left join uid u on true) as comment,
     (select c.comment_count from feedback_counters c where c.feedback_id = $1::uuid) as comment_count`,
 };
+
+/*
+ * An end user's edit of their published comment passes the same checks as a new comment
+ * (docs/moderation.md, "Edits"): admin/comments.service.ts runs these in the edit's transaction,
+ * after it has locked the item, its counters and the comment, and api/moderation.ts's holdReason
+ * has decided.
+ */
+
+/** Whether the author of comment $2 (an end user's) may no longer post to project $1: the block check of every post. */
+export const COMMENT_AUTHOR_BLOCKED = `select not ${notBlocked('$1::uuid', 'cm.author_end_user_id::text')} as blocked
+  from comments cm where cm.id = $2::uuid and cm.author_end_user_id is not null`;
+
+/**
+ * Locks the edit of comment $1 (project $2) that waits for the team, if any, before the edit
+ * locks the item: the order of the team's decision (held post, item, counters, comment), so an
+ * approval and an edit of one comment wait for each other instead of deadlocking.
+ */
+export const LOCK_HELD_EDIT = `select 1 from held_posts where comment_id = $1::uuid and project_id = $2::uuid for update`;
+
+/** Drops the edit of comment $1 that waits for the team, if any: its author's newer edit replaces it. */
+export const DROP_HELD_EDIT = `delete from held_posts where comment_id = $1::uuid`;
+
+/**
+ * Holds an edit of comment $1 (project $2): $3 the new content, $4 the reason. The held row is a
+ * comment of the same item, parent and author, whose `comment_id` names the comment it would
+ * rewrite; the comment itself is not touched.
+ */
+export const HOLD_EDIT = `insert into held_posts (project_id, kind, feedback_id, parent_id, end_user_id, voter_key, content, reason, comment_id)
+  select $2::uuid, 'comment', cm.feedback_id, cm.parent_id, cm.author_end_user_id, cm.author_end_user_id::text, $3::text, $4::text, cm.id
+  from comments cm where cm.id = $1::uuid and cm.author_end_user_id is not null`;

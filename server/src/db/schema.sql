@@ -181,11 +181,14 @@ CREATE TABLE public.held_posts (
   content text,
   reason text NOT NULL,
   created_at timestamp(3) with time zone NOT NULL DEFAULT now(),
+  comment_id uuid,
   CONSTRAINT held_posts_pkey PRIMARY KEY (id),
+  CONSTRAINT held_posts_comment_id_foreign FOREIGN KEY (comment_id) REFERENCES comments(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT held_posts_end_user_id_foreign FOREIGN KEY (end_user_id) REFERENCES end_users(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT held_posts_feedback_id_foreign FOREIGN KEY (feedback_id) REFERENCES feedback(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT held_posts_parent_id_foreign FOREIGN KEY (parent_id) REFERENCES comments(id) ON UPDATE CASCADE ON DELETE CASCADE,
   CONSTRAINT held_posts_project_id_foreign FOREIGN KEY (project_id) REFERENCES projects(id) ON UPDATE CASCADE ON DELETE CASCADE,
+  CONSTRAINT held_posts_edit_check CHECK (((comment_id IS NULL) OR (kind = 'comment'::text))),
   CONSTRAINT held_posts_kind_check CHECK ((kind = ANY (ARRAY['feedback'::text, 'comment'::text]))),
   CONSTRAINT held_posts_reason_check CHECK ((reason = ANY (ARRAY['anonymous'::text, 'all'::text, 'link'::text])))
 );
@@ -427,6 +430,7 @@ CREATE INDEX feedback_search_text_trgm_index ON public.feedback USING gin (searc
 CREATE INDEX feedback_counters_comments_index ON public.feedback_counters USING btree (project_id, comment_count DESC, created_at DESC, feedback_id DESC) INCLUDE (status, type);
 CREATE INDEX feedback_counters_votes_index ON public.feedback_counters USING btree (project_id, vote_count DESC, created_at DESC, feedback_id DESC) INCLUDE (status, type);
 CREATE INDEX feedback_status_changes_feedback_id_id_index ON public.feedback_status_changes USING btree (feedback_id, id);
+CREATE UNIQUE INDEX held_posts_one_edit_per_comment ON public.held_posts USING btree (comment_id) WHERE (comment_id IS NOT NULL);
 CREATE INDEX held_posts_project_id_created_at_index ON public.held_posts USING btree (project_id, created_at);
 CREATE INDEX idempotency_keys_created_at_index ON public.idempotency_keys USING btree (created_at);
 CREATE INDEX notification_holds_created_at_index ON public.notification_holds USING btree (created_at);

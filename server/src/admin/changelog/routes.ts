@@ -12,7 +12,7 @@ import { ENTRY_PAGE } from './changelog.sql.js';
  * The changelog's endpoints (docs/changelog.md): a secret key writes through the service beside
  * this file; any key lists, a public key only what is published (the board reads the same page).
  */
-export function mountChangelogRoutes(router: Router<AppState>, deps: AdminDependencies, options: MountOptions): void {
+export function mountChangelogRoutes(router: Router<AppState>, deps: Pick<AdminDependencies, 'orm'>, options: MountOptions): void {
   const em = async (ctx: AppContext) => ctx.state.tx?.em ?? (await deps.orm()).em.fork();
   const by = (ctx: AppContext, actor: string | undefined) => ({ keyId: ctx.state.caller.keyId, actor: actor ?? null });
 

@@ -14,7 +14,7 @@ export const DUMP_FORMAT = 'feedback-dump';
  * Bumped when a reader of the previous version could misread a dump of the new one (a field
  * added, removed or changed in meaning). A reader refuses versions newer than its own.
  */
-export const DUMP_VERSION = 5;
+export const DUMP_VERSION = 6;
 
 /*
  * Version 2 (the conversation, Migration20261130001800): comments carry parentId, isInternal,
@@ -32,11 +32,14 @@ export const DUMP_VERSION = 5;
  * moderation queue) and postingBlock records (blocked authors) come after the subscriptions. An
  * older dump reads as one whose addresses were never refused, with an empty queue and no block.
  *
- * Version 5 (blocks that can be listed, lifted and expire, Migration20261209001800): postingBlock
+ * Version 5 (blocks that can be listed, lifted and expire, Migration20261209001900): postingBlock
  * records carry their `id`, `excerpt` (the start of the rejected post) and `expiresAt` (null:
  * until lifted). A version 4 block reads as the migration left such a row: an id derived from its
  * author (the same on every import of that dump), no excerpt, and an anonymous caller's block
  * ending ADDRESS_BLOCK_DAYS days after it was made, an end user's lasting until lifted.
+ *
+ * Version 6 (held edits, Migration20261209002000): a heldPost may be an edit of a published comment,
+ * `editOf` naming it. An older dump reads as one whose held posts are all new posts.
  */
 
 /** The record types in the order a dump holds them: parents before children. */
@@ -154,14 +157,16 @@ export const RECORD_SCHEMAS = {
       content: nullableText,
       reason: HoldReasonSchema,
       createdAt: timestamp,
+      // Version 5: an edit of a published comment of `itemId`, whose text `content` would replace; absent from older dumps (a new post).
+      editOf: id.nullable().default(null),
     })
     // What its approval needs (moderation.sql.ts inserts these into feedback or comments), checked here so a dump cannot hold a post no one can approve.
     .refine(
       (post) =>
         post.kind === 'feedback'
-          ? post.title !== null && post.type !== null && post.itemId === null && post.parentId === null && post.content === null
+          ? post.title !== null && post.type !== null && post.itemId === null && post.parentId === null && post.content === null && post.editOf === null
           : post.itemId !== null && post.content !== null && post.title === null && post.description === null && post.type === null && post.metadata === null,
-      'a held submission has a title and a type and no itemId, parentId or content; a held comment has an itemId and content and no title, description, type or metadata',
+      'a held submission has a title and a type and no itemId, parentId, content or editOf; a held comment has an itemId and content and no title, description, type or metadata',
     ),
   // Version 4: an author the team blocked when rejecting (keyed by the pair), with their end user when identified.
   // Version 5: its id, the start of the rejected post, and when it ends (null: until lifted); an older dump's, as the migration made them.

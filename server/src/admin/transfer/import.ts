@@ -234,7 +234,10 @@ function add(batch: Batch, record: DumpRecord, lineNumber: number, projectIds: M
   // Two rows of one statement with the same key would meet in no table yet: look for them here.
   // (Rows of earlier batches are in the table by now, where the problems statement finds them.)
   for (const key of [spec.key ?? [spec.columns[0]!.column], ...spec.uniques]) {
-    const value = `${key.join(',')}:${key.map((name) => String(data[spec.columns.find((column) => column.column === name)!.field])).join('\u0000')}`;
+    const values = key.map((name) => data[spec.columns.find((column) => column.column === name)!.field]);
+    // As in a unique index, a key with a null in it is no one's (a held post that is not an edit).
+    if (values.some((value) => value === null || value === undefined)) continue;
+    const value = `${key.join(',')}:${values.map(String).join('\u0000')}`;
     const seen = batch.keys.get(value);
     if (seen !== undefined) throw new DumpFormatError(lineNumber, `the same ${key.length === 1 ? 'id' : 'key'} as line ${seen} (${key.join(', ')})`);
     batch.keys.set(value, lineNumber);

@@ -268,9 +268,11 @@ export const TABLES: Record<RecordType, TableSpec> = {
       c('content', 'content', 'text'),
       c('reason', 'reason', 'text'),
       c('createdAt', 'created_at', 'timestamptz'),
+      c('editOf', 'comment_id', 'uuid'),
     ],
     inProjects: 't.project_id = any($1::uuid[])',
-    uniques: [],
+    // A comment has one edit waiting at most.
+    uniques: [['comment_id']],
     references: [
       {
         column: 'feedback_id',
@@ -289,6 +291,12 @@ export const TABLES: Record<RecordType, TableSpec> = {
         field: 'endUserId',
         what: "a user of the held post's project",
         exists: 'select 1 from end_users u where u.id = b.end_user_id and u.project_id = b.project_id',
+      },
+      {
+        column: 'comment_id',
+        field: 'editOf',
+        what: "a comment of the held edit's item, by its author",
+        exists: 'select 1 from comments e where e.id = b.comment_id and e.feedback_id = b.feedback_id and e.author_end_user_id = b.end_user_id',
       },
     ],
   },

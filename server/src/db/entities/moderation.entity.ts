@@ -10,14 +10,19 @@ const p = defineEntity.properties;
 export const HOLD_REASONS = ['anonymous', 'all', 'link'] as const;
 
 /**
- * A submission or a comment waiting for the team (Migration20261203001200_moderation): outside
- * `feedback` and `comments`, so no public read, counter or total sees it. Its id becomes the
- * item's or the comment's on approval. Written and read by admin/moderation.sql.ts.
+ * A submission, a comment or an edit of a comment waiting for the team
+ * (Migration20261203001200_moderation): outside `feedback` and `comments`, so no public read,
+ * counter or total sees it. A new post's id becomes the item's or the comment's on approval; an
+ * edit's text replaces its comment's. Written and read by admin/moderation.sql.ts.
  */
 export const HeldPost = defineEntity({
   name: 'HeldPost',
   tableName: 'held_posts',
-  indexes: [{ name: 'held_posts_project_id_created_at_index', properties: ['project', 'createdAt'] }],
+  indexes: [
+    { name: 'held_posts_project_id_created_at_index', properties: ['project', 'createdAt'] },
+    { name: 'held_posts_one_edit_per_comment', expression: 'create unique index "held_posts_one_edit_per_comment" on "held_posts" ("comment_id") where "comment_id" is not null' },
+  ],
+  checks: [{ name: 'held_posts_edit_check', expression: `comment_id is null or kind = 'comment'` }],
   properties: {
     id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
     project: p.manyToOne(Project).deleteRule('cascade').updateRule('cascade'),
@@ -34,6 +39,8 @@ export const HeldPost = defineEntity({
     type: p.text().nullable(),
     metadata: p.json().nullable(),
     content: p.text().nullable(),
+    /** An edit of a published comment (Migration20261209002000_held_edits): that comment, whose text `content` would replace. */
+    comment: p.manyToOne(Comment).nullable().deleteRule('cascade').updateRule('cascade'),
     reason: p.enum([...HOLD_REASONS]),
     createdAt: p.datetime(3).defaultRaw('now()'),
   },

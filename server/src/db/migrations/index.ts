@@ -27,6 +27,7 @@ import { Migration20261207001600SubscribeOnVote } from './Migration2026120700160
 import { Migration20261208001700ToggleBatchStatement } from './Migration20261208001700_toggle_batch_statement.js';
 import { Migration20261209001800NotificationHolds } from './Migration20261209001800_notification_holds.js';
 import { Migration20261209001900BlockExpiry } from './Migration20261209001900_block_expiry.js';
+import { Migration20261209002000HeldEdits } from './Migration20261209002000_held_edits.js';
 
 /** Every migration, in the order they apply. Names are stored in mikro_orm_migrations: never rename one. */
 export const migrationsList: MigrationObject[] = [
@@ -58,4 +59,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261208001700_toggle_batch_statement', class: Migration20261208001700ToggleBatchStatement },
   { name: 'Migration20261209001800_notification_holds', class: Migration20261209001800NotificationHolds },
   { name: 'Migration20261209001900_block_expiry', class: Migration20261209001900BlockExpiry },
+  { name: 'Migration20261209002000_held_edits', class: Migration20261209002000HeldEdits },
 ];

@@ -141,6 +141,7 @@ export const ar: Catalogue = {
   'comments.post': 'نشر التعليق',
   'comments.signInToComment': 'للتعليق، افتح هذه اللوحة من التطبيق الذي تستخدمه وأنت مسجّل الدخول.',
   'comments.held': 'شكرًا لك: تعليقك بانتظار موافقة الفريق، وسيظهر هنا بعد الموافقة عليه.',
+  'comments.editHeld': 'شكرًا لك: تعديلك بانتظار موافقة الفريق. حتى ذلك الحين يبقى التعليق كما كان.',
   'comments.problem.limit': 'تعليقات كثيرة جدًا من عنوانك في وقت قصير. حاول مرة أخرى بعد {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}؛ نصك محفوظ أدناه.',
   'comments.problem.empty': 'اكتب تعليقًا أولًا.',
   'comments.problem.tooLong': 'يمكن أن يحتوي التعليق على {max, number} حرف كحد أقصى.',

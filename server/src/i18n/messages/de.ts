@@ -141,6 +141,7 @@ export const de: Catalogue = {
   'comments.post': 'Kommentar veröffentlichen',
   'comments.signInToComment': 'Um zu kommentieren, öffnen Sie dieses Board angemeldet aus der App, die Sie nutzen.',
   'comments.held': 'Danke: Ihr Kommentar wartet auf die Freigabe durch das Team und erscheint hier, sobald er freigegeben ist.',
+  'comments.editHeld': 'Danke: Ihre Änderung wartet auf die Freigabe durch das Team. Bis dahin bleibt der Kommentar, wie er war.',
   'comments.problem.limit': 'Zu viele Kommentare von Ihrer Adresse in kurzer Zeit. Versuchen Sie es in {seconds, plural, one {# Sekunde} other {# Sekunden}} erneut; Ihr Text bleibt unten erhalten.',
   'comments.problem.empty': 'Schreiben Sie zuerst einen Kommentar.',
   'comments.problem.tooLong': 'Ein Kommentar darf höchstens {max, number} Zeichen lang sein.',

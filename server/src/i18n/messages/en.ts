@@ -166,6 +166,7 @@ export const en = {
   'comments.post': 'Post comment',
   'comments.signInToComment': 'To comment, open this board from the app you use, signed in.',
   'comments.held': 'Thank you: your comment waits for the team’s approval, and appears here once approved.',
+  'comments.editHeld': 'Thank you: your edit waits for the team’s approval. Until then the comment reads as before.',
   'comments.problem.limit': 'Too many comments from your address in a short time. Try again in {seconds, plural, one {# second} other {# seconds}}; your text is kept below.',
   'comments.problem.empty': 'Write a comment first.',
   'comments.problem.tooLong': 'A comment can be at most {max, number} characters.',

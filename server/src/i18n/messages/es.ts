@@ -141,6 +141,7 @@ export const es: Catalogue = {
   'comments.post': 'Publicar comentario',
   'comments.signInToComment': 'Para comentar, abre este tablero desde la aplicación que usas, con tu sesión iniciada.',
   'comments.held': 'Gracias: tu comentario espera la aprobación del equipo y aparecerá aquí cuando se apruebe.',
+  'comments.editHeld': 'Gracias: tu edición espera la aprobación del equipo. Hasta entonces, el comentario se mantiene como estaba.',
   'comments.problem.limit': 'Demasiados comentarios desde tu dirección en poco tiempo. Inténtalo de nuevo en {seconds, plural, one {# segundo} other {# segundos}}; tu texto se conserva abajo.',
   'comments.problem.empty': 'Escribe primero un comentario.',
   'comments.problem.tooLong': 'Un comentario puede tener como máximo {max, number} caracteres.',

@@ -141,6 +141,7 @@ export const fr: Catalogue = {
   'comments.post': 'Publier le commentaire',
   'comments.signInToComment': 'Pour commenter, ouvrez ce tableau depuis l’application que vous utilisez, en étant connecté.',
   'comments.held': 'Merci : votre commentaire attend l’approbation de l’équipe et apparaîtra ici une fois approuvé.',
+  'comments.editHeld': 'Merci : votre modification attend l’approbation de l’équipe. D’ici là, le commentaire reste tel qu’il était.',
   'comments.problem.limit': 'Trop de commentaires depuis votre adresse en peu de temps. Réessayez dans {seconds, plural, one {# seconde} other {# secondes}} ; votre texte est conservé ci-dessous.',
   'comments.problem.empty': 'Écrivez d’abord un commentaire.',
   'comments.problem.tooLong': 'Un commentaire compte au plus {max, number} caractères.',

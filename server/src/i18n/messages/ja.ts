@@ -141,6 +141,7 @@ export const ja: Catalogue = {
   'comments.post': 'コメントを投稿',
   'comments.signInToComment': 'コメントするには、お使いのアプリにサインインした状態でこのボードを開いてください。',
   'comments.held': 'ありがとうございます。コメントはチームの承認待ちです。承認されるとここに表示されます。',
+  'comments.editHeld': 'ありがとうございます。編集はチームの承認待ちです。承認されるまで、コメントは以前のまま表示されます。',
   'comments.problem.limit': 'あなたのアドレスから短時間に多くのコメントが送られました。{seconds, plural, other {# 秒}}後にもう一度お試しください。入力した文章は下に残っています。',
   'comments.problem.empty': '先にコメントを書いてください。',
   'comments.problem.tooLong': 'コメントは最大 {max, number} 文字です。',

@@ -141,6 +141,7 @@ export const ptBR: Catalogue = {
   'comments.post': 'Publicar comentário',
   'comments.signInToComment': 'Para comentar, abra este quadro a partir do app que você usa, com login feito.',
   'comments.held': 'Obrigado: seu comentário aguarda a aprovação da equipe e aparecerá aqui quando for aprovado.',
+  'comments.editHeld': 'Obrigado: sua edição aguarda a aprovação da equipe. Até lá, o comentário continua como estava.',
   'comments.problem.limit': 'Comentários demais do seu endereço em pouco tempo. Tente de novo em {seconds, plural, one {# segundo} other {# segundos}}; seu texto foi mantido abaixo.',
   'comments.problem.empty': 'Escreva um comentário primeiro.',
   'comments.problem.tooLong': 'Um comentário pode ter no máximo {max, number} caracteres.',

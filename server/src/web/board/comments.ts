@@ -63,6 +63,8 @@ function reasonText(i18n: I18n, reason: FormRefusalReason | string, retryAfter?:
       return i18n.text('comments.problem.answered');
     case ERROR_MESSAGES.notCommentAuthor:
       return i18n.text('comments.problem.notAuthor');
+    case ERROR_MESSAGES.postingBlocked:
+      return i18n.text('contract.postingBlocked');
     default:
       return i18n.text('comments.problem.parent');
   }
@@ -171,7 +173,12 @@ export function boardComments(deps: BoardCommentDeps) {
       return undefined;
     },
 
-    /** POST /b/:slug/items/:id/comments/:commentId/edit: the visitor's own comment, until the team has answered it. */
+    /**
+     * POST /b/:slug/items/:id/comments/:commentId/edit: the visitor's own comment, until the team
+     * has answered it. It passes moderation as their new comment would (docs/moderation.md,
+     * "Edits"): a blocked author is refused, and an edit the project holds waits for the team
+     * while the comment keeps its text; the page then says so under the comment (`held=edit`).
+     */
     async edit(request: BoardRequest): Promise<SafeHtml | undefined> {
       const { ctx, project } = request;
       const visitor = ownerOf(request);
@@ -181,14 +188,17 @@ export function boardComments(deps: BoardCommentDeps) {
       const state = { form: `edit:${commentId}`, content: String(formField(ctx, 'content') ?? '') };
       const text = contentOf(ctx);
       if ('problem' in text) return refuse(request, 400, { ...state, problem: reasonText(i18n, text.problem) });
+      let held = false;
       try {
-        const result = await updateComment(await em(), project.id, id, commentId, { content: text.content }, { secret: false, endUserId: visitor.externalId });
+        const actor = { secret: false, endUserId: visitor.externalId, moderation: project.moderation };
+        const result = await updateComment(await em(), project.id, id, commentId, { content: text.content }, actor);
         if (typeof result === 'string') throw missing(result);
+        held = result.held !== undefined;
       } catch (error) {
         if (error instanceof AppError && error.status === 403) return refuse(request, 403, { ...state, problem: reasonText(i18n, error.message) });
         throw error;
       }
-      seeOther(ctx, `${boardPaths.item(project.slug, id)}#comment-${commentId}`);
+      seeOther(ctx, `${boardPaths.item(project.slug, id)}${held ? `?held=edit&comment=${commentId}` : ''}#comment-${commentId}`);
       return undefined;
     },
 

@@ -76,7 +76,7 @@ export function boardPages(sql: SqlPool, assets: AssetPaths, guard: FormGuard) {
     const i18n = chosenI18n(ctx, project.locale);
     const shippedIn = JSON.parse(shipped?.entries ?? '[]') as { id: string; title: string }[];
     const item = JSON.parse(body) as FeedbackDetail;
-    return itemPage({ project, assets, visitor, item, voted: vote?.voted ?? false, subscribed, history: JSON.parse(history?.history ?? '[]') as StatusStep[], shippedIn, i18n, guard, anonymousComments: project.anonymousComments, refused, heldComment: ctx.query.held === 'comment' });
+    return itemPage({ project, assets, visitor, item, voted: vote?.voted ?? false, subscribed, history: JSON.parse(history?.history ?? '[]') as StatusStep[], shippedIn, i18n, guard, anonymousComments: project.anonymousComments, refused, heldComment: ctx.query.held === 'comment', heldEdit: ctx.query.held === 'edit' && typeof ctx.query.comment === 'string' ? ctx.query.comment : undefined });
   };
   return {
     /** GET /b/:slug/items/:id (itemView); the comment actions show it again with a refused form. */

@@ -113,6 +113,7 @@ export const teamAr: TeamCatalogue = {
   'team.held.block': 'عند الرفض، احظر كتّابها أيضًا',
   'team.held.submission': 'اقتراح',
   'team.held.comment': 'تعليق',
+  'team.held.edit': 'تعديل تعليق',
   'team.held.reason': '{reason, select, anonymous {منشور مجهول} all {كل المنشورات محتجزة} other {يحتوي على رابط}}',
   'team.held.anonymous': 'مجهول',
   'team.held.count': '{count, plural, zero {لا منشورات} one {منشور واحد} two {منشوران} few {# منشورات} many {# منشورًا} other {# منشور}}',

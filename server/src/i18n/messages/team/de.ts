@@ -110,6 +110,7 @@ export const teamDe: TeamCatalogue = {
   'team.held.block': 'Beim Ablehnen auch die Autoren sperren',
   'team.held.submission': 'Einreichung',
   'team.held.comment': 'Kommentar',
+  'team.held.edit': 'Änderung eines Kommentars',
   'team.held.reason': '{reason, select, anonymous {Anonymer Beitrag} all {Jeder Beitrag wird zurückgehalten} other {Enthält einen Link}}',
   'team.held.anonymous': 'Anonym',
   'team.held.count': '{count, plural, one {# Beitrag} other {# Beiträge}}',

@@ -124,6 +124,7 @@ export const teamEn = {
   'team.held.block': 'When rejecting, also block their authors from posting',
   'team.held.submission': 'Submission',
   'team.held.comment': 'Comment',
+  'team.held.edit': 'Edit of a comment',
   'team.held.reason': '{reason, select, anonymous {Anonymous post} all {Every post is held} other {Contains a link}}',
   'team.held.anonymous': 'Anonymous',
   'team.held.count': '{count, plural, one {# post} other {# posts}}',

@@ -110,6 +110,7 @@ export const teamEs: TeamCatalogue = {
   'team.held.block': 'Al rechazar, bloquear también a sus autores',
   'team.held.submission': 'Propuesta',
   'team.held.comment': 'Comentario',
+  'team.held.edit': 'Edición de un comentario',
   'team.held.reason': '{reason, select, anonymous {Publicación anónima} all {Se retiene toda publicación} other {Contiene un enlace}}',
   'team.held.anonymous': 'Anónimo',
   'team.held.count': '{count, plural, one {# publicación} other {# publicaciones}}',

@@ -110,6 +110,7 @@ export const teamFr: TeamCatalogue = {
   'team.held.block': 'En refusant, bloquer aussi leurs auteurs',
   'team.held.submission': 'Proposition',
   'team.held.comment': 'Commentaire',
+  'team.held.edit': 'Modification d’un commentaire',
   'team.held.reason': '{reason, select, anonymous {Publication anonyme} all {Toute publication est retenue} other {Contient un lien}}',
   'team.held.anonymous': 'Anonyme',
   'team.held.count': '{count, plural, one {# publication} other {# publications}}',

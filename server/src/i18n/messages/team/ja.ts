@@ -110,6 +110,7 @@ export const teamJa: TeamCatalogue = {
   'team.held.block': '却下するときに投稿者もブロックする',
   'team.held.submission': '投稿',
   'team.held.comment': 'コメント',
+  'team.held.edit': 'コメントの編集',
   'team.held.reason': '{reason, select, anonymous {匿名の投稿} all {すべての投稿を保留中} other {リンクを含む}}',
   'team.held.anonymous': '匿名',
   'team.held.count': '{count, plural, other {# 件}}',

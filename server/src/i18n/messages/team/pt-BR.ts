@@ -110,6 +110,7 @@ export const teamPtBR: TeamCatalogue = {
   'team.held.block': 'Ao rejeitar, bloquear também os autores',
   'team.held.submission': 'Sugestão',
   'team.held.comment': 'Comentário',
+  'team.held.edit': 'Edição de um comentário',
   'team.held.reason': '{reason, select, anonymous {Publicação anônima} all {Toda publicação é retida} other {Contém um link}}',
   'team.held.anonymous': 'Anônimo',
   'team.held.count': '{count, plural, one {# publicação} other {# publicações}}',

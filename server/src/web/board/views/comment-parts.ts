@@ -35,6 +35,8 @@ export interface ConversationView {
   refused?: CommentFormState | undefined;
   /** The visitor's comment was held for the team (docs/moderation.md): a notice above the form says so. */
   held?: boolean | undefined;
+  /** The id of the visitor's comment whose edit was held for the team (docs/moderation.md, "Edits"): a notice under it says so. */
+  heldEdit?: string | undefined;
 }
 
 /** The paths of a comment's posts. */
@@ -93,6 +95,8 @@ export function boardThreadOptions(view: ConversationView): ThreadOptions {
     i18n,
     actions: (comment) => {
       const parts: SafeHtml[] = [];
+      // The edit waits for the team: the comment above still reads as it did.
+      if (view.heldEdit === comment.id && isAuthor(comment, view.visitor)) parts.push(html`<p class="form-notice" role="status" data-edit-held>${t('comments.editHeld')}</p>`);
       const refusedEdit = view.refused?.form === `edit:${comment.id}` && isAuthor(comment, view.visitor) ? view.refused : undefined;
       // The author's edit refused (the team answered meanwhile) comes back open, as typed, with why.
       if (ownOpen(comment, view.comments, view.visitor) || refusedEdit) {

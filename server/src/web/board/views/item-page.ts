@@ -37,6 +37,8 @@ export interface ItemView {
   refused?: CommentFormState | undefined;
   /** The visitor's comment was held for the team: the conversation says so above its form. */
   heldComment?: boolean | undefined;
+  /** The visitor's edit of this comment (its id) was held for the team: the conversation says so under it. */
+  heldEdit?: string | undefined;
 }
 
 /**
@@ -63,6 +65,6 @@ ${view.subscribed === undefined ? '' : subscribeForm(project.slug, item.id, view
 </div>
 </article>
 ${statusTimeline(item, view.history, when, false, i18n)}
-${conversation({ slug: project.slug, itemId: item.id, comments: item.comments, visitor: view.visitor, anonymousComments: view.anonymousComments ?? false, guard: view.guard ?? unsignedGuard(), when, i18n, refused: view.refused, held: view.heldComment })}`;
+${conversation({ slug: project.slug, itemId: item.id, comments: item.comments, visitor: view.visitor, anonymousComments: view.anonymousComments ?? false, guard: view.guard ?? unsignedGuard(), when, i18n, refused: view.refused, held: view.heldComment, heldEdit: view.heldEdit })}`;
   return page({ title: item.title, assets: view.assets, project, visitor: view.visitor, path: boardPaths.item(project.slug, item.id), body, i18n });
 }

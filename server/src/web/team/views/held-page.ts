@@ -62,15 +62,15 @@ function row(post: HeldPost, i18n: I18n): SafeHtml {
   const { t } = i18n;
   const box = `select-${post.id}`;
   const title = post.title ?? post.content ?? '';
-  // A comment links to its item; a submission has no page yet: its row is its own anchor.
-  const href = post.kind === 'comment' && post.feedbackId ? teamPaths.item(post.feedbackId) : `#held-${post.id}`;
+  // A comment links to its item (an edit to the comment it rewrites); a submission has no page yet: its row is its own anchor.
+  const href = post.kind === 'comment' && post.feedbackId ? `${teamPaths.item(post.feedbackId)}${post.editOf ? `#comment-${post.editOf}` : ''}` : `#held-${post.id}`;
   return html`<li class="item" data-item="${post.id}" id="held-${post.id}">
 <input type="checkbox" name="id" value="${post.id}" id="${box}">
 <input type="hidden" name="shown" value="${post.id}">
 <div class="item-body">
 <h2 class="item-title"><label for="${box}" class="visually-hidden">${t('team.inbox.select', { title: isolated(title) })}</label><a href="${href}">${isolated(title)}</a></h2>
 <ul class="meta">
-<li class="tag">${t(post.kind === 'comment' ? 'team.held.comment' : 'team.held.submission')}</li>
+<li class="tag">${t(post.editOf ? 'team.held.edit' : post.kind === 'comment' ? 'team.held.comment' : 'team.held.submission')}</li>
 <li class="tag">${t('team.held.reason', { reason: post.reason })}</li>
 <li>${post.author ? isolated(post.author.name ?? post.author.externalId) : t('team.held.anonymous')}</li>
 <li>${when(post.createdAt, i18n)}</li>
