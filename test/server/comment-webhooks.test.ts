@@ -103,7 +103,7 @@ for (const backend of backends()) {
         const { comment } = await site.comments.create(item.id, { content: 'Please call', endUser: { externalId: 'del-ann' } });
         topId = comment.id;
         noteId = (await team.comments.create(item.id, { content: 'Secret pricing talk', team: { name: 'Sales' }, internal: true, parentId: comment.id })).comment.id;
-        await site.comments.delete(item.id, comment.id, { endUserId: 'del-ann' });
+        await site.comments.delete(item.id, comment.id, { endUserId: 'del-ann', userToken: endUserToken(await identitySecretOf(server), 'del-ann') });
       }, { plain: 2, inside: 4 });
 
       const deleted = {

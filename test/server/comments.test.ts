@@ -210,8 +210,8 @@ for (const backend of backends()) {
         const second = (await comment(id, { content: 'Sales says yes', team: { name: 'Sales' }, parentId: first.id }, team)).body.comment;
         expect(second).to.include({ parentId: top.id, internal: true });
 
-        // Either key, as the author: a public key (the finding) or a secret key acting for the end user.
-        const res = await request(caller, 'DELETE', `/api/v1/feedback/${id}/comments/${top.id}?endUserId=ann`);
+        // Either key, as the author: a public key (the finding; with the end user's token) or a secret key acting for the end user.
+        const res = await request(caller, 'DELETE', `/api/v1/feedback/${id}/comments/${top.id}?endUserId=ann`, caller === server ? as('ann') : {});
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         expect(res.body).to.deep.equal({ id: top.id, deleted: true, repliesDeleted: 0, commentCount: 0 });
 

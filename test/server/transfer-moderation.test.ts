@@ -191,7 +191,7 @@ for (const backend of backends()) {
       const older = await emptyDatabase(backend);
       try {
         const summary = await importDump(older.orm, linesOf(version5));
-        expect(summary.version).to.equal(4);
+        expect(summary.version).to.equal(5);
         const [rows] = await older.orm.em.fork().execute<{ held: number; edits: number }[]>(
           'select (select count(*)::int from held_posts) as held, (select count(*)::int from held_posts where comment_id is not null) as edits',
         );

@@ -81,6 +81,7 @@ const COVERED: Record<string, Covered> = {
 /** Tables that point at a table of the person without holding anything of theirs. */
 const NOT_THEIRS: Record<string, string> = {
   changelog_entry_items: "the team's changelog linking an item of theirs: the entry is the team's text, and the item is shown in submissions",
+  notification_holds: "the team's change to an item of theirs while its Undo is offered: what it tells them is in their notifications, exported",
 };
 
 /** A foreign key: `table.columns` references `parent.parentColumns`. */

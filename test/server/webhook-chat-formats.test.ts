@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { FeedbackClient } from '@feedbackd/sdk';
 import { backends } from '../helpers/backends.js';
 import { withServer } from '../helpers/test-server.js';
+import { endUserToken, identitySecretOf } from '../helpers/end-user-token.js';
 import { startReceiver, until } from '../helpers/webhook-receiver.js';
 
 /*
@@ -105,7 +106,7 @@ for (const backend of backends()) {
         const item = await publicClient.feedback.create({ title: 'Slack thread' });
         const { comment } = await publicClient.comments.create(item.id, { content: 'Ring me', endUser: { externalId: 'slack-ann' } });
         await client.comments.create(item.id, { content: 'VIP <!channel>', team: { name: 'Sales' }, internal: true, parentId: comment.id });
-        await publicClient.comments.delete(item.id, comment.id, { endUserId: 'slack-ann' });
+        await publicClient.comments.delete(item.id, comment.id, { endUserId: 'slack-ann', userToken: endUserToken(await identitySecretOf(server), 'slack-ann') });
         await until(() => plain.received.length >= 1 && inside.received.length >= 2, 15_000, 'the Slack deliveries');
         const texts = (receiver: typeof plain) => receiver.received.map((r) => (JSON.parse(r.body) as { text: string }).text).sort();
         expect(texts(plain)).to.deep.equal([`A comment on ${item.id} was deleted`]);

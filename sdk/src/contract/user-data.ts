@@ -135,7 +135,7 @@ export const UserExportSchema = z.object({
   subscriptions: z.array(ExportedSubscriptionSchema),
   heldPosts: z.array(HeldPostSchema.omit({ author: true }).extend({ feedbackTitle: z.string().nullable() })),
   notifications: z.array(ExportedNotificationSchema),
-  blocks: z.array(z.object({ createdAt: TimestampSchema })),
+  blocks: z.array(z.object({ id: z.string(), excerpt: z.string().nullable(), createdAt: TimestampSchema, expiresAt: TimestampSchema.nullable() })),
 });
 
 /** `data` of the `user.erased` webhook event: whom the receiver should forget too, and the counts. Nothing else of the person. */

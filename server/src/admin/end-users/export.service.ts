@@ -74,7 +74,8 @@ const EXPORT_END_USER = `select jsonb_build_object(
         'sentAt', ${isoOrNull('n.sent_at')}) order by n.created_at, n.id)
       from notifications n where n.end_user_id = e.id), '[]'::jsonb),
     'blocks', coalesce((
-      select jsonb_agg(jsonb_build_object('createdAt', ${isoTimestamp('b.created_at')}) order by b.created_at)
+      select jsonb_agg(jsonb_build_object('id', b.id, 'excerpt', b.excerpt, 'createdAt', ${isoTimestamp('b.created_at')},
+        'expiresAt', ${isoOrNull('b.expires_at')}) order by b.created_at)
       from posting_blocks b where b.end_user_id = e.id), '[]'::jsonb)
   ) as document
   from end_users e where e.project_id = ? and e.external_id = ?`;
