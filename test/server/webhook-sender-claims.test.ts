@@ -4,7 +4,8 @@ import { openDatabase, openSqlPool, type Database, type SqlPool } from '@feedbac
 import { FAN_OUT_AND_CLAIM, RECORD_OUTCOMES, submitBatches, webhookSender } from '@feedbackd/server/testing';
 import { newWebhookSecret } from '@feedbackd/sdk/webhooks';
 import { backends, type FreshDatabase } from '../helpers/backends.js';
-import { startReceiver, until, type Received } from '../helpers/webhook-receiver.js';
+import { request, withServer } from '../helpers/test-server.js';
+import { outboxSettled, startReceiver, until, type Received } from '../helpers/webhook-receiver.js';
 
 /*
  * Issue 49, finding 1, "the webhook sender sends successful deliveries twice": when a run's
@@ -252,6 +253,44 @@ for (const backend of backends()) {
         expect(s.failures).to.have.length(1);
       } finally {
         await p.close();
+      }
+    });
+  });
+}
+
+for (const backend of backends()) {
+  describe(`webhooks: the sender under bursts of mixed fan-out, through a server (${backend.name})`, () => {
+    const server = withServer(backend, { webhooksAllowPrivate: true });
+
+    it("when bursts of comments and anonymous submissions go to several endpoints (the webhook sender sends successful deliveries twice: the issue's reproduction), then every webhook-id arrives exactly once and no run of the sender fails", async () => {
+      const secretKey = await server.newKey(undefined, 'secret');
+      const receivers = await Promise.all(Array.from({ length: 7 }, () => startReceiver()));
+      try {
+        for (const receiver of receivers) expect((await request(server, 'POST', '/api/v1/webhooks', { body: { url: receiver.url }, apiKey: secretKey })).status).to.equal(201);
+        const item = (await request(server, 'POST', '/api/v1/feedback', { body: { title: 'Talked about' } })).body.feedback as { id: string };
+        for (let burst = 0; burst < 3; burst++) {
+          const answers = await Promise.all([
+            ...Array.from({ length: 12 }, (_, i) =>
+              request(server, 'POST', `/api/v1/feedback/${item.id}/comments`, { body: { content: `Burst ${burst}, comment ${i}`, endUser: { externalId: `commenter-${burst}-${i}` } } }),
+            ),
+            ...Array.from({ length: 16 }, (_, i) => request(server, 'POST', '/api/v1/feedback', { body: { title: `Burst ${burst}, anonymous ${i}` } })),
+          ]);
+          expect(answers.map((answer) => answer.status).filter((status) => status !== 201)).to.deep.equal([]);
+        }
+        await outboxSettled(server, 60_000);
+
+        const made = await server.sql<{ id: string; state: string; attempts: number; logged: number }>(
+          'select d.id, d.state, d.attempts, (select count(*) from webhook_attempts a where a.delivery_id = d.id)::int as logged from webhook_deliveries d',
+        );
+        const arrived = new Map<string, number>();
+        for (const { headers } of receivers.flatMap((receiver) => receiver.received)) arrived.set(String(headers['webhook-id']), (arrived.get(String(headers['webhook-id'])) ?? 0) + 1);
+        expect(made, 'deliveries: the item and 3 bursts of 28 events, to 7 endpoints').to.have.length((1 + 3 * 28) * 7);
+        expect(made.map((d) => [d.id, arrived.get(`msg_${d.id}`) ?? 0]).filter(([, count]) => count !== 1), 'webhook-ids that did not arrive exactly once').to.deep.equal([]);
+        expect(arrived.size).to.equal(made.length);
+        expect(made.filter((d) => d.state !== 'succeeded' || d.attempts !== 1 || d.logged !== 1)).to.deep.equal([]);
+        expect(server.logs.filter((line) => line.includes('webhook sender failed'))).to.deep.equal([]);
+      } finally {
+        await Promise.all(receivers.map((receiver) => receiver.close()));
       }
     });
   });
