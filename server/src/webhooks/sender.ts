@@ -25,6 +25,11 @@ export interface SenderOptions {
   timeoutMs?: number;
   /** Attempts a second at most, from this machine (`serve --webhooks-per-second`; DEFAULT_WEBHOOKS_PER_SECOND). */
   perSecond?: number;
+  /**
+   * Called when a fan-out has committed (events became deliveries, grouped rows became events): a
+   * pull endpoint's deliveries, left unclaimed for its listener, may be due now (wake-ups.ts).
+   */
+  onFannedOut?: () => void;
 }
 
 /** What one claim of a run came to. */
@@ -95,6 +100,7 @@ export function webhookSender(options: SenderOptions): { sendDue(stopping?: Abor
       const fanned = fresh[0]?.events_fanned ?? 0;
       take(fresh);
       busy = fanned > 0;
+      if (busy) options.onFannedOut?.();
       // Fewer waited alone than there was room for: grouped rows (a batch statement's events)
       // become their events. At least one is expanded even with no room left, so that a grouped
       // row never waits behind events written after it; their fan-out waits for room.
@@ -107,6 +113,7 @@ export function webhookSender(options: SenderOptions): { sendDue(stopping?: Abor
             const perEvent = fanned > 0 ? Math.max(1, (free - room()) / fanned) : 1;
             take(await sql.query<FannedOut>('', FAN_OUT_AND_CLAIM, [Math.max(1, Math.floor(room() / perEvent)), claimSeconds]));
           }
+          options.onFannedOut?.();
         }
       }
       if (room() > 0) deliveries.push(...(await sql.query<ClaimedDelivery & Record<string, unknown>>('', CLAIM_DUE, [room(), claimSeconds])));
