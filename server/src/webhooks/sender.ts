@@ -132,6 +132,8 @@ export function webhookSender(options: SenderOptions): { sendDue(stopping?: Abor
       let moreDue = true;
       /** The first failure of this run: nothing more is claimed, and the run fails with it once what is under way is recorded. */
       let failure: { cause: unknown } | undefined;
+      /** The last record failed: what is left unrecorded waits for the next run. */
+      let recordFailed = false;
       for (;;) {
         // Stopping: nothing new is claimed, and the attempts under way end at once (recorded as
         // failed, so they are sent again after the restart), instead of holding the shutdown.
@@ -155,9 +157,11 @@ export function webhookSender(options: SenderOptions): { sendDue(stopping?: Abor
           failure ??= claimed.error;
         }
         if (unrecorded.length > 0) {
+          recordFailed = false;
           await recordEnded().catch((cause: unknown) => {
             failure ??= { cause };
             moreDue = false;
+            recordFailed = true;
           });
         }
         if (inFlight.size === 0 && !moreDue) {
@@ -166,10 +170,10 @@ export function webhookSender(options: SenderOptions): { sendDue(stopping?: Abor
             return sent;
           }
           // Their record failed: they wait for the next run, which records them first.
-          if (failure) throw runFailed(failure, unrecorded.length);
+          if (recordFailed) throw runFailed(failure, unrecorded.length);
         }
         // Attempts that ended while the last ones were recorded are recorded first.
-        if (unrecorded.length > 0 && !failure) continue;
+        if (unrecorded.length > 0 && !recordFailed) continue;
         if (!moreDue) {
           await Promise.race(inFlight);
           continue;
