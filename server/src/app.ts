@@ -27,6 +27,7 @@ import { proveEndUser } from './web/kit/visitor-token.js';
 import { DEFAULT_PROJECT_SLUG } from './serve-defaults.js';
 import { team } from './web/team/team.js';
 import { mountWebhookRoutes } from './webhooks/routes.js';
+import { webhookWakeups, type WebhookWakeups } from './webhooks/wake-ups.js';
 import { mountSubscriptionRoutes } from './notify/subscription-routes.js';
 
 export interface AppDependencies {
@@ -64,8 +65,10 @@ export interface AppDependencies {
   /**
    * Webhook endpoints may be on loopback and private networks (`serve --webhooks-allow-private`);
    * default false. `stopping` is aborted when the server stops, which ends the pulls that wait.
+   * `wakeups` wake the waiting pulls (webhooks/wake-ups.ts): the serving process's, told of the
+   * other processes' changes too; absent, the app's own, which hears only its requests.
    */
-  webhooks?: { allowPrivate: boolean; stopping?: AbortSignal };
+  webhooks?: { allowPrivate: boolean; stopping?: AbortSignal; wakeups?: WebhookWakeups };
   /**
    * The server's public origin (`serve --public-url`, checked: http/origins.ts): the board's and
    * the team's pages answer only requests for its host, take posts only from it, and redirect to
@@ -108,7 +111,8 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   mountChangelogRoutes(router, { orm }, mountOptions);
   mountNotificationRoutes(router, mountOptions);
   mountSubscriptionRoutes(router, mountOptions);
-  mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger, stopping: deps.webhooks?.stopping });
+  const wakeups = deps.webhooks?.wakeups ?? webhookWakeups();
+  mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger, stopping: deps.webhooks?.stopping, wakeups });
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
   // One limiter for the keys' budgets and the board's posts per address (one store, one bank).
   const limiter = deps.rateLimit === 'off' ? undefined : toRateLimiter(deps.rateLimit);
@@ -132,6 +136,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
   // contract's routes.
   app
     .use(edge(deps.logger))
+    .use(wakesPulls(wakeups))
     .use(keyless.routes())
     .use(
       access({
@@ -147,6 +152,26 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     .use(router.routes())
     .use(router.allowedMethods());
   return app;
+}
+
+/** The methods that write nothing. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Tells the waiting webhook pulls (webhooks/wake-ups.ts) of each request that may have written,
+ * when it has ended (its transaction committed or rolled back): an event, a redelivery, an outcome
+ * reported, an endpoint enabled may have made a pull endpoint's delivery due. A request that
+ * writes nothing costs a pull a look at most; one that is not told of costs a waiting pull the
+ * rest of its wait.
+ */
+function wakesPulls(wakeups: WebhookWakeups): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      if (!SAFE_METHODS.has(ctx.method) && !ctx.state.wakesNoPull) wakeups.changed();
+    }
+  };
 }
 
 /** The ORM as the operator's endpoints ask for it. */

@@ -23,9 +23,11 @@ export {
 export { buildOpenApiDocument } from './openapi.js';
 export { OPENAPI_PATH } from './http/keyless-routes.js';
 export { mountedRoutes, type MountedRoute } from './http/mounted-routes.js';
-export { PRUNE_LOG, WEBHOOK_LOG_DAYS } from './webhooks/deliveries.sql.js';
+export { FAN_OUT_AND_CLAIM, PRUNE_LOG, RECORD_OUTCOMES, WEBHOOK_LOG_DAYS } from './webhooks/deliveries.sql.js';
+export { webhookSender, type SenderOptions } from './webhooks/sender.js';
 export { CLAIM_PULLED, LISTENER_IDLE_HOURS, PRUNE_LISTENERS, PULL_PROBE } from './webhooks/listeners.sql.js';
 export { PULL_POLL_MS } from './webhooks/pull-waiters.js';
+export { WAKEUP_CHANNEL } from './webhooks/postgres-wake-ups.js';
 export { nextDelayMs, RETRY_DELAYS_MS } from './webhooks/attempts.js';
 export { pace } from './webhooks/pace.js';
 export { loadVoterSecret, rekeyLegacyVoterKey, rekeyLegacyVoters } from './db/voter-secret.js';

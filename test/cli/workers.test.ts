@@ -83,6 +83,38 @@ for (const backend of backends()) {
       expect(detail.feedback.statusHistory.length).to.be.within(1, 8);
     });
 
+    it('when pulls wait on both workers and one event is written (waiting pulls cost a statement while nothing happens), then every pull is woken within its wait, told across processes (the primary, or NOTIFY)', async () => {
+      const created = await inProcess(['keys', 'create', '--secret', '--json', ...where]);
+      expect(created.code, created.stderr).to.equal(0);
+      const secret = (JSON.parse(created.stdout) as { key: string }).key;
+      const call = (method: string, path: string, body: unknown) =>
+        fetch(`${server.url}${path}`, { method, headers: { 'x-api-key': secret, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const endpoints: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const made = (await (await call('POST', '/api/v1/webhooks/listen', { forwardTo: 'http://localhost:4000/hooks', events: ['feedback.created'] })).json()) as { webhook: { id: string } };
+        endpoints.push(made.webhook.id);
+      }
+      const requestLines = () => server.stderr().split('\n').map(parseLogLine).filter((entry) => entry?.msg === 'request');
+      const before = requestLines().length;
+      const pulls = endpoints.map(async (id) => {
+        const deadline = performance.now() + 25_000;
+        const answer = await call('POST', `/api/v1/webhooks/${id}/pull`, { waitSeconds: 25 });
+        const body = (await answer.json()) as { items: { body: string }[] };
+        return { at: performance.now(), deadline, ids: body.items.map((item) => (JSON.parse(item.body) as { data: { feedback: { id: string } } }).data.feedback.id) };
+      });
+      // A moment for every pull to look for itself and wait (one that still looks finds the event
+      // itself, and the test holds as well: it never fails for the pause).
+      await sleep(1_000);
+      const item = (await (await call('POST', '/api/v1/feedback', { title: 'Heard by every worker' })).json()) as { feedback: { id: string } };
+      const answers = await Promise.all(pulls);
+      for (const answer of answers) {
+        expect(answer.ids).to.deep.equal([item.feedback.id]);
+        expect(answer.at, 'woken by the event, before its wait ended').to.be.below(answer.deadline);
+      }
+      const pullPids = () => new Set(requestLines().slice(before).filter((entry) => String(entry!.path).endsWith('/pull')).map((entry) => entry!.pid));
+      await until(() => pullPids().size >= 2, 10_000, () => `pulls answered by two processes (pids seen: ${[...pullPids()].join(', ')})`);
+    });
+
     it('when SIGTERM arrives while a request is in flight, then that request completes, new connections are refused, and the server exits 0 within 10 s', async () => {
       const body = JSON.stringify({ title: 'Sent across a shutdown' });
       const { port } = new URL(server.url);

@@ -10,6 +10,7 @@ import { baseUrl } from '../serve/http-server.js';
 import { prepareDatabase } from '../serve/prepare-database.js';
 import { logListening, machineJobOptions, processSettings, type ServeOptions } from '../serve/serve-options.js';
 import { isLifecycleMessage, WORKER_CONFIG_VARIABLE, type LifecycleMessage, type WorkerConfig } from './worker-config.js';
+import { isWakeupMessage, tellWorkers } from './webhook-wakeups.js';
 
 export interface ClusterOptions extends ServeOptions {
   /** Serving processes to fork (at least 1). */
@@ -63,6 +64,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     return new Promise((resolve, reject) => {
       let ready = false;
       worker.on('message', (message: unknown) => {
+        // A change that waiting webhook pulls may want, made in this worker: the others hear of it.
+        if (isWakeupMessage(message) && message.webhookWakeup === 'changed') tellWorkers(worker);
         if (isLifecycleMessage(message) && message.lifecycle === 'ready') {
           ready = true;
           port = message.port;
@@ -100,7 +103,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   }
   const url = baseUrl(options.host, port);
   // The machine's periodic jobs run here, once, in a thread of the primary's own.
-  const jobs = startBackgroundJobs(database, logger, machineJobOptions(config, url));
+  // What its jobs write for waiting webhook pulls (a fan-out, an announcement), every worker hears of.
+  const jobs = startBackgroundJobs(database, logger, machineJobOptions(config, url), () => tellWorkers());
   logListening(logger, config, { url, metricsUrl: metrics?.url, workers: options.workers });
 
   return {

@@ -15,7 +15,7 @@ export interface WorkerConfig extends ProcessSettings {
 
 export const WORKER_CONFIG_VARIABLE = 'FEEDBACK_WORKER';
 
-/** Messages between the primary and a worker (besides the rate limiter's, limits/cluster-link.ts, and the metrics', metrics/cluster.ts). */
+/** Messages between the primary and a worker (besides the rate limiter's, limits/cluster-link.ts, the metrics', metrics/cluster.ts, and the webhook pulls' wake-ups, webhook-wakeups.ts). */
 export type LifecycleMessage = { lifecycle: 'ready'; port: number } | { lifecycle: 'shutdown' };
 
 export function isLifecycleMessage(message: unknown): message is LifecycleMessage {

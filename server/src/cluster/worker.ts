@@ -4,6 +4,7 @@ import { openOrm } from '../db/orm.js';
 import { workerLimiter } from '../limits/cluster-link.js';
 import { createLogger, type Logger } from '../logger.js';
 import { serveProcess } from '../serve/serve-process.js';
+import { workerWakeups } from './webhook-wakeups.js';
 import { isLifecycleMessage, WORKER_CONFIG_VARIABLE, type LifecycleMessage, type WorkerConfig } from './worker-config.js';
 
 /**
@@ -27,6 +28,8 @@ async function runWorker(): Promise<void> {
     metrics: config.metrics ? 'to the primary' : undefined,
     // The primary runs them, once for the machine.
     machineJobs: false,
+    // On the embedded database, waiting webhook pulls hear the other workers' changes through the primary.
+    peers: workerWakeups,
   });
   logger.debug('worker listening', { url: serving.url });
   process.send({ lifecycle: 'ready', port: serving.port } satisfies LifecycleMessage);

@@ -67,9 +67,7 @@ export const EMBEDDED_WAIT_MS = 10_000;
  * while it was empty kept scanning all of it (a seq scan of 30 million rows in one benchmark run).
  */
 export function openSqlPool(database: Pick<Database, 'kind' | 'connection'>, connections: number, options: { genericPlans?: boolean } = {}): HotPool {
-  const connection: pg.ClientConfig = 'clientUrl' in database.connection
-    ? { connectionString: database.connection.clientUrl }
-    : { host: database.connection.host, port: database.connection.port, user: database.connection.user, database: database.connection.dbName };
+  const connection = clientConfig(database);
   if (database.kind === 'embedded') return embeddedPool(connection, connections);
   const sessionOptions = options.genericPlans === false ? SESSION_OPTIONS.replace('force_generic_plan', 'auto') : SESSION_OPTIONS;
   const lanes = openPipelines({ connection: { ...connection, options: sessionOptions }, lanes: connections, connectTimeoutMs: CONNECT_TIMEOUT_MS });
@@ -81,6 +79,13 @@ export function openSqlPool(database: Pick<Database, 'kind' | 'connection'>, con
     figures: () => lanes.figures(),
     close: () => (closing ??= lanes.close()),
   };
+}
+
+/** How node-postgres connects to `database`. */
+export function clientConfig(database: Pick<Database, 'connection'>): pg.ClientConfig {
+  return 'clientUrl' in database.connection
+    ? { connectionString: database.connection.clientUrl }
+    : { host: database.connection.host, port: database.connection.port, user: database.connection.user, database: database.connection.dbName };
 }
 
 function embeddedPool(connection: pg.ClientConfig, max: number): HotPool {

@@ -35,6 +35,11 @@ export interface AppState {
   boardSlug?: string | undefined;
   /** That board's default language (`feedback board brand --locale`): its refusals' language when the reader has none of ours. */
   boardLocale?: string | undefined;
+  /**
+   * Set by a request that may write but changes nothing a waiting webhook pull looks for (a pull
+   * itself): its end wakes no pull (webhooks/wake-ups.ts).
+   */
+  wakesNoPull?: boolean | undefined;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

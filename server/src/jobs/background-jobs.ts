@@ -24,10 +24,14 @@ export interface JobsThreadData extends MachineJobOptions {
   nice: number;
 }
 
-/** What the jobs' thread tells the process: a log line, a mail outcome, that its jobs started, or that it stopped. */
+/**
+ * What the jobs' thread tells the process: a log line, a mail outcome, that a job wrote what a
+ * waiting webhook pull may want, that its jobs started, or that it stopped.
+ */
 export type JobsThreadMessage =
   | { log: { level: LogLevel; message: string; fields?: Record<string, unknown> } }
   | { mail: { outcome: 'sent' | 'failed' | 'suppressed'; count: number } }
+  | { webhooks: true }
   | { started: true }
   | { stopped: true };
 
@@ -35,8 +39,9 @@ export type JobsThreadMessage =
  * Runs the machine's periodic jobs (machine-jobs.ts: the idempotency sweep, the webhook sender and
  * the log pruning) in a thread of their own at a lower CPU priority, on their own connection to
  * the database. Used once per machine: by `feedback serve`'s one process, or a cluster's primary.
+ * `onWebhookChange` is told when a job wrote what a waiting webhook pull may want (webhooks/wake-ups.ts).
  */
-export function startBackgroundJobs(database: Pick<Database, 'kind' | 'connection'>, logger: Logger, options: MachineJobOptions): RunningJobs {
+export function startBackgroundJobs(database: Pick<Database, 'kind' | 'connection'>, logger: Logger, options: MachineJobOptions, onWebhookChange?: () => void): RunningJobs {
   const data: JobsThreadData = { ...options, database: { kind: database.kind, connection: database.connection }, nice: JOBS_NICE };
   let stopping = false;
   let respawn: NodeJS.Timeout | undefined;
@@ -51,6 +56,7 @@ export function startBackgroundJobs(database: Pick<Database, 'kind' | 'connectio
     thread.on('message', (message: JobsThreadMessage) => {
       if ('log' in message) logger[message.log.level](message.log.message, message.log.fields as LogFields | undefined);
       else if ('mail' in message) countMail(message.mail.outcome, message.mail.count);
+      else if ('webhooks' in message) onWebhookChange?.();
       else if ('started' in message) started = true;
       else stopped?.();
     });

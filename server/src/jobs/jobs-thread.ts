@@ -4,6 +4,8 @@ import { openSqlPool } from '../db/pool.js';
 import type { Logger, LogLevel } from '../logger.js';
 import type { JobsThreadData, JobsThreadMessage } from './background-jobs.js';
 import { startMachineJobs } from './machine-jobs.js';
+import { TELL_WAKEUP } from '../webhooks/postgres-wake-ups.js';
+import { throttled, WAKEUP_EVERY_MS } from '../webhooks/wake-ups.js';
 
 /**
  * The thread that runs the machine's jobs (background-jobs.ts): its own connection, its log lines
@@ -27,12 +29,19 @@ try {
 
 // Planned for the data at each run, never once for good: see openSqlPool.
 const sql = openSqlPool(data.database, 1, { genericPlans: false });
-const jobs = startMachineJobs(sql, logger, data, (outcome, count) => post({ mail: { outcome, count } }));
+// What a waiting webhook pull may want (webhooks/wake-ups.ts) is told to the process, which wakes
+// its pulls or a cluster's workers; on PostgreSQL also to every process of every machine.
+const tellWebhooks = throttled(() => {
+  post({ webhooks: true });
+  if (data.database.kind === 'postgres') void sql.query('', TELL_WAKEUP, []).catch(() => {});
+}, WAKEUP_EVERY_MS);
+const jobs = startMachineJobs(sql, logger, data, (outcome, count) => post({ mail: { outcome, count } }), () => tellWebhooks.call());
 
 port.on('message', (message: unknown) => {
   if (message !== 'stop') return;
   void jobs
     .stop()
+    .then(() => tellWebhooks.cancel())
     .then(() => sql.close())
     .finally(() => post({ stopped: true }));
 });

@@ -57,10 +57,11 @@ export type MailOutcome = (outcome: 'sent' | 'failed' | 'suppressed', count: num
  * The jobs that run once per machine, outside requests: in `feedback serve`'s one process, or in
  * the primary of a cluster (never in each worker, which would repeat them N times): the idempotency
  * sweep and the webhook sender (webhooks/sender.ts), whose claims also keep several machines from
- * sending one attempt twice.
+ * sending one attempt twice. `onWebhookChange` is told when a job wrote what a waiting webhook
+ * pull may want (webhooks/wake-ups.ts): a fan-out, a changelog entry announced.
  */
-export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, options: MachineJobOptions, onMailOutcome?: MailOutcome): RunningJobs {
-  const webhooks = webhookSender({ sql, logger, allowPrivate: options.webhooksAllowPrivate, perSecond: options.webhooksPerSecond });
+export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, options: MachineJobOptions, onMailOutcome?: MailOutcome, onWebhookChange?: () => void): RunningJobs {
+  const webhooks = webhookSender({ sql, logger, allowPrivate: options.webhooksAllowPrivate, perSecond: options.webhooksPerSecond, onFannedOut: onWebhookChange });
   const { mail } = options;
   // Loaded on the first run, and only with a mail server: nodemailer and the catalogues would
   // otherwise slow every start of the jobs' thread.
@@ -108,7 +109,12 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
         name: 'changelog announcements',
         everyMs: CHANGELOG_SWEEP_EVERY_MS,
         quiet: true,
-        run: async () => ({ announced: (await sql.query('', ANNOUNCE_DUE, [null])).length }),
+        run: async () => {
+          const announced = (await sql.query('', ANNOUNCE_DUE, [null])).length;
+          // Their `changelog.published` events wait in the outbox: a waiting pull may want them.
+          if (announced > 0) onWebhookChange?.();
+          return { announced };
+        },
       },
       {
         name: 'webhook log pruning',

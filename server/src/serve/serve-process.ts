@@ -1,5 +1,5 @@
 import { createApp, type AppDependencies } from '../app.js';
-import { openSqlPool, type SqlPool } from '../db/pool.js';
+import { clientConfig, openSqlPool, type SqlPool } from '../db/pool.js';
 import { startBackgroundJobs } from '../jobs/background-jobs.js';
 import type { RateLimiter } from '../limits/lease-client.js';
 import { redisLimiter } from '../limits/redis-limiter.js';
@@ -11,6 +11,8 @@ import { enableMetrics, registry } from '../metrics/registry.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import { baseUrl, createHttpServer, drain, listen } from './http-server.js';
 import { machineJobOptions, type ProcessSettings } from './serve-options.js';
+import { postgresWakeups } from '../webhooks/postgres-wake-ups.js';
+import { webhookWakeups, type WakeupRelay } from '../webhooks/wake-ups.js';
 
 /** What differs between the process that serves a machine alone (startServer) and each worker of a cluster (cluster/worker.ts). */
 export interface ServingRole {
@@ -40,6 +42,13 @@ export interface ServingRole {
   machineJobs: boolean;
   /** Check every reply against the contract (tests). */
   validateResponses?: boolean;
+  /**
+   * On the embedded database, how this process tells the machine's other serving processes of a
+   * change that waiting webhook pulls may want, and hears theirs (webhooks/wake-ups.ts): a
+   * cluster's worker, through its primary. On PostgreSQL every process uses NOTIFY and LISTEN
+   * instead, which reach other machines too. Absent: a process that serves the machine alone.
+   */
+  peers?: (heard: () => void) => WakeupRelay;
 }
 
 export interface ServingProcess {
@@ -79,6 +88,11 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
   let metrics: MetricsListener | undefined;
   // Aborted as the drain begins: a pull that waits for deliveries answers then instead of holding it.
   const stopping = new AbortController();
+  // What wakes the waiting webhook pulls: this process's writes, its jobs' thread, the other processes.
+  const heard = () => wakeups.heard();
+  const wakeups = webhookWakeups(
+    settings.database.kind === 'postgres' ? [postgresWakeups(clientConfig(settings.database), sql, heard, logger)] : role.peers ? [role.peers(heard)] : [],
+  );
   try {
     const app = createApp({
       sql,
@@ -89,7 +103,7 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
       rateLimit: points === 'off' ? 'off' : { points, limiter: redis ?? machine },
       trustProxy: settings.trustProxy,
       failedAuthLimit: settings.failedAuthLimit,
-      webhooks: { allowPrivate: settings.webhooksAllowPrivate, stopping: stopping.signal },
+      webhooks: { allowPrivate: settings.webhooksAllowPrivate, stopping: stopping.signal, wakeups },
       publicUrl: settings.publicUrl,
       boardMinFillMs: settings.boardMinFillMs,
       boardProjectCacheTtlMs: settings.boardProjectCacheTtlMs,
@@ -99,7 +113,7 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
     if (typeof role.metrics === 'object') metrics = await startMetricsListener({ port: role.metrics.port, host: settings.host, scrape: () => registry.metrics(), logger });
     const server = createHttpServer(app.callback(), settings.connectionLimits);
     const port = await listen(server, settings.port, settings.host);
-    const jobs = role.machineJobs ? startBackgroundJobs(settings.database, logger, machineJobOptions(settings, baseUrl(settings.host, port))) : undefined;
+    const jobs = role.machineJobs ? startBackgroundJobs(settings.database, logger, machineJobOptions(settings, baseUrl(settings.host, port)), heard) : undefined;
     return {
       url: baseUrl(settings.host, port),
       port,
@@ -110,12 +124,14 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
         stopping.abort();
         await drain(server, settings.drainTimeoutMs, logger);
         await jobs?.stop();
+        await wakeups.close();
         unwatchPool();
         await sql.close();
         await redis?.close();
       },
     };
   } catch (error) {
+    await wakeups.close().catch(() => {});
     unwatchPool();
     await metrics?.close().catch(() => {});
     await sql.close().catch(() => {});

@@ -158,13 +158,18 @@ export const TEST_DELIVERY = `with ev as (
  * in parallel arrays: $1 delivery, $2 when the attempt began, $3 status code or null, $4 latency
  * ms, $5 the attempt's error or null, $6 the answer's start or null; then the delivery's new $7
  * state (`pending` for a retry due in $9 ms, `succeeded` or `failed`) and $8 its last error. A
- * delivery deleted meanwhile (its endpoint was) is passed over: the lock finds it gone.
+ * delivery deleted meanwhile (its endpoint was) is passed over: the lock finds it gone. So is an
+ * attempt recorded already (one of its delivery's attempts began at that very millisecond): a
+ * record sent again, after a failure that left it unknown whether the first one committed, writes
+ * nothing twice.
  */
 export const RECORD_OUTCOMES = `with outcome as (
     select * from unnest($1::uuid[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[])
       as o(delivery_id, attempted_at, status_code, latency_ms, error, response, state, last_error, retry_ms)
   ), live as (
-    select d.id from webhook_deliveries d join outcome o on o.delivery_id = d.id order by d.id for update of d
+    select d.id from webhook_deliveries d join outcome o on o.delivery_id = d.id
+    where not exists (select 1 from webhook_attempts a where a.delivery_id = d.id and a.attempted_at = o.attempted_at)
+    order by d.id for update of d
   ), logged as (
     insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error, response)
     select o.delivery_id, o.attempted_at, o.status_code, o.latency_ms, o.error, o.response from outcome o join live on live.id = o.delivery_id

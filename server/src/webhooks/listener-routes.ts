@@ -9,13 +9,16 @@ import type { ClaimedDelivery } from './deliveries.sql.js';
 import { GET_DELIVERY } from './endpoints.sql.js';
 import { CLAIM_PULLED, CREATE_LISTENER, TAKE_REPORTED, TOUCH_LISTENER } from './listeners.sql.js';
 import { deliveryBody, recordOutcome, signDelivery } from './attempts.js';
-import { fanOutProject, pullWaiters } from './pull-waiters.js';
+import { probeEndpoint, pullWaiters } from './pull-waiters.js';
+import type { WebhookWakeups } from './wake-ups.js';
 
 export interface ListenerRouteOptions {
   /** Where a reported outcome that disables an endpoint is told. */
   logger: Logger;
   /** Aborted when the server stops: a pull waiting for deliveries answers at once. */
   stopping?: AbortSignal;
+  /** What wakes the waiting pulls (wake-ups.ts). */
+  wakeups: WebhookWakeups;
 }
 
 /**
@@ -26,8 +29,8 @@ export interface ListenerRouteOptions {
  * follows an outcome.
  */
 export function mountListenerRoutes(router: Router<AppState>, options: MountOptions, webhooks: ListenerRouteOptions): void {
-  // The pulls that wait share one look at the database (pull-waiters.ts), instead of each its own.
-  const waiters = pullWaiters(options.sql);
+  // The pulls that wait share one look at the database when something happens (pull-waiters.ts), instead of each its own.
+  const waiters = pullWaiters(options.sql, webhooks.wakeups);
 
   mount(router, routes.listenWebhook, options, async ({ body }, ctx, sql) => {
     const secret = newWebhookSecret();
@@ -38,6 +41,9 @@ export function mountListenerRoutes(router: Router<AppState>, options: MountOpti
 
   // Its route takes no Idempotency-Key, so `sql` is the pool, never a transaction held open while it waits.
   mount(router, routes.pullWebhookDeliveries, options, async ({ params, body }, ctx, sql) => {
+    // A pull changes nothing another pull waits for (what it claims is not due for anyone else):
+    // its end wakes no waiting pull (app.ts).
+    ctx.state.wakesNoPull = true;
     const [endpoint] = await sql.query<{ enabled: boolean }>('', TOUCH_LISTENER, [projectOf(ctx), params.webhookId]);
     if (!endpoint) throw webhookNotFound();
     if (!endpoint.enabled) return reply(200, { items: [] });
@@ -47,12 +53,17 @@ export function mountListenerRoutes(router: Router<AppState>, options: MountOpti
     try {
       // A caller gone claims nothing: what it would have got stays due for the next pull.
       if (ended.signal.aborted) return reply(200, { items: [] });
-      await fanOutProject(sql, projectOf(ctx));
-      let claimed = await claim();
-      // Waiting, it runs no statement of its own: the shared look wakes it when its endpoint has a
-      // delivery due (pull-waiters.ts), and only then does it claim again.
-      while (claimed.length === 0 && (await waiters.wait(params.webhookId, deadline - performance.now(), ended.signal))) {
+      // Read before the look: a change told after it makes the wait look again at once.
+      let seen = webhooks.wakeups.changes;
+      const now = await probeEndpoint(sql, params.webhookId);
+      let claimed = now.due ? await claim() : [];
+      // Waiting, it runs no statement of its own: the look that a change or a due time brings
+      // wakes it when its endpoint has a delivery due (pull-waiters.ts), and only then does it claim again.
+      let dueInMs = now.dueInMs;
+      while (claimed.length === 0 && (await waiters.wait(params.webhookId, deadline - performance.now(), ended.signal, seen, dueInMs))) {
         if (ended.signal.aborted) return reply(200, { items: [] });
+        seen = webhooks.wakeups.changes;
+        dueInMs = null;
         claimed = await waiters.inTurn(claim);
       }
       return reply(200, { items: claimed.map(handedOut) });

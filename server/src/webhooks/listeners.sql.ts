@@ -65,19 +65,24 @@ export const PRUNE_LISTENERS = `delete from webhook_endpoints w
   where w.mode = 'pull' and coalesce(w.last_pulled_at, w.created_at) < now() - ${LISTENER_IDLE_HOURS} * interval '1 hour'`;
 
 /**
- * The one look that every waiting pull of a process shares (pull-waiters.ts): of the enabled pull
- * endpoints $1 (uuid[]), those with something to do, each with its project and which: `due`, a
- * delivery due and not under a live claim (what CLAIM_PULLED takes); `outbox`, events of its
- * project still waiting for their fan-out, grouped or not (what EXPAND_GROUPED_OF_PROJECT and
- * FAN_OUT_PROJECT take). Each test reads an index: the due deliveries' by endpoint, the outbox's
- * two partial ones of waiting rows.
+ * The look of waiting pulls (pull-waiters.ts), and a pull's own before it claims: of the enabled
+ * pull endpoints $1 (uuid[]), those with something to do now or later, each with its project and
+ * which: `due`, a delivery due and not under a live claim (what CLAIM_PULLED takes); `outbox`,
+ * events of its project still waiting for their fan-out, grouped or not (what
+ * EXPAND_GROUPED_OF_PROJECT and FAN_OUT_PROJECT take); `due_in_ms`, in how many ms its next
+ * pending delivery that is not due now comes due (a retry's time, or the end of a pull's claim),
+ * or null, so that a waiting pull is woken then without a look in between. Each test reads an
+ * index: the pending deliveries' by endpoint, the outbox's two partial ones of waiting rows.
  */
 export const PULL_PROBE = `select * from (
     select w.id, w.project_id,
       exists (select 1 from webhook_deliveries d
         where d.endpoint_id = w.id and d.state = 'pending' and d.next_attempt_at <= now() and (d.claimed_until is null or d.claimed_until < now())) as due,
       exists (select 1 from webhook_events e where not e.fanned_out and e.type <> '${GROUPED_EVENTS}' and e.project_id = w.project_id)
-        or exists (select 1 from webhook_events e where not e.fanned_out and e.type = '${GROUPED_EVENTS}' and e.project_id = w.project_id) as outbox
+        or exists (select 1 from webhook_events e where not e.fanned_out and e.type = '${GROUPED_EVENTS}' and e.project_id = w.project_id) as outbox,
+      (select (extract(epoch from min(greatest(d.next_attempt_at, d.claimed_until + interval '1 millisecond')) - now()) * 1000)::float8
+        from webhook_deliveries d
+        where d.endpoint_id = w.id and d.state = 'pending' and (d.next_attempt_at > now() or d.claimed_until >= now())) as due_in_ms
     from webhook_endpoints w
     where w.id = any ($1::uuid[]) and w.mode = 'pull' and w.disabled_at is null
-  ) x where x.due or x.outbox`;
+  ) x where x.due or x.outbox or x.due_in_ms is not null`;

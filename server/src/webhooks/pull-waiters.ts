@@ -1,26 +1,32 @@
 import type { Statements } from '../http/mount.js';
 import { EXPAND_GROUPED_OF_PROJECT, FAN_OUT_PROJECT } from './deliveries.sql.js';
 import { PULL_PROBE } from './listeners.sql.js';
+import { WAKEUP_EVERY_MS, type WebhookWakeups } from './wake-ups.js';
 
-/** How often the shared look runs while at least one pull waits. */
-export const PULL_POLL_MS = 250;
+/** How often at most the waiting pulls of a process look at the database together. */
+export const PULL_POLL_MS = WAKEUP_EVERY_MS;
 
 /**
  * The waiting pulls of one process (listener-routes.ts). Each pull used to look for itself every
- * 250 ms with three statements (expand, fan-out, claim): 60 waiting listeners took 720 statements
- * a second and cut the embedded database's API rate about 4x (issue 37). Now the pulls that wait
- * share one look every PULL_POLL_MS (none while nobody waits): PULL_PROBE for all of them at once,
- * then, only when events of their projects wait in the outbox, that project's fan-out (once, not
- * once per pull) and the probe again. A pull is woken only when its endpoint has a delivery due,
- * and then runs one statement of its own, its claim. A change written by any process or machine
- * is seen by the next look, so a waiting pull still answers within about PULL_POLL_MS of it.
+ * 250 ms with three statements (issue 37); then the pulls that waited shared one look every 250 ms,
+ * and 60 of them still cut the embedded database's API rate to about half (issue 49). Now they
+ * look only when woken: by a change told to this process (wake-ups.ts: a write request that ended
+ * here, the jobs' thread, another process), or at the time the last look found that a delivery of
+ * a waiting endpoint comes due (a retry's time, the end of a claim). While nothing happens they
+ * run no statement at all. A look is PULL_PROBE for every waiting endpoint at once, then, only
+ * when events of their projects wait in the outbox, that project's fan-out (once, not once per
+ * pull) and the probe again; a pull is woken only when its endpoint has a delivery due, and then
+ * runs one statement of its own, its claim. Looks run at most every PULL_POLL_MS, and a change
+ * told during a look brings another after it, so none is missed.
  */
 export interface PullWaiters {
   /**
    * Waits until pull endpoint `endpointId` may have something to claim (true), `ms` have passed
-   * or `signal` is aborted (false).
+   * or `signal` is aborted (false). `seen` is the wake-ups' count (WebhookWakeups.changes) read
+   * before the pull last looked: a change told since then brings a look at once. `dueInMs`: when,
+   * as that look found, a pending delivery of the endpoint comes due (null: none).
    */
-  wait(endpointId: string, ms: number, signal: AbortSignal): Promise<boolean>;
+  wait(endpointId: string, ms: number, signal: AbortSignal, seen: number, dueInMs: number | null): Promise<boolean>;
   /**
    * Runs a woken pull's claim, WOKEN_CLAIMS at a time: one event wakes every listener of its
    * project at once, and 60 claims together would take every connection of the embedded
@@ -32,19 +38,45 @@ export interface PullWaiters {
 /** How many woken pulls claim at once. */
 const WOKEN_CLAIMS = 2;
 
-export function pullWaiters(sql: Statements): PullWaiters {
+export function pullWaiters(sql: Statements, wakeups: WebhookWakeups): PullWaiters {
   /** The waiting pulls' wake-ups, by endpoint. */
   const byEndpoint = new Map<string, Set<(ready: boolean) => void>>();
+  /** When (performance.now()) a pending delivery of a waiting endpoint comes due, as the last look found. */
+  const dueAt = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
+  let timerAt = Infinity;
   let looking = false;
+  /** A change was told during a look, which may have read the database before it. */
+  let again = false;
+  let lastLook = -Infinity;
 
-  const schedule = () => {
-    if (timer === undefined && !looking && byEndpoint.size > 0) timer = setTimeout(() => void look(), PULL_POLL_MS);
+  /** A look at `at` (performance.now()), or sooner if one is planned sooner; never sooner than PULL_POLL_MS after the last. */
+  const plan = (at: number) => {
+    const when = Math.max(at, lastLook + PULL_POLL_MS);
+    if (timer !== undefined && timerAt <= when) return;
+    clearTimeout(timer);
+    timerAt = when;
+    timer = setTimeout(() => void look(), Math.max(0, when - performance.now()));
   };
+  const lookSoon = () => {
+    if (byEndpoint.size === 0) return;
+    if (looking) again = true;
+    else plan(performance.now());
+  };
+  const planDue = () => {
+    let soonest = Infinity;
+    for (const at of dueAt.values()) soonest = Math.min(soonest, at);
+    if (soonest < Infinity) plan(soonest);
+  };
+  wakeups.subscribe(lookSoon);
 
   async function look(): Promise<void> {
     timer = undefined;
+    timerAt = Infinity;
+    if (byEndpoint.size === 0) return;
     looking = true;
+    again = false;
+    lastLook = performance.now();
     const ids = [...byEndpoint.keys()];
     let ready: string[];
     try {
@@ -54,6 +86,9 @@ export function pullWaiters(sql: Statements): PullWaiters {
         for (const project of projects) await fanOutProject(sql, project);
         found = await sql.query<Probed>('', PULL_PROBE, [ids]);
       }
+      const now = performance.now();
+      for (const id of ids) dueAt.delete(id);
+      for (const row of found) if (!row.due && row.due_in_ms !== null && byEndpoint.has(row.id)) dueAt.set(row.id, now + Math.max(0, row.due_in_ms));
       ready = found.filter((row) => row.due).map((row) => row.id);
     } catch {
       // The database failed the look: each pull looks for itself, and answers what it meets (a 503).
@@ -62,7 +97,8 @@ export function pullWaiters(sql: Statements): PullWaiters {
       looking = false;
     }
     for (const id of ready) for (const wake of [...(byEndpoint.get(id) ?? [])]) wake(true);
-    schedule();
+    if (again) lookSoon();
+    planDue();
   }
 
   let claiming = 0;
@@ -81,9 +117,10 @@ export function pullWaiters(sql: Statements): PullWaiters {
         else claiming -= 1;
       }
     },
-    wait(endpointId, ms, signal) {
+    wait(endpointId, ms, signal, seen, dueInMs) {
       return new Promise<boolean>((resolve) => {
         if (signal.aborted || ms <= 0) return resolve(false);
+        if (byEndpoint.size === 0) wakeups.waiting(true);
         let wakes = byEndpoint.get(endpointId);
         if (!wakes) byEndpoint.set(endpointId, (wakes = new Set()));
         const own = wakes;
@@ -94,11 +131,16 @@ export function pullWaiters(sql: Statements): PullWaiters {
           clearTimeout(deadline);
           signal.removeEventListener('abort', aborted);
           own.delete(done);
-          if (own.size === 0 && byEndpoint.get(endpointId) === own) byEndpoint.delete(endpointId);
+          if (own.size === 0 && byEndpoint.get(endpointId) === own) {
+            byEndpoint.delete(endpointId);
+            dueAt.delete(endpointId);
+          }
           // Nobody waits: no look is left behind to keep the process (and the database) busy.
-          if (byEndpoint.size === 0 && timer !== undefined) {
+          if (byEndpoint.size === 0) {
             clearTimeout(timer);
             timer = undefined;
+            timerAt = Infinity;
+            wakeups.waiting(false);
           }
           resolve(ready);
         };
@@ -106,7 +148,13 @@ export function pullWaiters(sql: Statements): PullWaiters {
         const deadline = setTimeout(() => done(false), ms);
         signal.addEventListener('abort', aborted, { once: true });
         own.add(done);
-        schedule();
+        if (dueInMs !== null) {
+          const at = performance.now() + Math.max(0, dueInMs);
+          dueAt.set(endpointId, Math.min(dueAt.get(endpointId) ?? Infinity, at));
+          planDue();
+        }
+        // A change was told after this pull looked and before it waited: look again now.
+        if (wakeups.changes !== seen) lookSoon();
       });
     },
   };
@@ -118,12 +166,25 @@ interface Probed extends Record<string, unknown> {
   project_id: string;
   due: boolean;
   outbox: boolean;
+  due_in_ms: number | null;
 }
 
 /**
- * Makes the deliveries of project `project`'s waiting events now (grouped rows expanded first), as
- * the sender would at its next turn, so that a listener sees an event as soon as it is written.
+ * What pull endpoint `endpointId` has now: whether a delivery is due (events of its project that
+ * wait for their fan-out are fanned out first, as the sender would at its next turn, so that a
+ * listener sees an event as soon as it is written), and in how many ms its next pending one comes
+ * due (null: none). Nothing for an endpoint that is not an enabled pull endpoint.
  */
+export async function probeEndpoint(sql: Statements, endpointId: string): Promise<{ due: boolean; dueInMs: number | null }> {
+  let [found] = await sql.query<Probed>('', PULL_PROBE, [[endpointId]]);
+  if (found?.outbox) {
+    await fanOutProject(sql, found.project_id);
+    [found] = await sql.query<Probed>('', PULL_PROBE, [[endpointId]]);
+  }
+  return { due: found?.due ?? false, dueInMs: found?.due_in_ms ?? null };
+}
+
+/** Makes the deliveries of project `project`'s waiting events now (grouped rows expanded first). */
 export async function fanOutProject(sql: Statements, project: string): Promise<void> {
   await sql.query('', EXPAND_GROUPED_OF_PROJECT, [16, project]);
   await sql.query('', FAN_OUT_PROJECT, [project]);

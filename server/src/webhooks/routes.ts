@@ -22,6 +22,7 @@ import {
   UPDATE_ENDPOINT,
 } from './endpoints.sql.js';
 import { mountListenerRoutes } from './listener-routes.js';
+import type { WebhookWakeups } from './wake-ups.js';
 import { checkWebhookUrl, webhookDispatcher } from './safe-target.js';
 import { DEFAULT_TIMEOUT_MS, sendClaimed } from './attempts.js';
 
@@ -32,6 +33,8 @@ export interface WebhookRouteOptions {
   logger: Logger;
   /** Aborted when the server stops: a pull waiting for deliveries answers at once. */
   stopping?: AbortSignal;
+  /** What wakes the waiting pulls (wake-ups.ts). */
+  wakeups: WebhookWakeups;
 }
 
 /**
