@@ -229,7 +229,7 @@ for (const backend of backends()) {
         const history = await request(team, 'GET', `/api/v1/feedback/${id}/comments/${first.id}/history`);
         expect(history.status).to.equal(200);
         // The notes are still unreachable to a public key.
-        expect((await request(server, 'DELETE', `/api/v1/feedback/${id}/comments/${first.id}?endUserId=ann`)).status).to.equal(404);
+        expect((await request(server, 'DELETE', `/api/v1/feedback/${id}/comments/${first.id}?endUserId=ann`, as('ann'))).status).to.equal(404);
       }
     });
 

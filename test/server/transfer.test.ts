@@ -302,7 +302,7 @@ for (const backend of backends()) {
           [withLine(sourceDump, voteLine, '{"type":"ballot","data":{}}'), voteLine, /"type" must be one of/],
           [withLine(sourceDump, voteLine, sourceDump.split('\n')[firstLineOf(sourceDump, 'item') - 1]!), voteLine, /an item record after vote records/],
           [withLine(sourceDump, 1, '{"type":"project"}'), 1, /the first line must be the header/],
-          [withLine(sourceDump, 1, sourceDump.split('\n')[0]!.replace('"version":5', '"version":6')), 1, /format version 6/],
+          [withLine(sourceDump, 1, sourceDump.split('\n')[0]!.replace('"version":6', '"version":7')), 1, /format version 7/],
           [withLine(sourceDump, voteLine, null), sourceDump.split('\n').length - 1, /vote records where the header announces/],
         ];
         for (const [dump, line, reason] of cases) {

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'chai';
 import { FeedbackClient } from '@feedbackd/sdk';
 import { backends } from '../helpers/backends.js';
+import { asEndUser, identitySecretOf } from '../helpers/end-user-token.js';
 import { request, withServer, type TestServer } from '../helpers/test-server.js';
 
 // Issue 49, finding 4: the per-user export was not "everything stored". It held the profile,
@@ -68,7 +69,7 @@ const COVERED: Record<string, Covered> = {
       },
     },
   },
-  held_posts: { section: 'heldPosts', perRow: true, leftOut: { voter_key: ANONYMOUS_KEY } },
+  held_posts: { section: 'heldPosts', perRow: true, keys: { comment_id: { key: 'editOf' } }, leftOut: { voter_key: ANONYMOUS_KEY } },
   notifications: {
     section: 'notifications',
     perRow: true,
@@ -166,7 +167,7 @@ for (const backend of backends()) {
      * A project of its own that holds every post of a public key (moderation `all`), and a person
      * with a row in every table that can name them, every column of it filled: a submission with
      * its history and counters, votes, a comment edited once, a reply, subscriptions (one
-     * unsubscribed), held posts of both kinds, notifications (one mailed, one failed), a block,
+     * unsubscribed), held posts of both kinds and a held edit, notifications (one mailed, one failed), a block,
      * the project-wide unsubscribe, a suppressed address and the widget seen.
      */
     async function everything(): Promise<{ externalId: string; team: { url: string; apiKey: string } }> {
@@ -204,8 +205,14 @@ for (const backend of backends()) {
       // Held: a submission and a reply, which wait; a third is rejected with a block.
       await ok(202, request(site, 'POST', '/api/v1/feedback', { body: { title: 'Cora also wants a dark theme', description: 'At night', type: 'bug', metadata: { os: 'linux' }, endUser } }));
       await ok(202, request(site, 'POST', `/api/v1/feedback/${other.id}/comments`, { body: { content: 'And one more thing', endUser, parentId: answer.id } }));
+      // A held edit of their published comment (moderation `all` holds it too), proved with their token.
+      const identity = await identitySecretOf(server, slug);
+      await ok(202, request(site, 'PATCH', `/api/v1/feedback/${other.id}/comments/${comment.id}`, {
+        body: { content: 'Even better words', endUserId: externalId },
+        headers: asEndUser(identity, externalId, slug),
+      }));
       const spam = (await ok(202, request(site, 'POST', '/api/v1/feedback', { body: { title: 'Buy cheap watches', endUser } }))).feedback;
-      await ok(200, request(team, 'POST', '/api/v1/moderation/reject', { body: { ids: [spam.id], block: true } }));
+      await ok(200, request(team, 'POST', '/api/v1/moderation/reject', { body: { ids: [spam.id], block: true, blockDays: 30 } }));
 
       await ok(200, request(site, 'POST', `/api/v1/feedback/${other.id}/unsubscribe`, { body: { endUserId: externalId } }));
       await ok(200, request(site, 'POST', '/api/v1/unsubscribe', { body: { endUserId: externalId } }));
@@ -331,6 +338,7 @@ for (const backend of backends()) {
         expect(document.heldPosts.map((post) => [post.kind, post.title ?? post.content])).to.have.deep.members([
           ['feedback', 'Cora also wants a dark theme'],
           ['comment', 'And one more thing'],
+          ['comment', 'Even better words'],
         ]);
         // The team's answer on the item they commented on, then the status change and the answer on their own.
         expect(document.notifications.map((n) => [n.change.kind, n.change.kind === 'shipped' ? null : n.change.feedback.title, n.mailState])).to.deep.equal([

@@ -64,7 +64,7 @@ const EXPORT_END_USER = `select jsonb_build_object(
         'unsubscribedAt', ${isoOrNull('s.unsubscribed_at')}, 'createdAt', ${isoTimestamp('s.created_at')}) order by s.created_at, s.feedback_id)
       from subscriptions s join feedback f on f.id = s.feedback_id where s.end_user_id = e.id), '[]'::jsonb),
     'heldPosts', coalesce((
-      select jsonb_agg(jsonb_build_object('id', h.id, 'kind', h.kind, 'feedbackId', h.feedback_id, 'feedbackTitle', f.title, 'parentId', h.parent_id,
+      select jsonb_agg(jsonb_build_object('id', h.id, 'kind', h.kind, 'feedbackId', h.feedback_id, 'feedbackTitle', f.title, 'parentId', h.parent_id, 'editOf', h.comment_id,
         'title', h.title, 'description', h.description, 'type', h.type, 'metadata', h.metadata, 'content', h.content, 'reason', h.reason,
         'createdAt', ${isoTimestamp('h.created_at')}) order by h.created_at, h.id)
       from held_posts h left join feedback f on f.id = h.feedback_id where h.end_user_id = e.id), '[]'::jsonb),
