@@ -1,5 +1,7 @@
 import { Command } from 'commander';
-import { ADDRESS_BLOCK_DAYS, BLOCK_DAYS_MAX, type ApproveHeldResult, type HeldPost, type PostingBlock, type RejectHeldResult } from '@feedbackd/sdk/contract';
+// The constants' own entry point: `--help` defines this command without loading the contract's schemas (zod).
+import { ADDRESS_BLOCK_DAYS, BLOCK_DAYS_MAX } from '@feedbackd/sdk/constants';
+import type { ApproveHeldResult, HeldPost, PostingBlock, RejectHeldResult } from '@feedbackd/sdk/contract';
 import { addApiOptions, apiFlags } from '../api-options.js';
 import { withClient } from '../api-call.js';
 import { CliError, EXIT } from '../exit-codes.js';
