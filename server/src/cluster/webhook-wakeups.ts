@@ -5,7 +5,8 @@ import type { WakeupRelay } from '../webhooks/wake-ups.js';
  * Wake-ups of waiting webhook pulls between the processes of a cluster on the embedded database
  * (webhooks/wake-ups.ts): a worker tells its primary of a change (`changed`), and the primary tells
  * every other worker (`heard`), as it does the changes of its jobs' thread. On PostgreSQL the
- * processes use NOTIFY and LISTEN instead (webhooks/postgres-wake-ups.ts).
+ * processes also use NOTIFY and LISTEN (webhooks/postgres-wake-ups.ts), which reach other machines,
+ * and the channel stays: the primary's jobs (the sender's fan-out) are told through it alone.
  */
 export type WakeupMessage = { webhookWakeup: 'changed' | 'heard' };
 

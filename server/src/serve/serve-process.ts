@@ -90,9 +90,12 @@ export async function serveProcess(settings: ProcessSettings, role: ServingRole)
   const stopping = new AbortController();
   // What wakes the waiting webhook pulls: this process's writes, its jobs' thread, the other processes.
   const heard = () => wakeups.heard();
-  const wakeups = webhookWakeups(
-    settings.database.kind === 'postgres' ? [postgresWakeups(clientConfig(settings.database), sql, heard, logger)] : role.peers ? [role.peers(heard)] : [],
-  );
+  // A cluster's worker also hears its primary on PostgreSQL: the primary runs the jobs, and the
+  // sender's fan-out (what a pull endpoint's deliveries become due by) is told over the IPC channel.
+  const wakeups = webhookWakeups([
+    ...(settings.database.kind === 'postgres' ? [postgresWakeups(clientConfig(settings.database), sql, heard, logger)] : []),
+    ...(role.peers ? [role.peers(heard)] : []),
+  ]);
   try {
     const app = createApp({
       sql,
