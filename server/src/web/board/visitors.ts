@@ -1,8 +1,9 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { AppContext } from '../../http/context.js';
 import type { BoardProject } from './projects.js';
 import type { Visitor } from '../kit/visitor-token.js';
 import { boardPaths } from '../kit/paths.js';
+import { sameSignature } from '../kit/signatures.js';
 
 /**
  * Identified visitors (docs/board.md, "Identified visitors"). The host app's backend signs a short
@@ -26,9 +27,7 @@ export function visitorOf(ctx: AppContext, project: BoardProject): Visitor | und
   if (!cookie || !project.identitySecret) return undefined;
   const [payload, signature] = cookie.split('.');
   if (!payload || !signature) return undefined;
-  const expected = sign(project.identitySecret, payload);
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  if (!sameSignature(signature, sign(project.identitySecret, payload))) return undefined;
   let session: { p?: unknown; u?: unknown; x?: unknown; n?: unknown; e?: unknown };
   try {
     session = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof session;

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { SqlPool } from '../../db/pool.js';
 import type { AppContext } from '../../http/context.js';
 import { DEFAULT_BOARD_MIN_FILL_SECONDS } from '../../serve-defaults.js';
@@ -6,6 +6,7 @@ import type { FormRefusalReason } from '../../metrics/form-metrics.js';
 import { formField } from './forms.js';
 import { SPEND_FORM_STAMP } from './visitor-token.sql.js';
 import { html, type SafeHtml } from './html.js';
+import { sameSignature } from './signatures.js';
 import type { I18n } from './i18n.js';
 
 /*
@@ -102,9 +103,7 @@ function guardWith(secret: Buffer, minFillMs: number, spender: Spender): FormGua
       const given = parts(ctx);
       if (!given) return 'bad_stamp';
       // Signed for this form and this visitor, or it is another form's stamp (or forged).
-      const signature = Buffer.from(given.signature, 'base64url');
-      const expected = sign(given.issued, given.id, scope);
-      if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) return 'bad_stamp';
+      if (!sameSignature(given.signature, sign(given.issued, given.id, scope))) return 'bad_stamp';
       const age = Date.now() - Number(given.issued);
       if (age > STAMP_MAX_AGE_MS) return 'bad_stamp';
       if (age < minFillMs) return 'too_fast';

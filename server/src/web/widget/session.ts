@@ -1,5 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { AppContext } from '../../http/context.js';
+import { sameSignature } from '../kit/signatures.js';
 import type { Visitor } from '../kit/visitor-token.js';
 import type { WidgetProject } from './widget-project.js';
 
@@ -36,9 +37,7 @@ export function sessionVisitor(ctx: AppContext, project: WidgetProject, hostOrig
   if (!given || !project.identitySecret || hostOrigin === undefined) return undefined;
   const [payload, signature] = given.split('.');
   if (!payload || !signature) return undefined;
-  const expected = sign(project.identitySecret, payload);
-  const actual = Buffer.from(signature, 'base64url');
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return undefined;
+  if (!sameSignature(signature, sign(project.identitySecret, payload))) return undefined;
   let session: { p?: unknown; u?: unknown; x?: unknown; n?: unknown; o?: unknown; e?: unknown };
   try {
     session = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof session;
