@@ -1,5 +1,5 @@
 /**
- * Why an end user is subscribed to an item (the `subscriptions.reasons` bits, migration 001100).
+ * Why an end user is subscribed to an item (the `subscriptions.reasons` bits, migration 0021).
  * They live on the lowest floor because the hot paths (api/) write them inside their own
  * statements, while the subscription routes sit higher, in notify/.
  */
