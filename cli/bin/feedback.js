@@ -30,14 +30,14 @@ if (running[0] < floor[0] || (running[0] === floor[0] && running[1] < floor[1]))
 }
 
 // `feedback serve`'s heap, sized for a server instead of by V8's defaults, which follow the
-// machine's memory: measured at 100,000 items under load on a host with 24 GB (docs/operations.md,
-// "Memory"), they held 340 MB resident where the live objects are 40 to 60 MB.
+// machine's memory. Measured at 100,000 items under load on a host with 24 GB (docs/operations.md,
+// "Memory"), the defaults held 330 to 340 MB resident on PostgreSQL where 36 MB were live objects:
 // - 16 MB semispaces (the young generation, where each request's short-lived objects go), as Node
 //   gave every machine up to Node 18; V8 took 64 MB there, which a server under load fills.
-// - 512 MB of old generation: V8 lets the heap grow up to 4 times its live size between full
-//   collections when its limit is large (4 GB there), 1.3 to 2 times when it is small. 512 MB is
-//   about ten times what the server keeps (its caches are bounded); past it the process stops with
-//   "heap out of memory" and is restarted by its process manager.
+// - 512 MB of old generation: with its limit at 4 GB, V8 let the old generation fill with 140 MB
+//   of garbage before a full collection. 512 MB is about ten times what the server keeps (its
+//   caches are bounded); past it the process stops with "heap out of memory" and is restarted by
+//   its process manager.
 // V8 reads both only as the process starts, so the launcher starts `serve` again with them, in the
 // same process (execve keeps the pid, the open descriptors and the environment). A size the
 // operator chose (node's own flags or NODE_OPTIONS) is kept; without execve (Windows) V8's are used.

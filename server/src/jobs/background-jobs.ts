@@ -15,11 +15,12 @@ export const JOBS_NICE = 10;
 
 /**
  * The young generation of the jobs' thread, in MB. V8 sizes a thread's young generation from the
- * machine's memory, as it does the process's: on a host with 24 GB the thread's took 32 MB
- * (resident once used) for jobs that make a few small objects a second, and a webhook sender at
- * its pace of 100 attempts a second. 8 MB makes its collections more frequent and as short, which
- * the jobs, niced and off the requests' thread, do not feel;
- * its old generation keeps V8's limit, so a backlog of deliveries never runs it out of memory.
+ * machine's memory, as it does the process's: on a host with 24 GB the thread had 32 MB for jobs
+ * that make a few small objects a second. 8 MB makes its young collections more frequent and as
+ * short, which the jobs, niced and off the requests' thread, do not feel; its old generation keeps
+ * the process's limit, so a backlog of deliveries does not run it out of memory sooner. A process-wide
+ * --max-semi-space-size (which `feedback serve`'s launcher sets) takes precedence in V8, so this
+ * holds where the server runs inside another program (startServer) without one.
  */
 export const JOBS_YOUNG_GENERATION_MB = 8;
 
