@@ -29,7 +29,36 @@ if (running[0] < floor[0] || (running[0] === floor[0] && running[1] < floor[1]))
   run();
 }
 
+// `feedback serve`'s heap, sized for a server instead of by V8's defaults, which follow the
+// machine's memory. Measured at 100,000 items under load on a host with 24 GB (docs/operations.md,
+// "Memory"), the defaults held 330 to 340 MB resident on PostgreSQL where 36 MB were live objects:
+// - 16 MB semispaces (the young generation, where each request's short-lived objects go), as Node
+//   gave every machine up to Node 18; V8 took 64 MB there, which a server under load fills.
+// - 512 MB of old generation: with its limit at 4 GB, V8 let the old generation fill with 140 MB
+//   of garbage before a full collection. 512 MB is about ten times what the server keeps (its
+//   caches are bounded); past it the process stops with "heap out of memory" and is restarted by
+//   its process manager.
+// V8 reads both only as the process starts, so the launcher starts `serve` again with them, in the
+// same process (execve keeps the pid, the open descriptors and the environment). A size the
+// operator chose (node's own flags or NODE_OPTIONS) is kept; without execve (Windows) V8's are used.
+function startServeWithSizedHeap() {
+  var HEAP_FLAGS = [
+    ['--max-semi-space-size=16', /^--max[-_]semi[-_]space[-_]size/],
+    ['--max-old-space-size=512', /^--max[-_]old[-_]space[-_]size/],
+  ];
+  var args = process.argv.slice(2);
+  var command = args.filter(function (arg) { return arg.charAt(0) !== '-'; })[0];
+  if (command !== 'serve' || typeof process.execve !== 'function') return;
+  var given = process.execArgv.concat((process.env.NODE_OPTIONS || '').split(/\s+/));
+  var missing = HEAP_FLAGS.filter(function (flag) {
+    return !given.some(function (arg) { return flag[1].test(arg); });
+  }).map(function (flag) { return flag[0]; });
+  if (missing.length === 0) return;
+  process.execve(process.execPath, [process.execPath].concat(missing, process.execArgv, process.argv.slice(1)), process.env);
+}
+
 function run() {
+  startServeWithSizedHeap();
   // The commands that run the embedded database (PostgreSQL compiled to WebAssembly) in this process.
   const DATABASE_COMMANDS = new Set(['serve', 'migrate', 'keys', 'seed', 'export', 'import']);
   // Every other command makes a few HTTP requests through undici, whose parser is a small WebAssembly

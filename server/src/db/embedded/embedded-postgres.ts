@@ -10,6 +10,15 @@ import { EmbeddedSocketServer } from './socket-server.js';
 const MAX_SOCKET_CONNECTIONS = 16;
 /** Longest unix socket path the kernel accepts is 107 bytes; past that we serve on loopback TCP. */
 const MAX_UNIX_SOCKET_PATH = 100;
+/**
+ * PGlite's buffer pool. PGlite starts with PostgreSQL's default of 128 MB, which it allocates and
+ * touches at start, inside its WebAssembly memory, so a server held it resident before its first
+ * request: 130 MB of a 470 MB `feedback serve` at 100,000 items (docs/operations.md, "Memory").
+ * PGlite reads its files through Node's file system calls, so a page it no longer holds is read
+ * again from the operating system's page cache, not from disk; the hot set of the list, detail
+ * and vote statements at 100,000 items fits in 32 MB.
+ */
+const SHARED_BUFFERS = '32MB';
 /** How long an operator command waits for a starting owner to publish its socket. */
 const OWNER_START_TIMEOUT_MS = 15_000;
 
@@ -75,7 +84,7 @@ export async function openEmbeddedPostgres(dataDirInput: string, options: { allo
   let db: PGlite | undefined;
   let server: EmbeddedSocketServer | undefined;
   try {
-    db = await PGlite.create({ dataDir: pgdata, extensions: { pg_trgm } });
+    db = await PGlite.create({ dataDir: pgdata, extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`] });
     server = new EmbeddedSocketServer(db, MAX_SOCKET_CONNECTIONS);
     const unixPath = join(dataDir, '.s.PGSQL.5432');
     const socket = await server.listen(unixPath.length <= MAX_UNIX_SOCKET_PATH ? { path: unixPath } : { host: '127.0.0.1', port: 0 });
