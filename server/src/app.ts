@@ -1,9 +1,6 @@
 import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
-import { mountAdminRoutes } from './admin/routes.js';
-import { mountChangelogRoutes } from './admin/changelog/routes.js';
-import { mountNotificationRoutes } from './notify/notification-routes.js';
 import type { SqlPool } from './db/pool.js';
 import { requestTransactions } from './db/request-transaction.js';
 import type { AppState } from './http/context.js';
@@ -17,7 +14,7 @@ import { FAILED_AUTH_LIMIT, FailedAuthLimit } from './limits/failed-auth.js';
 import type { Logger } from './logger.js';
 import { openApiJson } from './openapi.js';
 import { hotWrites } from './api/hot-writes.js';
-import { mountApiRoutes } from './api/routes.js';
+import { mountContractRoutes } from './routes/contract-routes.js';
 import { boardAssets } from './web/board/assets.js';
 import { board } from './web/board/board.js';
 import { widget } from './web/widget/widget.js';
@@ -26,15 +23,13 @@ import { boardPaths } from './web/kit/paths.js';
 import { proveEndUser } from './web/kit/visitor-token.js';
 import { DEFAULT_PROJECT_SLUG } from './serve-defaults.js';
 import { team } from './web/team/team.js';
-import { mountWebhookRoutes } from './webhooks/routes.js';
 import { webhookWakeups, type WebhookWakeups } from './webhooks/wake-ups.js';
-import { mountSubscriptionRoutes } from './notify/subscription-routes.js';
 
 export interface AppDependencies {
   /** The pool every request's statements run on (see docs/architecture.md, "two sides of data access"). */
   sql: SqlPool;
   /**
-   * The operator side's ORM, for the operator's endpoints (server/src/admin): an open one, or a
+   * The operator side's ORM, for the operator's endpoints (server/src/routes): an open one, or a
    * function that opens it when first needed. Without it those endpoints, and every write sent
    * with an Idempotency-Key (it runs in a transaction on the ORM's connections), answer 501.
    */
@@ -106,13 +101,9 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     idempotent: idempotentWrites(requestTransactions(orm)),
   };
   const writes = hotWrites(deps.sql);
-  mountApiRoutes(router, mountOptions, writes);
-  mountAdminRoutes(router, { orm, endUserToken: proveEndUser }, mountOptions);
-  mountChangelogRoutes(router, { orm }, mountOptions);
-  mountNotificationRoutes(router, mountOptions);
-  mountSubscriptionRoutes(router, mountOptions);
   const wakeups = deps.webhooks?.wakeups ?? webhookWakeups();
-  mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger, stopping: deps.webhooks?.stopping, wakeups });
+  const webhooks = { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger, stopping: deps.webhooks?.stopping, wakeups };
+  mountContractRoutes(router, mountOptions, { writes, orm, endUserToken: proveEndUser, webhooks });
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
   // One limiter for the keys' budgets and the board's posts per address (one store, one bank).
   const limiter = deps.rateLimit === 'off' ? undefined : toRateLimiter(deps.rateLimit);

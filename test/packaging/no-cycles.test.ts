@@ -57,6 +57,7 @@ const SERVER_FLOORS = [
   ['api'],
   ['webhooks', 'notify'],
   ['admin'],
+  ['routes'],
   ['web'],
   ['openapi', 'app'],
   ['jobs'],

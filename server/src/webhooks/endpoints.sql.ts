@@ -1,7 +1,7 @@
 import { isoTimestamp } from '../db/json.sql.js';
 
 /**
- * Statements of the webhook endpoints' API (webhooks/routes.ts), each scoped to the caller's
+ * Statements of the webhook endpoints' API (routes/webhooks.routes.ts), each scoped to the caller's
  * project ($1). An endpoint is shown as the contract's Webhook (WEBHOOK_JSON): never its secret,
  * which only the statements that make or rotate one return, once.
  */

@@ -10,7 +10,7 @@ import { ANNOUNCE_DUE, ENTRY, ITEMS_OF_PROJECT, LINKED_IDS, DELETE_LINKS, INSERT
 
 /*
  * The changelog's writes (docs/changelog.md), one transaction each, called alike by the API
- * (admin/routes.ts) and the CLI through it. Publishing sets the entry's time; the announcement
+ * (routes/moderation.routes.ts) and the CLI through it. Publishing sets the entry's time; the announcement
  * (`changelog.published`) follows in the same transaction when that time has come, or from the
  * jobs' sweep when it comes later (announce.ts): either way once.
  */

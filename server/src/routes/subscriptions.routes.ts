@@ -3,7 +3,7 @@ import { routes } from '@feedbackd/sdk/contract';
 import type { AppState } from '../http/context.js';
 import { endUserNotFound, feedbackNotFound, isItemGone } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
-import { isSubscribed, listSubscribers, subscribe, unsubscribe } from './subscriptions.sql.js';
+import { isSubscribed, listSubscribers, subscribe, unsubscribe } from '../notify/subscriptions.sql.js';
 
 /**
  * Subscriptions' endpoints (docs/notifications.md, "Subscriptions"): an end user, by externalId,

@@ -1,16 +1,16 @@
 import type Router from '@koa/router';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { END_USER_TOKEN_HEADER, ERROR_MESSAGES, routes } from '@feedbackd/sdk/contract';
 import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { feedbackNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions, type Statements } from '../http/mount.js';
+import { requestEm, type OperatorOrm } from '../http/operator-orm.js';
 import { checkEndUserContent, createComment, publicComment } from '../api/comments.js';
 import { listComments } from '../api/comments.sql.js';
 import { holdComment } from '../api/held-posts.js';
 import { holdReason } from '../api/moderation.js';
 import { anonymousVoterKey } from '../api/votes.js';
-import { addComment, commentHistory, deleteComment, missing, updateComment } from './comments.service.js';
+import { addComment, commentHistory, deleteComment, missing, updateComment } from '../admin/comments.service.js';
 
 /**
  * Checks the signed token of an end user of project `projectId` (the one the board's sign-in
@@ -20,12 +20,12 @@ import { addComment, commentHistory, deleteComment, missing, updateComment } fro
 export type EndUserTokenCheck = (sql: Statements, projectId: string, token: string) => Promise<string>;
 
 /**
- * The conversation's routes (docs/api.md, "Comments"). They serve both kinds of key, so they are
- * mounted here, beside the ORM the multi-statement changes need: a public key's comment is the
- * hot statement alone (api/comments.ts, one round trip); edits, pins, deletes and the history are
- * transactions of comments.service.ts. `em` is the request's transaction or a fork of its own.
+ * The conversation's routes (docs/api.md, "Comments"). They serve both kinds of key: a public
+ * key's comment is the hot statement alone (api/comments.ts, one round trip); edits, pins, deletes
+ * and the history are transactions of admin/comments.service.ts, on the ORM (`orm`).
  */
-export function mountCommentRoutes(router: Router<AppState>, em: (ctx: AppContext) => Promise<EntityManager>, endUserToken: EndUserTokenCheck, options: MountOptions): void {
+export function mountCommentRoutes(router: Router<AppState>, options: MountOptions, orm: OperatorOrm, endUserToken: EndUserTokenCheck): void {
+  const em = requestEm(orm);
   const isSecret = (ctx: AppContext) => ctx.state.caller.kind === 'secret';
   const projectOf = (ctx: AppContext) => ctx.state.caller.projectId;
 

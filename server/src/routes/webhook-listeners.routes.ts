@@ -5,12 +5,12 @@ import type { AppContext, AppState } from '../http/context.js';
 import { deliveryNotFound, webhookNotFound } from '../http/item-ids.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
 import type { Logger } from '../logger.js';
-import type { ClaimedDelivery } from './deliveries.sql.js';
-import { GET_DELIVERY } from './endpoints.sql.js';
-import { CLAIM_PULLED, CREATE_LISTENER, TAKE_REPORTED, TOUCH_LISTENER } from './listeners.sql.js';
-import { deliveryBody, recordOutcome, signDelivery } from './attempts.js';
-import { probeEndpoint, pullWaiters } from './pull-waiters.js';
-import type { WebhookWakeups } from './wake-ups.js';
+import type { ClaimedDelivery } from '../webhooks/deliveries.sql.js';
+import { GET_DELIVERY } from '../webhooks/endpoints.sql.js';
+import { CLAIM_PULLED, CREATE_LISTENER, TAKE_REPORTED, TOUCH_LISTENER } from '../webhooks/listeners.sql.js';
+import { deliveryBody, recordOutcome, signDelivery } from '../webhooks/attempts.js';
+import { probeEndpoint, pullWaiters } from '../webhooks/pull-waiters.js';
+import type { WebhookWakeups } from '../webhooks/wake-ups.js';
 
 export interface ListenerRouteOptions {
   /** Where a reported outcome that disables an endpoint is told. */

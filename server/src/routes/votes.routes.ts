@@ -3,8 +3,8 @@ import { routes } from '@feedbackd/sdk/contract';
 import type { AppState } from '../http/context.js';
 import { feedbackNotFound } from '../http/item-ids.js';
 import { mount, reply, type MountOptions } from '../http/mount.js';
-import { anonymousVoterKey, toggleAnonymousVote, toggleIdentifiedVote, type VoteBatches } from './votes.js';
-import { CHECK_ANONYMOUS, CHECK_IDENTIFIED } from './votes.sql.js';
+import { anonymousVoterKey, toggleAnonymousVote, toggleIdentifiedVote, type VoteBatches } from '../api/votes.js';
+import { CHECK_ANONYMOUS, CHECK_IDENTIFIED } from '../api/votes.sql.js';
 
 /**
  * Spec 4.5 and 4.6: toggle a vote, and read whether the caller votes. The toggle is votes.ts's; statements in

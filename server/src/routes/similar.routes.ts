@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { routes } from '@feedbackd/sdk/contract';
 import type { AppState } from '../http/context.js';
 import { jsonReply, mount, type MountOptions } from '../http/mount.js';
-import { similarItems } from './similar.js';
+import { similarItems } from '../api/similar.js';
 
 /** GET /api/v1/feedback/similar (an extension): the items closest to a title. Statement in similar.sql.ts. */
 export function mountSimilarRoutes(router: Router<AppState>, options: MountOptions): void {

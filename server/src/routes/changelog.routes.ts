@@ -1,19 +1,18 @@
 import type Router from '@koa/router';
 import { routes } from '@feedbackd/sdk/contract';
-import type { AppContext, AppState } from '../../http/context.js';
-import { AppError } from '../../http/errors.js';
-import { changelogNotFound } from '../../http/item-ids.js';
-import { jsonReply, mount, reply, type MountOptions } from '../../http/mount.js';
-import type { AdminDependencies } from '../routes.js';
-import { createEntry, deleteEntry, publishEntry, UnknownLinksError, updateEntry } from './changelog.service.js';
-import { ENTRY_PAGE } from './changelog.sql.js';
+import type { AppContext, AppState } from '../http/context.js';
+import { AppError } from '../http/errors.js';
+import { changelogNotFound } from '../http/item-ids.js';
+import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
+import { requestEm, type OperatorOrm } from '../http/operator-orm.js';
+import { createEntry, deleteEntry, publishEntry, UnknownLinksError, updateEntry } from '../admin/changelog/changelog.service.js';
+import { ENTRY_PAGE } from '../admin/changelog/changelog.sql.js';
 
 /**
- * The changelog's endpoints (docs/changelog.md): a secret key writes through the service beside
- * this file; any key lists, a public key only what is published (the board reads the same page).
+ * The changelog's endpoints (docs/changelog.md): a secret key writes through the changelog's service; any key lists, a public key only what is published (the board reads the same page).
  */
-export function mountChangelogRoutes(router: Router<AppState>, deps: Pick<AdminDependencies, 'orm'>, options: MountOptions): void {
-  const em = async (ctx: AppContext) => ctx.state.tx?.em ?? (await deps.orm()).em.fork();
+export function mountChangelogRoutes(router: Router<AppState>, options: MountOptions, orm: OperatorOrm): void {
+  const em = requestEm(orm);
   const by = (ctx: AppContext, actor: string | undefined) => ({ keyId: ctx.state.caller.keyId, actor: actor ?? null });
 
   mount(router, routes.listChangelog, options, async ({ query: { page, limit } }, ctx, sql) => {

@@ -8,7 +8,7 @@ import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
 import { UUID } from '../db/uuid.js';
 import { deliveryNotFound } from '../http/item-ids.js';
 import type { Logger } from '../logger.js';
-import { TEST_DELIVERY, type ClaimedDelivery } from './deliveries.sql.js';
+import { TEST_DELIVERY, type ClaimedDelivery } from '../webhooks/deliveries.sql.js';
 import {
   CREATE_ENDPOINT,
   DELETE_ENDPOINT,
@@ -20,11 +20,11 @@ import {
   REDELIVER,
   ROTATE_SECRET,
   UPDATE_ENDPOINT,
-} from './endpoints.sql.js';
-import { mountListenerRoutes } from './listener-routes.js';
-import type { WebhookWakeups } from './wake-ups.js';
-import { checkWebhookUrl, webhookDispatcher } from './safe-target.js';
-import { DEFAULT_TIMEOUT_MS, sendClaimed } from './attempts.js';
+} from '../webhooks/endpoints.sql.js';
+import { mountListenerRoutes } from './webhook-listeners.routes.js';
+import type { WebhookWakeups } from '../webhooks/wake-ups.js';
+import { checkWebhookUrl, webhookDispatcher } from '../webhooks/safe-target.js';
+import { DEFAULT_TIMEOUT_MS, sendClaimed } from '../webhooks/attempts.js';
 
 export interface WebhookRouteOptions {
   /** Allow endpoints on loopback and private networks (`serve --webhooks-allow-private`). */
