@@ -50,13 +50,12 @@ describe('import graph', () => {
  * the pages, the package's entry points on top.
  */
 const SERVER_FLOORS = [
-  ['logger', 'version', 'serve-defaults', 'runtime-floor', 'i18n'],
+  ['logger', 'version', 'serve-defaults', 'runtime-floor', 'origins', 'i18n'],
   ['db'],
   ['limits', 'metrics'],
+  ['domain'],
+  ['delivery', 'ops'],
   ['http'],
-  ['api'],
-  ['webhooks', 'notify'],
-  ['admin'],
   ['routes'],
   ['web'],
   ['openapi', 'app'],

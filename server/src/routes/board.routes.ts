@@ -4,8 +4,8 @@ import type { AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { mount, reply, type MountOptions } from '../http/mount.js';
 import { requestEm, type OperatorOrm } from '../http/operator-orm.js';
-import { boardSetting, setAnonymousComments, setModeration } from '../admin/board-settings.service.js';
-import { InvalidBrandError, setBoardBrand } from '../admin/board-brand.service.js';
+import { boardSetting, setAnonymousComments, setModeration } from '../domain/projects/board-settings.service.js';
+import { InvalidBrandError, setBoardBrand } from '../domain/projects/board-brand.service.js';
 
 /** The key's project's board (docs/board.md), for a secret key: the service `feedback board brand` calls on the database too. */
 export function mountBoardRoutes(router: Router<AppState>, options: MountOptions, orm: OperatorOrm): void {

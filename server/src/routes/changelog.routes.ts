@@ -2,11 +2,11 @@ import type Router from '@koa/router';
 import { routes } from '@feedbackd/sdk/contract';
 import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
-import { changelogNotFound } from '../http/item-ids.js';
+import { changelogNotFound } from '../domain/errors.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
 import { requestEm, type OperatorOrm } from '../http/operator-orm.js';
-import { createEntry, deleteEntry, publishEntry, UnknownLinksError, updateEntry } from '../admin/changelog/changelog.service.js';
-import { ENTRY_PAGE } from '../admin/changelog/changelog.sql.js';
+import { createEntry, deleteEntry, publishEntry, UnknownLinksError, updateEntry } from '../domain/changelog/changelog.service.js';
+import { ENTRY_PAGE } from '../domain/changelog/changelog.sql.js';
 
 /**
  * The changelog's endpoints (docs/changelog.md): a secret key writes through the changelog's service; any key lists, a public key only what is published (the board reads the same page).

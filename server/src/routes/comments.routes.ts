@@ -2,15 +2,16 @@ import type Router from '@koa/router';
 import { END_USER_TOKEN_HEADER, ERROR_MESSAGES, routes } from '@feedbackd/sdk/contract';
 import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
-import { feedbackNotFound } from '../http/item-ids.js';
-import { jsonReply, mount, reply, type MountOptions, type Statements } from '../http/mount.js';
+import { feedbackNotFound } from '../domain/errors.js';
+import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
+import type { Statements } from '../db/pool.js';
 import { requestEm, type OperatorOrm } from '../http/operator-orm.js';
-import { checkEndUserContent, createComment, publicComment } from '../api/comments.js';
-import { listComments } from '../api/comments.sql.js';
-import { holdComment } from '../api/held-posts.js';
-import { holdReason } from '../api/moderation.js';
-import { anonymousVoterKey } from '../api/votes.js';
-import { addComment, commentHistory, deleteComment, missing, updateComment } from '../admin/comments.service.js';
+import { checkEndUserContent, createComment, publicComment } from '../domain/comments/comments.js';
+import { listComments } from '../domain/comments/comments.sql.js';
+import { holdComment } from '../domain/moderation/held-posts.js';
+import { holdReason } from '../domain/moderation/hold-reason.js';
+import { anonymousVoterKey } from '../http/edge.js';
+import { addComment, commentHistory, deleteComment, missing, updateComment } from '../domain/comments/comments.service.js';
 
 /**
  * Checks the signed token of an end user of project `projectId` (the one the board's sign-in
@@ -21,8 +22,8 @@ export type EndUserTokenCheck = (sql: Statements, projectId: string, token: stri
 
 /**
  * The conversation's routes (docs/api.md, "Comments"). They serve both kinds of key: a public
- * key's comment is the hot statement alone (api/comments.ts, one round trip); edits, pins, deletes
- * and the history are transactions of admin/comments.service.ts, on the ORM (`orm`).
+ * key's comment is the hot statement alone (domain/comments/comments.ts, one round trip); edits, pins, deletes
+ * and the history are transactions of domain/comments/comments.service.ts, on the ORM (`orm`).
  */
 export function mountCommentRoutes(router: Router<AppState>, options: MountOptions, orm: OperatorOrm, endUserToken: EndUserTokenCheck): void {
   const em = requestEm(orm);

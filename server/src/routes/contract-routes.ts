@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { HotWrites } from '../api/hot-writes.js';
+import type { HotWrites } from '../domain/hot-writes.js';
 import type { AppState } from '../http/context.js';
 import type { MountOptions } from '../http/mount.js';
 import type { OperatorOrm } from '../http/operator-orm.js';

@@ -2,21 +2,22 @@ import type Router from '@koa/router';
 import { routes } from '@feedbackd/sdk/contract';
 import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
-import { feedbackNotFound } from '../http/item-ids.js';
-import { jsonReply, mount, reply, type MountOptions, type Statements } from '../http/mount.js';
+import { feedbackNotFound } from '../domain/errors.js';
+import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
+import type { Statements } from '../db/pool.js';
 import { requestEm, type OperatorOrm } from '../http/operator-orm.js';
-import { deleteItem, updateItem } from '../admin/items.service.js';
-import { mergeItems } from '../admin/merge.service.js';
-import { CommentThreads } from '../api/comment-threads.js';
-import { DETAIL, DETAIL_FOR_USER, DETAIL_WITH_HISTORY, DETAIL_WITH_HISTORY_FOR_USER } from '../api/feedback.sql.js';
-import { listStatement, listValues } from '../api/lists.js';
-import { submitOrHold, type SubmitBatches, type Submission } from '../api/submissions.js';
-import { anonymousVoterKey } from '../api/votes.js';
+import { deleteItem, updateItem } from '../domain/items/items.service.js';
+import { mergeItems } from '../domain/items/merge.service.js';
+import { CommentThreads } from '../domain/feedback/comment-threads.js';
+import { DETAIL, DETAIL_FOR_USER, DETAIL_WITH_HISTORY, DETAIL_WITH_HISTORY_FOR_USER } from '../domain/feedback/feedback.sql.js';
+import { listStatement, listValues } from '../domain/feedback/lists.js';
+import { submitOrHold, type SubmitBatches, type Submission } from '../domain/feedback/submissions.js';
+import { anonymousVoterKey } from '../http/edge.js';
 
 /**
  * Spec 4.2 to 4.4: submit, list and read feedback. A submission is submissions.ts's, a list's
  * statement lists.ts's, and a detail is read through comment-threads.ts. `submissions` is the
- * process's one group commit of submissions (api/hot-writes.ts), which the board's submit form
+ * process's one group commit of submissions (domain/hot-writes.ts), which the board's submit form
  * shares. Then the operator's changes of an item (secret keys only: update, delete, merge), each
  * one transaction of a service on the ORM (`orm`), the item then read back as a secret key's
  * detail, by the hot statement.
@@ -31,7 +32,9 @@ export function mountFeedbackRoutes(router: Router<AppState>, options: MountOpti
       : { ...item, voterKey: anonymousVoterKey(ctx), byTeam: ctx.state.caller.kind === 'secret' };
     // A secret key's submission is the team's: never held (docs/moderation.md).
     const policy = ctx.state.caller.kind === 'secret' ? null : ctx.state.caller.moderation;
-    return submitOrHold(submissions, sql, submission, policy, !ctx.state.tx);
+    return submitOrHold(submissions, sql, submission, policy, !ctx.state.tx).then(({ item, held }) =>
+      held ? jsonReply(routes.createFeedback, 202, `{"feedback":${item},"held":{"reason":"${held}"}}`) : jsonReply(routes.createFeedback, 201, `{"feedback":${item}}`),
+    );
   });
 
   mount(router, routes.listFeedback, options, async ({ query }, ctx, sql) => {

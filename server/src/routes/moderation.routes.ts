@@ -1,10 +1,10 @@
 import type Router from '@koa/router';
 import { routes } from '@feedbackd/sdk/contract';
 import type { AppState } from '../http/context.js';
-import { blockNotFound } from '../http/item-ids.js';
+import { blockNotFound } from '../domain/errors.js';
 import { mount, reply, type MountOptions } from '../http/mount.js';
 import { requestEm, type OperatorOrm } from '../http/operator-orm.js';
-import { approveHeld, blockList, heldQueue, liftBlock, rejectHeld } from '../admin/moderation.service.js';
+import { approveHeld, blockList, heldQueue, liftBlock, rejectHeld } from '../domain/moderation/moderation.service.js';
 
 /**
  * The moderation queue and the blocks (docs/moderation.md), for a secret key: the services

@@ -3,7 +3,7 @@ import { routes } from '@feedbackd/sdk/contract';
 import type { AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
-import { NOTIFICATION_PAGE, RETRY, SET_DIGEST } from '../notify/log.sql.js';
+import { NOTIFICATION_PAGE, RETRY, SET_DIGEST } from '../domain/notifications/log.sql.js';
 
 /** A PostgreSQL uuid's text: an id of another shape names no notification (and must not reach a ::uuid cast). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import { routes } from '@feedbackd/sdk/contract';
 import type { AppState } from '../http/context.js';
-import { endUserNotFound, feedbackNotFound, isItemGone } from '../http/item-ids.js';
+import { endUserNotFound, feedbackNotFound, isItemGone } from '../domain/errors.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
-import { isSubscribed, listSubscribers, subscribe, unsubscribe } from '../notify/subscriptions.sql.js';
+import { isSubscribed, listSubscribers, subscribe, unsubscribe } from '../domain/subscriptions/subscriptions.sql.js';
 
 /**
  * Subscriptions' endpoints (docs/notifications.md, "Subscriptions"): an end user, by externalId,

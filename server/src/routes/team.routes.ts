@@ -3,7 +3,7 @@ import { routes } from '@feedbackd/sdk/contract';
 import type { AppState } from '../http/context.js';
 import { mount, reply, type MountOptions } from '../http/mount.js';
 import { requestEm, type OperatorOrm } from '../http/operator-orm.js';
-import { createSignInLink } from '../admin/team-sessions.service.js';
+import { createSignInLink } from '../domain/team-sessions/team-sessions.service.js';
 
 /** `feedback open` with a secret key: a link to the team's pages (web/team/), tied to the key. */
 export function mountTeamRoutes(router: Router<AppState>, options: MountOptions, orm: OperatorOrm): void {

@@ -1,11 +1,11 @@
 import type Router from '@koa/router';
 import { routes } from '@feedbackd/sdk/contract';
 import type { AppState } from '../http/context.js';
-import { endUserNotFound } from '../http/item-ids.js';
+import { endUserNotFound } from '../domain/errors.js';
 import { mount, reply, type MountOptions } from '../http/mount.js';
 import { requestEm, type OperatorOrm } from '../http/operator-orm.js';
-import { eraseEndUser } from '../admin/end-users/erasure.service.js';
-import { exportEndUser } from '../admin/end-users/export.service.js';
+import { eraseEndUser } from '../domain/people/erasure.service.js';
+import { exportEndUser } from '../domain/people/export.service.js';
 
 /** One end user's data (docs/api.md), for a secret key: erasure, then what is held of them. */
 export function mountUserDataRoutes(router: Router<AppState>, options: MountOptions, orm: OperatorOrm): void {

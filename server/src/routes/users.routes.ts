@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { routes } from '@feedbackd/sdk/contract';
 import type { AppState } from '../http/context.js';
 import { jsonReply, mount, type MountOptions } from '../http/mount.js';
-import { IDENTIFY } from '../api/users.sql.js';
+import { IDENTIFY } from '../domain/people/users.sql.js';
 
 /** Spec 4.1: create or update an end user. The statement is in users.sql.ts; the body is its profile (end-user.sql.ts). */
 export function mountUserRoutes(router: Router<AppState>, options: MountOptions): void {

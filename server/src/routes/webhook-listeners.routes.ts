@@ -2,15 +2,15 @@ import type Router from '@koa/router';
 import { routes, WEBHOOK_PULL_CLAIM_SECONDS, WEBHOOK_RESPONSE_EXCERPT_CHARS, type PulledWebhookDelivery } from '@feedbackd/sdk/contract';
 import { newWebhookSecret } from '@feedbackd/sdk/webhooks';
 import type { AppContext, AppState } from '../http/context.js';
-import { deliveryNotFound, webhookNotFound } from '../http/item-ids.js';
+import { deliveryNotFound, webhookNotFound } from '../domain/errors.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
 import type { Logger } from '../logger.js';
-import type { ClaimedDelivery } from '../webhooks/deliveries.sql.js';
-import { GET_DELIVERY } from '../webhooks/endpoints.sql.js';
-import { CLAIM_PULLED, CREATE_LISTENER, TAKE_REPORTED, TOUCH_LISTENER } from '../webhooks/listeners.sql.js';
-import { deliveryBody, recordOutcome, signDelivery } from '../webhooks/attempts.js';
-import { probeEndpoint, pullWaiters } from '../webhooks/pull-waiters.js';
-import type { WebhookWakeups } from '../webhooks/wake-ups.js';
+import type { ClaimedDelivery } from '../delivery/webhooks/deliveries.sql.js';
+import { GET_DELIVERY } from '../delivery/webhooks/endpoints.sql.js';
+import { CLAIM_PULLED, CREATE_LISTENER, TAKE_REPORTED, TOUCH_LISTENER } from '../delivery/webhooks/listeners.sql.js';
+import { deliveryBody, recordOutcome, signDelivery } from '../delivery/webhooks/attempts.js';
+import { probeEndpoint, pullWaiters } from '../delivery/webhooks/pull-waiters.js';
+import type { WebhookWakeups } from '../delivery/webhooks/wake-ups.js';
 
 export interface ListenerRouteOptions {
   /** Where a reported outcome that disables an endpoint is told. */

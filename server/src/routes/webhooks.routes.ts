@@ -3,12 +3,12 @@ import { routes, WEBHOOK_ROTATION_GRACE_DEFAULT_SECONDS, type Webhook } from '@f
 import { newWebhookSecret } from '@feedbackd/sdk/webhooks';
 import type { AppContext, AppState } from '../http/context.js';
 import { AppError } from '../http/errors.js';
-import { webhookNotFound } from '../http/item-ids.js';
+import { webhookNotFound } from '../domain/errors.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
 import { UUID } from '../db/uuid.js';
-import { deliveryNotFound } from '../http/item-ids.js';
+import { deliveryNotFound } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
-import { TEST_DELIVERY, type ClaimedDelivery } from '../webhooks/deliveries.sql.js';
+import { TEST_DELIVERY, type ClaimedDelivery } from '../delivery/webhooks/deliveries.sql.js';
 import {
   CREATE_ENDPOINT,
   DELETE_ENDPOINT,
@@ -20,11 +20,11 @@ import {
   REDELIVER,
   ROTATE_SECRET,
   UPDATE_ENDPOINT,
-} from '../webhooks/endpoints.sql.js';
+} from '../delivery/webhooks/endpoints.sql.js';
 import { mountListenerRoutes } from './webhook-listeners.routes.js';
-import type { WebhookWakeups } from '../webhooks/wake-ups.js';
-import { checkWebhookUrl, webhookDispatcher } from '../webhooks/safe-target.js';
-import { DEFAULT_TIMEOUT_MS, sendClaimed } from '../webhooks/attempts.js';
+import type { WebhookWakeups } from '../delivery/webhooks/wake-ups.js';
+import { checkWebhookUrl, webhookDispatcher } from '../delivery/webhooks/safe-target.js';
+import { DEFAULT_TIMEOUT_MS, sendClaimed } from '../delivery/webhooks/attempts.js';
 
 export interface WebhookRouteOptions {
   /** Allow endpoints on loopback and private networks (`serve --webhooks-allow-private`). */

@@ -34,7 +34,7 @@ export const STATUS_HISTORY: Statement = {
 
 /**
  * The published changelog entries that link item $1 of project $2, newest first: the item page's
- * "Shipped in …" (admin/changelog/changelog.sql.ts writes them).
+ * "Shipped in …" (domain/changelog/changelog.sql.ts writes them).
  */
 export const SHIPPED_IN = {
   name: 'board_shipped_in',

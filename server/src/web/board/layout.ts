@@ -64,7 +64,7 @@ function descriptionOf(project: BoardProject, i18n: I18n): SafeHtml {
  * The head's brand (`feedback board brand`): the meta description, the link previews' Open Graph
  * tags (absolute URLs, on the origin the page is served at), and the accent's stylesheet, inline
  * and allowed by its hash alone (kit/guards.ts, projectPolicy). The stylesheet holds none of the
- * characters the template escapes (admin/brand/accent.ts writes it from #rrggbb colours), so the
+ * characters the template escapes (domain/projects/brand/accent.ts writes it from #rrggbb colours), so the
  * page carries the exact bytes that were hashed.
  */
 function brandHead(project: BoardProject, options: PageOptions, i18n: I18n): SafeHtml {

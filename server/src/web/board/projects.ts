@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { ModerationMode, SortBy } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
 import { ShortCache } from '../../http/short-cache.js';
-import { accentStyle } from '../../admin/brand/accent.js';
-import { logoPath } from '../../admin/board-settings.service.js';
-import { moderationPolicy, type ModerationPolicy } from '../../http/moderation-policy.js';
+import { accentStyle } from '../../domain/projects/brand/accent.js';
+import { logoPath } from '../../domain/projects/board-settings.service.js';
+import { moderationPolicy, type ModerationPolicy } from '../../domain/moderation/policy.js';
 
 /** A project whose board is on, as the pages know it. */
 export interface BoardProject {
@@ -28,7 +28,7 @@ export interface BoardProject {
   locale?: string | null | undefined;
   /** Whether anonymous visitors may comment (`anonymousComments`, off by default): else the form asks them to sign in through the app. */
   anonymousComments?: boolean | undefined;
-  /** Whose posts wait for the team (`feedback board moderation`, http/moderation-policy.ts); null or none given: nobody's. */
+  /** Whose posts wait for the team (`feedback board moderation`, domain/moderation/policy.ts); null or none given: nobody's. */
   moderation?: ModerationPolicy | null | undefined;
   /**
    * The origin this request's pages are at (the public URL, or else the request's own): set per

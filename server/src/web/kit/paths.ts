@@ -14,6 +14,6 @@ export const boardPaths = {
   signIn: (slug: string) => `/b/${encodeURIComponent(slug)}/sign-in`,
   signOut: (slug: string) => `/b/${encodeURIComponent(slug)}/sign-out`,
   locale: (slug: string) => `/b/${encodeURIComponent(slug)}/locale`,
-  /** The one-click unsubscribe of the notifications' mail (notify/mail-sender.ts writes the same address). */
+  /** The one-click unsubscribe of the notifications' mail (delivery/mail/mail-sender.ts writes the same address). */
   unsubscribe: (slug: string, token: string) => `/b/${encodeURIComponent(slug)}/unsubscribe?token=${encodeURIComponent(token)}`,
 };

@@ -1,10 +1,10 @@
 import type { Statement } from '../../db/pool.js';
-import { upsertEndUser } from '../../api/end-user.sql.js';
+import { upsertEndUser } from '../../domain/people/end-user.sql.js';
 
 /**
  * A visitor's token exchanged for their session, in one statement: the token's hash is spent (a
  * second use inserts nothing) and, only when it was not spent before, the end user is created or
- * updated with the token's profile, exactly as identify does (api/end-user.sql.ts). Returns
+ * updated with the token's profile, exactly as identify does (domain/people/end-user.sql.ts). Returns
  * `fresh` false for a token used before; else the end user's id and name. $1 project, $2 externalId,
  * $3 token hash, $4 the token's expiry (Unix seconds), $5 the profile as JSON.
  */

@@ -61,7 +61,7 @@ export function mayComment(view: Pick<ConversationView, 'visitor' | 'anonymousCo
 
 /**
  * Whether `comment` is the visitor's own and still theirs to change: not the team's, and no team
- * reply after it in its thread (admin/comments.service.ts checks the same when it is posted).
+ * reply after it in its thread (domain/comments/comments.service.ts checks the same when it is posted).
  */
 function ownOpen(comment: Comment, comments: readonly Comment[], visitor: Visitor | undefined): boolean {
   if (!isAuthor(comment, visitor)) return false;

@@ -38,7 +38,7 @@ export interface TeamItemView {
   /** The items it may be merged into, and why a merge was refused (shown at the choice). */
   merge: MergeCandidates;
   mergeProblem?: string | undefined;
-  /** The submitter and a page of the voters (admin/item-people.sql.ts). */
+  /** The submitter and a page of the voters (domain/items/item-people.sql.ts). */
   people: ItemPeople;
   /** How many subscribers a status change tells (docs/notifications.md), said before it is saved. */
   subscribers?: number | undefined;
