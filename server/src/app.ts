@@ -19,7 +19,7 @@ import { boardAssets } from './web/board/assets.js';
 import { board } from './web/board/board.js';
 import { widget } from './web/widget/widget.js';
 import { widgetAssets } from './web/widget/assets.js';
-import { boardPaths } from './web/kit/paths.js';
+import { boardPaths } from './board-paths.js';
 import { proveEndUser } from './web/kit/visitor-token.js';
 import { DEFAULT_PROJECT_SLUG } from './serve-defaults.js';
 import { team } from './web/team/team.js';

@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import { deleteExpiredKeys } from '../db/idempotency-keys.js';
 import { PRUNE_LOG } from '../delivery/webhooks/deliveries.sql.js';
 import { PRUNE_LISTENERS } from '../delivery/webhooks/listeners.sql.js';
-import { SWEEP_SPENT_TOKENS } from '../web/board/board.sql.js';
+import { SWEEP_SPENT_TOKENS } from '../domain/people/visitor-tokens.sql.js';
 import { PRUNE_LINKS, PRUNE_SESSIONS } from '../domain/team-sessions/team-sessions.sql.js';
 import { PRUNE_EXPIRED_BLOCKS } from '../domain/moderation/posting-blocks.sql.js';
 import { webhookSender } from '../delivery/webhooks/sender.js';
@@ -21,7 +21,7 @@ export const WEBHOOK_POLL_EVERY_MS = 500;
 export const WEBHOOK_PRUNE_EVERY_MS = 60 * 60_000;
 /**
  * How often used-up team sign-in links and long-dead team sessions (domain/team-sessions/team-sessions.sql.ts), the
- * board's spent visitor tokens and form stamps past their expiry (web/board/board.sql.ts), and
+ * board's spent visitor tokens and form stamps past their expiry (domain/people/visitor-tokens.sql.ts), and
  * moderation's blocks that have ended (domain/moderation/posting-blocks.sql.ts), are deleted.
  */
 export const SIGN_IN_SWEEP_EVERY_MS = 60 * 60_000;

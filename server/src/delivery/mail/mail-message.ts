@@ -1,4 +1,6 @@
 import type { FeedbackStatus } from '@feedbackd/sdk/contract';
+import { boardPaths } from '../../board-paths.js';
+import { escapeHtmlNumeric as escape } from '../../html-escape.js';
 import { isLocale, messagesFor, SOURCE_LOCALE, type MessageKey, type Messages } from '../../i18n/index.js';
 import type { ClaimedNotification } from './mail.sql.js';
 
@@ -64,8 +66,7 @@ export async function mailMessage(rows: readonly ClaimedNotification[], links: M
       .map((part) => (typeof part === 'string' ? escape(part) : `<bdi>${escape(balanced(oneLine(part.written)))}</bdi>`))
       .join('');
   const project: Written = { written: first.project_name };
-  const board = `${links.origin}/b/${encodeURIComponent(first.project_slug)}`;
-  const lines = rows.map((row) => lineOf(row, messages, board));
+  const lines = rows.map((row) => lineOf(row, messages, links.origin));
   const items = [...new Set(lines.map((line) => line.feedbackId).filter((id): id is string => id !== null))];
   const subject = asText(rows.length === 1 ? { key: 'mail.subjectOne', values: { project, title: { written: titleOf(first) } } } : { key: 'mail.subjectMany', values: { project, count: rows.length } });
   const why: Sentence = { key: 'mail.why', values: { project } };
@@ -157,7 +158,7 @@ function titleOf(row: ClaimedNotification): string {
   return data.feedback?.title ?? data.entry?.title ?? '';
 }
 
-function lineOf(row: ClaimedNotification, messages: Messages, board: string): Line {
+function lineOf(row: ClaimedNotification, messages: Messages, origin: string): Line {
   const status = (value: FeedbackStatus) => messages.t(`status.${value}` as MessageKey);
   const sentence = (key: MessageKey, values: Sentence['values']): Sentence => ({ key, values });
   const data = row.data as {
@@ -169,7 +170,7 @@ function lineOf(row: ClaimedNotification, messages: Messages, board: string): Li
     entry?: { id: string; title: string };
   };
   const title: Written = { written: data.feedback?.title ?? '' };
-  const item = { feedbackId: row.feedback_id, url: `${board}/items/${row.feedback_id}` };
+  const item = { feedbackId: row.feedback_id, url: `${origin}${boardPaths.item(row.project_slug, row.feedback_id!)}` };
   switch (row.kind) {
     case 'status_changed':
       return { sentence: sentence('mail.statusChanged', { title, from: status(data.from!), to: status(data.to!) }), ...item };
@@ -178,11 +179,7 @@ function lineOf(row: ClaimedNotification, messages: Messages, board: string): Li
     case 'merged':
       return { sentence: sentence('mail.merged', { title, source: { written: data.source?.title ?? '' } }), ...item };
     case 'shipped':
-      return { sentence: sentence('mail.shipped', { entry: { written: data.entry?.title ?? '' } }), feedbackId: null, url: `${board}/changelog#entry-${encodeURIComponent(data.entry?.id ?? '')}` };
+      return { sentence: sentence('mail.shipped', { entry: { written: data.entry?.title ?? '' } }), feedbackId: null, url: `${origin}${boardPaths.changelogEntry(row.project_slug, data.entry?.id ?? '')}` };
   }
 }
 
-/** HTML's five characters, for text in the HTML part. */
-function escape(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}

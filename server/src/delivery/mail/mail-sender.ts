@@ -1,4 +1,5 @@
 import { createTransport, type Transporter } from 'nodemailer';
+import { boardPaths } from '../../board-paths.js';
 import type { SqlPool } from '../../db/pool.js';
 import type { Logger } from '../../logger.js';
 import { mailMessage } from './mail-message.js';
@@ -82,7 +83,7 @@ export function mailSender(options: MailSenderOptions): MailSender {
   const links = (row: ClaimedNotification) => ({
     origin: options.origin,
     unsubscribe: async (feedbackId: string | null) =>
-      `${options.origin}/b/${encodeURIComponent(row.project_slug)}/unsubscribe?token=${await signUnsubscribe(key, { projectId: row.project_id, endUserId: row.end_user_id, feedbackId }, now())}`,
+      `${options.origin}${boardPaths.unsubscribe(row.project_slug, await signUnsubscribe(key, { projectId: row.project_id, endUserId: row.end_user_id, feedbackId }, now()))}`,
   });
 
   async function sendOne(rows: ClaimedNotification[]): Promise<boolean> {

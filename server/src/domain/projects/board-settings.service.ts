@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BOARD_LOCALES, type BoardSettings, type ModerationMode } from '@feedbackd/sdk/contract';
+import { boardPaths } from '../../board-paths.js';
 import { Project } from '../../db/entities/project.entity.js';
 import { exactOrigin } from '../../origins.js';
 import { ProjectNotFoundError } from './projects.service.js';
@@ -111,7 +112,7 @@ export async function change(em: EntityManager, which: BoardOf, apply: (project:
 }
 
 export function settingOf(project: Project): BoardSetting {
-  const path = boardPath(project.slug);
+  const path = boardPaths.board(project.slug);
   const accent = project.boardAccent ?? null;
   return {
     project: project.slug,
@@ -129,18 +130,8 @@ export function settingOf(project: Project): BoardSetting {
     anonymousComments: project.anonymousComments,
     moderation: project.moderation,
     moderationHoldLinks: project.moderationHoldLinks,
-    logo: project.boardLogoHash ? { path: logoPath(project.slug, project.boardLogoHash), type: project.boardLogoType as LogoType, width: project.boardLogoWidth!, height: project.boardLogoHeight! } : null,
+    logo: project.boardLogoHash ? { path: boardPaths.logo(project.slug, project.boardLogoHash), type: project.boardLogoType as LogoType, width: project.boardLogoWidth!, height: project.boardLogoHeight! } : null,
   };
-}
-
-/** Where a project's board is served. */
-export function boardPath(slug: string): string {
-  return `/b/${encodeURIComponent(slug)}`;
-}
-
-/** Where a board serves its logo: the hash in the path, so a new logo is a new URL and each can be kept a year. */
-export function logoPath(slug: string, hash: string): string {
-  return `${boardPath(slug)}/logo/${hash}`;
 }
 
 export class IdentitySecretExistsError extends Error {

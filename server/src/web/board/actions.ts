@@ -13,7 +13,7 @@ import { itemId, itemNotFound } from '../kit/items.js';
 import type { SafeHtml } from '../kit/html.js';
 import { formField, formInput, returnPathUnder, seeOther, type FormData, type FormValues } from '../kit/forms.js';
 import type { FormRefusal } from '../kit/pages.js';
-import { boardPaths } from '../kit/paths.js';
+import { boardPaths } from '../../board-paths.js';
 import { submitPage, submitScope } from './views/submit-page.js';
 import { chosenI18n } from '../kit/locale-choice.js';
 import { endSession, exchangeToken, startSession } from './visitors.js';

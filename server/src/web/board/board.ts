@@ -18,7 +18,7 @@ import { DEFAULT_MIN_FILL_MS, formGuard } from '../kit/form-guard.js';
 import { boardComments } from './comments.js';
 import { pageRunner, routeSteps } from '../kit/pages.js';
 import { chosenI18n, keepLocale } from '../kit/locale-choice.js';
-import { boardPaths } from '../kit/paths.js';
+import { boardPaths } from '../../board-paths.js';
 import { visitorOf } from './visitors.js';
 import { LOGO_ROUTE, serveLogo } from './logo.js';
 import { withRoutes } from '../../http/mounted-routes.js';

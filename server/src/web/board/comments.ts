@@ -17,7 +17,7 @@ import type { SafeHtml } from '../kit/html.js';
 import type { I18n } from '../kit/i18n.js';
 import { itemId } from '../kit/items.js';
 import { chosenI18n } from '../kit/locale-choice.js';
-import { boardPaths } from '../kit/paths.js';
+import { boardPaths } from '../../board-paths.js';
 import { date } from '../kit/views/list-parts.js';
 import type { BoardRequest } from './pages.js';
 import { commentFragment, commentScope, type CommentFormState } from './views/comment-parts.js';

@@ -3,7 +3,7 @@ import type { ModerationMode, SortBy } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
 import { ShortCache } from '../../http/short-cache.js';
 import { accentStyle } from '../../domain/projects/brand/accent.js';
-import { logoPath } from '../../domain/projects/board-settings.service.js';
+import { boardPaths } from '../../board-paths.js';
 import { moderationPolicy, type ModerationPolicy } from '../../domain/moderation/policy.js';
 
 /** A project whose board is on, as the pages know it. */
@@ -93,7 +93,7 @@ function projectOf(row: Row): BoardProject {
     frameOrigins: row.board_frame_origins,
     description: row.board_description,
     defaultSort: row.board_default_sort,
-    logo: row.board_logo_hash ? { path: logoPath(row.slug, row.board_logo_hash), width: row.board_logo_width ?? 0, height: row.board_logo_height ?? 0 } : null,
+    logo: row.board_logo_hash ? { path: boardPaths.logo(row.slug, row.board_logo_hash), width: row.board_logo_width ?? 0, height: row.board_logo_height ?? 0 } : null,
     accent: style === undefined ? null : { style, hash: `'sha256-${createHash('sha256').update(style).digest('base64')}'` },
     locale: row.board_locale,
     anonymousComments: row.anonymous_comments,

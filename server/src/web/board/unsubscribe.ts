@@ -5,7 +5,7 @@ import { unsubscribeKey, verifyUnsubscribe, type UnsubscribeClaims } from '../..
 import type { AssetPaths } from '../kit/assets.js';
 import { chosenI18n } from '../kit/locale-choice.js';
 import { sendPage } from '../kit/pages.js';
-import { boardPaths } from '../kit/paths.js';
+import { boardPaths } from '../../board-paths.js';
 import { unsubscribePage } from './views/unsubscribe-page.js';
 
 /*

@@ -2,7 +2,7 @@ import { END_USER_COMMENT_MAX_LENGTH, type Comment } from '@feedbackd/sdk/contra
 import { stampScope, type FormGuard } from '../../kit/form-guard.js';
 import { html, type HtmlValue, type SafeHtml } from '../../kit/html.js';
 import type { I18n } from '../../kit/i18n.js';
-import { boardPaths } from '../../kit/paths.js';
+import { boardPaths } from '../../../board-paths.js';
 import { commentItem, commentThread, type ThreadOptions } from '../../kit/views/thread.js';
 import type { Visitor } from '../visitors.js';
 

@@ -1,5 +1,5 @@
 import type { Statement } from '../../db/pool.js';
-import { upsertEndUser } from '../../domain/people/end-user.sql.js';
+import { upsertEndUser } from './end-user.sql.js';
 
 /**
  * A visitor's token exchanged for their session, in one statement: the token's hash is spent (a
@@ -27,3 +27,6 @@ export const SPEND_FORM_STAMP: Statement = {
   name: 'board_spend_form_stamp',
   text: 'insert into board_spent_tokens (token_hash, expires_at) values ($1, to_timestamp($2)) on conflict do nothing returning 1 as fresh',
 };
+
+/** Spent tokens past their expiry, which could not be used again anyway (jobs/machine-jobs.ts). */
+export const SWEEP_SPENT_TOKENS = 'delete from board_spent_tokens where expires_at < now()';
