@@ -6,7 +6,7 @@ import { deliveryNotFound, webhookNotFound } from '../domain/errors.js';
 import { jsonReply, mount, reply, type MountOptions } from '../http/mount.js';
 import type { Logger } from '../logger.js';
 import type { ClaimedDelivery } from '../delivery/webhooks/deliveries.sql.js';
-import { GET_DELIVERY } from '../delivery/webhooks/endpoints.sql.js';
+import { GET_DELIVERY } from '../domain/webhooks/endpoints.sql.js';
 import { CLAIM_PULLED, CREATE_LISTENER, TAKE_REPORTED, TOUCH_LISTENER } from '../delivery/webhooks/listeners.sql.js';
 import { deliveryBody, recordOutcome, signDelivery } from '../delivery/webhooks/attempts.js';
 import { probeEndpoint, pullWaiters } from '../delivery/webhooks/pull-waiters.js';

@@ -20,7 +20,7 @@ import {
   REDELIVER,
   ROTATE_SECRET,
   UPDATE_ENDPOINT,
-} from '../delivery/webhooks/endpoints.sql.js';
+} from '../domain/webhooks/endpoints.sql.js';
 import { mountListenerRoutes } from './webhook-listeners.routes.js';
 import type { WebhookWakeups } from '../delivery/webhooks/wake-ups.js';
 import { checkWebhookUrl, webhookDispatcher } from '../delivery/webhooks/safe-target.js';

@@ -1,6 +1,6 @@
 import { GROUPED_EVENTS } from '../../domain/events/outbox.sql.js';
 import { toSend } from './deliveries.sql.js';
-import { WEBHOOK_JSON } from './endpoints.sql.js';
+import { WEBHOOK_JSON } from '../../domain/webhooks/endpoints.sql.js';
 
 /**
  * Statements of pull endpoints (`feedback webhooks listen`, listener-routes.ts), each scoped to the

@@ -1,9 +1,9 @@
 import type { ModerationMode } from '@feedbackd/sdk/contract';
 
 /*
- * A project's moderation setting as the caches keep it: the key cache (access.ts) here, the
- * board's and the widget's projects above. It sits on the http floor because the key cache is
- * the lowest that needs it; the decision it feeds is domain/moderation/hold-reason.ts's holdReason.
+ * A project's moderation setting as the caches keep it: the key cache (http/access.ts), the
+ * board's and the widget's projects (web/). The decision it feeds is hold-reason.ts's holdReason,
+ * so deciding costs no round trip.
  */
 
 /** A project's moderation setting (`feedback board moderation`, docs/moderation.md) where it holds something. */

@@ -1,7 +1,7 @@
 /**
  * Why an end user is subscribed to an item (the `subscriptions.reasons` bits, migration 001100).
- * They live on the lowest floor because the hot paths (api/) write them inside their own
- * statements, while the subscription routes sit higher, in notify/.
+ * The hot statements of a submission, a vote and a comment (domain/feedback/, votes/, comments/)
+ * write them inside their own statements, and the subscription statements read them.
  */
 export const SUBSCRIPTION_REASONS = { submitted: 1, voted: 2, commented: 4, chose: 8 } as const;
 

@@ -37,7 +37,7 @@ export const submitForm = formInput(
 );
 
 /**
- * The board's posts. Each calls the API's own implementation of the action (api/: the same
+ * The board's posts. Each calls the API's own implementation of the action (domain/: the same
  * group commits, the same statements, the same anonymous voter), so the board is no second
  * implementation of a vote or a submission. Who may post and how often is checked before these
  * run (board.ts).
