@@ -9,7 +9,9 @@ import { createEntry, deleteEntry, publishEntry, UnknownLinksError, updateEntry 
 import { ENTRY_PAGE } from '../domain/changelog/changelog.sql.js';
 
 /**
- * The changelog's endpoints (docs/changelog.md): a secret key writes through the changelog's service; any key lists, a public key only what is published (the board reads the same page).
+ * The changelog's endpoints (docs/changelog.md): a secret key writes through the changelog's
+ * service (domain/changelog/); any key lists, a public key only what is published (the board
+ * reads the same page).
  */
 export function mountChangelogRoutes(router: Router<AppState>, options: MountOptions, orm: OperatorOrm): void {
   const em = requestEm(orm);
