@@ -33,7 +33,7 @@ export interface FeedbackClientOptions {
   maxRetries?: number;
   /** The longest single wait before a retry, in milliseconds. Default 8 000. */
   maxRetryDelayMs?: number;
-  /** Your application's name and version, put in front of the SDK's own `user-agent` (`feedback-sdk/0.1.0 node/20.19.0`). */
+  /** Your application's name and version, put in front of the SDK's own `user-agent` (`feedback-sdk/0.2.0 node/20.19.0`). */
   userAgent?: string;
 }
 

@@ -2,7 +2,7 @@ import type { TestServer } from './test-server.js';
 
 /*
  * Subscriptions as rows (issue 40): the tests of notifications make their subscribers themselves,
- * so they depend only on the table (Migration20261202001100_subscriptions), not on which write
+ * so they depend only on the table (Migration0021_subscriptions), not on which write
  * subscribes whom.
  */
 

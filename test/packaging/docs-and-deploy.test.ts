@@ -20,7 +20,7 @@ const text = (doc: string) => readFileSync(join(ROOT, doc), 'utf8');
 const NOT_COMMANDS: ReadonlyMap<string, string> = new Map([
   ['no feedback database in', "the CLI's error for a missing data directory, quoted in cli.md"],
   ['of the feedback repository', "the launcher's error on too old a Node, quoted in operations.md"],
-  ['feedback 0.1.0 is ready at', "serve's ready line, quoted in operations.md"],
+  ['feedback 0.2.0 is ready at', "serve's ready line, quoted in operations.md"],
   ['journalctl -u feedback', 'the systemd unit named feedback (operations.md)'],
   ['sudo -u feedback', 'the system user named feedback that the unit runs as (operations.md)'],
 ]);

@@ -19,6 +19,9 @@ import {
   type FeedbackClientOptions,
 } from '@feedbackd/sdk';
 
+/** The SDK's version as its package.json says: the `user-agent` carries it, whatever the release. */
+const SDK_PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../sdk/package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 // A local node:http server stands in for the API wherever the real server cannot produce the
 // fault under test: dropped sockets, silence, malformed or contract-breaking bodies, exact timing.
 
@@ -128,7 +131,7 @@ describe('SDK against a local stub server', () => {
       expect(request!.headers['x-api-key']).to.equal('pk_test_key');
       expect(request!.headers.accept).to.equal('application/json');
       expect(request!.headers['content-type']).to.equal('application/json');
-      expect(request!.headers['user-agent']).to.equal(`feedback-sdk/0.1.0 node/${process.versions.node}`);
+      expect(request!.headers['user-agent']).to.equal(`feedback-sdk/${SDK_PACKAGE_VERSION} node/${process.versions.node}`);
       expect(request!.headers['idempotency-key']).to.match(UUID);
       expect(JSON.parse(request!.body)).to.deep.equal({ title: 'Export to CSV', type: 'idea' });
     });

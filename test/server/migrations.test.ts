@@ -1,8 +1,41 @@
 import { expect } from 'chai';
-import { migrateDown, migrateUp, migrationStatus, openDatabase, openOrm } from '@feedbackd/server';
+import { migrateDown, migrateUp, migrationStatus, openDatabase, openOrm, unappliedMigrations } from '@feedbackd/server';
 import { backends, type Backend } from '../helpers/backends.js';
 
 const ALL = [
+  'Migration0001_pg_trgm',
+  'Migration0002_initial_schema',
+  'Migration0003_idempotency_keys',
+  'Migration0004_hot_path',
+  'Migration0005_admin_api',
+  'Migration0006_search_text',
+  'Migration0007_time_ordered_ids',
+  'Migration0008_vote_batches',
+  'Migration0009_exactly_once',
+  'Migration0010_webhooks',
+  'Migration0011_webhook_listeners',
+  'Migration0012_outbox_fan_out',
+  'Migration0013_board',
+  'Migration0014_board_identity',
+  'Migration0015_team_sessions',
+  'Migration0016_voter_secret',
+  'Migration0017_board_brand',
+  'Migration0018_board_locale',
+  'Migration0019_conversation',
+  'Migration0020_changelog',
+  'Migration0021_subscriptions',
+  'Migration0022_moderation',
+  'Migration0023_notifications',
+  'Migration0024_widget',
+  'Migration0025_subscribe_on_vote',
+  'Migration0026_toggle_batch_statement',
+  'Migration0027_notification_holds',
+  'Migration0028_block_expiry',
+  'Migration0029_held_edits',
+];
+
+/** The names of ALL before 0.2.0 numbered them, which databases made earlier recorded. */
+const FORMER = [
   'Migration20261121000000_pg_trgm',
   'Migration20261121000100_initial_schema',
   'Migration20261121000200_idempotency_keys',
@@ -76,7 +109,7 @@ for (const backend of backends()) {
       });
     });
 
-    it('when keys were stored before secret keys existed (migration 000400), then they are public keys afterwards', async () => {
+    it('when keys were stored before secret keys existed (migration 0005), then they are public keys afterwards', async () => {
       await withFreshOrm(backend, async (orm) => {
         await migrateUp(orm);
         await revertThrough(orm, ALL[4]!);
@@ -88,7 +121,7 @@ for (const backend of backends()) {
       }, 'migrated');
     });
 
-    it('when items were stored before search_text existed (migration 000500), then they get it, and down brings back the per-column indexes', async () => {
+    it('when items were stored before search_text existed (migration 0006), then they get it, and down brings back the per-column indexes', async () => {
       await withFreshOrm(backend, async (orm) => {
         await migrateUp(orm);
         await revertThrough(orm, ALL[5]!);
@@ -112,7 +145,7 @@ for (const backend of backends()) {
       }, 'migrated');
     });
 
-    it('when rows are added after migration 000600, then their ids are time-ordered (version 7); rows from before keep theirs, and down brings back random ids', async () => {
+    it('when rows are added after migration 0007, then their ids are time-ordered (version 7); rows from before keep theirs, and down brings back random ids', async () => {
       await withFreshOrm(backend, async (orm) => {
         await migrateUp(orm);
         await revertThrough(orm, ALL[6]!);
@@ -153,9 +186,9 @@ for (const backend of backends()) {
       }, 'migrated');
     });
 
-    it('when projects existed before the board (migration 001200), then the default project shows its board and the others do not', async () => {
+    it('when projects existed before the board (migration 0013), then the default project shows its board and the others do not', async () => {
       await withFreshOrm(backend, async (orm) => {
-        const board = ALL.indexOf('Migration20261127001200_board');
+        const board = ALL.indexOf('Migration0013_board');
         await revertThrough(orm, ALL[board]!);
         const connection = orm.em.fork().getConnection();
         await connection.execute(`insert into projects (slug, name, voter_salt) values ('default', 'Default', 'salt'), ('acme', 'Acme', 'salt')`);
@@ -164,6 +197,29 @@ for (const backend of backends()) {
           { slug: 'acme', board_enabled: false },
           { slug: 'default', board_enabled: true },
         ]);
+      }, 'migrated');
+    });
+
+    it('when a database recorded its migrations under the names they had before 0.2.0, then they count as applied under their numbered names, with their ids and times, and nothing runs again', async () => {
+      await withFreshOrm(backend, async (orm) => {
+        const connection = orm.em.fork().getConnection();
+        const before = await connection.execute<{ id: number; executed_at: Date }[]>('select id, executed_at from mikro_orm_migrations order by id');
+        // As an earlier version left them: the names of FORMER, one of them with the file ending older MikroORMs stored.
+        for (const [i, former] of FORMER.entries()) {
+          await connection.execute('update mikro_orm_migrations set name = ? where name = ?', [i === 3 ? `${former}.js` : former, ALL[i]]);
+        }
+        // The read-only look of the operator commands, which must not write, maps the names itself.
+        expect(await unappliedMigrations(orm), 'what `feedback keys` would call pending').to.deep.equal([]);
+        const recorded = await connection.execute<{ name: string }[]>('select name from mikro_orm_migrations order by id');
+        expect(recorded[0]!.name, 'unappliedMigrations wrote nothing').to.equal(FORMER[0]);
+        const status = await migrationStatus(orm);
+        expect(status.executed.map((m) => m.name)).to.deep.equal(ALL);
+        expect(status.pending).to.deep.equal([]);
+        expect(await migrateUp(orm), 'nothing to apply').to.deep.equal([]);
+        const after = await connection.execute<{ id: number; executed_at: Date; name: string }[]>('select id, executed_at, name from mikro_orm_migrations order by id');
+        expect(after.map(({ id, executed_at }) => ({ id, executed_at }))).to.deep.equal(before);
+        expect(after.map((row) => row.name)).to.deep.equal(ALL);
+        expect(await migrateDown(orm), 'the newest reverts by its new name').to.deep.equal([ALL.at(-1)]);
       }, 'migrated');
     });
 

@@ -14,7 +14,7 @@ function generator(seed: number): () => number {
 class RolledBack extends Error {}
 
 /**
- * The vote batch statement (migration 001700, docs/architecture.md, "Vote toggles in batches")
+ * The vote batch statement (migration 0026, docs/architecture.md, "Vote toggles in batches")
  * answers each toggle as the loop it replaced did (`toggle_votes_in_turn`, one `toggle_vote` per
  * toggle). Both run on the same random batches, each in a transaction that is rolled back, and
  * everything they answer and write is compared: the rows, the votes, the counters, the

@@ -15,48 +15,56 @@ import { dumpScript, restoreIntoDataDir, restoreIntoPostgres } from './restore-d
 
 /**
  * The migrations of release 0.1.0, exactly as its MikroORM 6 wrote them into
- * mikro_orm_migrations.name: the bare names of migrations/index.ts, with no .js or .ts ending.
- * A later version must take these rows as applied.
+ * mikro_orm_migrations.name (the bare names of its migrations/index.ts, with no .js or .ts
+ * ending), each with the name it has since 0.2.0 numbered them. A later version must take these
+ * rows as applied, under their new names, keeping their times.
  */
-const RELEASE_MIGRATIONS = [
-  'Migration20261121000000_pg_trgm',
-  'Migration20261121000100_initial_schema',
-  'Migration20261121000200_idempotency_keys',
-  'Migration20261122000300_hot_path',
-  'Migration20261123000400_admin_api',
-  'Migration20261123000500_search_text',
-  'Migration20261123000600_time_ordered_ids',
-  'Migration20261123000700_vote_batches',
-  'Migration20261125000800_exactly_once',
+const RELEASE_MIGRATIONS: readonly (readonly [recorded: string, current: string])[] = [
+  ['Migration20261121000000_pg_trgm', 'Migration0001_pg_trgm'],
+  ['Migration20261121000100_initial_schema', 'Migration0002_initial_schema'],
+  ['Migration20261121000200_idempotency_keys', 'Migration0003_idempotency_keys'],
+  ['Migration20261122000300_hot_path', 'Migration0004_hot_path'],
+  ['Migration20261123000400_admin_api', 'Migration0005_admin_api'],
+  ['Migration20261123000500_search_text', 'Migration0006_search_text'],
+  ['Migration20261123000600_time_ordered_ids', 'Migration0007_time_ordered_ids'],
+  ['Migration20261123000700_vote_batches', 'Migration0008_vote_batches'],
+  ['Migration20261125000800_exactly_once', 'Migration0009_exactly_once'],
 ];
+const RELEASE_NAMES = RELEASE_MIGRATIONS.map(([, current]) => current);
 /** The migrations added since 0.1.0, in order: what an upgrade applies. */
 const SINCE_RELEASE = [
-  'Migration20261125000900_webhooks',
-  'Migration20261126001000_webhook_listeners',
-  'Migration20261126001100_outbox_fan_out',
-  'Migration20261127001200_board',
-  'Migration20261127001300_board_identity',
-  'Migration20261127001400_team_sessions',
-  'Migration20261128001500_voter_secret',
-  'Migration20261128001600_board_brand',
-  'Migration20261129001700_board_locale',
-  'Migration20261130001800_conversation',
-  'Migration20261201001000_changelog',
-  'Migration20261202001100_subscriptions',
-  'Migration20261203001200_moderation',
-  'Migration20261204001300_notifications',
-  'Migration20261205001400_widget',
-  'Migration20261207001600_subscribe_on_vote',
-  'Migration20261208001700_toggle_batch_statement',
-  'Migration20261209001800_notification_holds',
-  'Migration20261209001900_block_expiry',
-  'Migration20261209002000_held_edits',
+  'Migration0010_webhooks',
+  'Migration0011_webhook_listeners',
+  'Migration0012_outbox_fan_out',
+  'Migration0013_board',
+  'Migration0014_board_identity',
+  'Migration0015_team_sessions',
+  'Migration0016_voter_secret',
+  'Migration0017_board_brand',
+  'Migration0018_board_locale',
+  'Migration0019_conversation',
+  'Migration0020_changelog',
+  'Migration0021_subscriptions',
+  'Migration0022_moderation',
+  'Migration0023_notifications',
+  'Migration0024_widget',
+  'Migration0025_subscribe_on_vote',
+  'Migration0026_toggle_batch_statement',
+  'Migration0027_notification_holds',
+  'Migration0028_block_expiry',
+  'Migration0029_held_edits',
 ];
+
+/** What `migrate status` read from 0.1.0's rows: its names and times, each name as this version calls it. */
+function releaseExecuted(): { name: string; executedAt: string }[] {
+  const current = new Map(RELEASE_MIGRATIONS);
+  return fixture.migrateStatus.executed.map((row) => ({ ...row, name: current.get(row.name) ?? `not a migration of 0.1.0: ${row.name}` }));
+}
 
 const fixture = readReleaseFixture();
 
 /*
- * The conversation (issue 39, migration 001800) added fields after the spec's: each comment's
+ * The conversation (issue 39, migration 0019) added fields after the spec's: each comment's
  * `parentId`, `editedAt` and `isPinned`, and an end-user author's `id` (their externalId). A
  * release 0.1.0 database has no reply, edit or pin, so today's answer must be 0.1.0's with exactly
  * these fields added at these values, and nothing else changed. Likewise subscriptions' field.
@@ -65,7 +73,7 @@ function withoutConversationFields(body: unknown): unknown {
   if (Array.isArray(body)) return body.map(withoutConversationFields);
   if (typeof body !== 'object' || body === null) return body;
   const object = { ...(body as Record<string, unknown>) };
-  // Subscriptions (issue 40, migrations 001100 and 001600) add `userIsSubscribed` to a detail read
+  // Subscriptions (issue 40, migrations 0021 and 0025) add `userIsSubscribed` to a detail read
   // with an endUserId: the backfill subscribed 0.1.0's voters, so each of them reads true.
   if ('userIsSubscribed' in object) {
     expect(object.userIsSubscribed, 'userIsSubscribed').to.be.a('boolean');
@@ -178,12 +186,13 @@ for (const backend of backends()) {
       });
     }
 
-    it('when `feedback migrate status --json` reads it, then the nine migrations of 0.1.0 are applied, at the times 0.1.0 recorded, and those added since are pending', async () => {
+    it('when `feedback migrate status --json` reads it, then the nine migrations of 0.1.0 are applied, under their numbered names at the times 0.1.0 recorded, and those added since are pending', async () => {
+      expect(fixture.migrateStatus.executed.map((migration) => migration.name), 'the names 0.1.0 recorded').to.deep.equal(RELEASE_MIGRATIONS.map(([recorded]) => recorded));
       const run = await feedback(['migrate', 'status', '--json', ...flagsOf(database)]);
       expect(run.code, run.stderr).to.equal(0);
       const status = JSON.parse(run.stdout) as MigrationStatusJson;
-      expect(status.executed.map((migration) => migration.name)).to.deep.equal(RELEASE_MIGRATIONS);
-      expect(status.executed, 'the times 0.1.0 recorded').to.deep.equal(fixture.migrateStatus.executed);
+      expect(status.executed.map((migration) => migration.name)).to.deep.equal(RELEASE_NAMES);
+      expect(status.executed, 'the times 0.1.0 recorded').to.deep.equal(releaseExecuted());
       expect(status.pending).to.deep.equal(SINCE_RELEASE);
     });
 
@@ -195,8 +204,8 @@ for (const backend of backends()) {
       expect(status.code, status.stderr).to.equal(0);
       const after = JSON.parse(status.stdout) as MigrationStatusJson;
       expect(after.pending).to.deep.equal([]);
-      expect(after.executed.slice(0, RELEASE_MIGRATIONS.length)).to.deep.equal(fixture.migrateStatus.executed);
-      expect(after.executed.slice(RELEASE_MIGRATIONS.length).map((migration) => migration.name)).to.deep.equal(SINCE_RELEASE);
+      expect(after.executed.slice(0, RELEASE_NAMES.length)).to.deep.equal(releaseExecuted());
+      expect(after.executed.slice(RELEASE_NAMES.length).map((migration) => migration.name)).to.deep.equal(SINCE_RELEASE);
     });
 
     it('when `feedback keys list` reads it, then the keys are listed as 0.1.0 listed them (the revoked one too)', async () => {

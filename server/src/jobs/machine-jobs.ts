@@ -28,7 +28,7 @@ export const SIGN_IN_SWEEP_EVERY_MS = 60 * 60_000;
 /**
  * How often scheduled changelog entries whose time has come are announced (`changelog.published`):
  * readers already show them from their time on, so this bounds only the event's lag. One indexed
- * look at the few unannounced entries (the partial index of Migration20261201001000_changelog).
+ * look at the few unannounced entries (the partial index of Migration0020_changelog).
  */
 export const CHANGELOG_SWEEP_EVERY_MS = 1_000;
 /** How often the mail sender looks for recipients whose window has passed (delivery/mail/mail-sender.ts). */

@@ -5,7 +5,7 @@ import { Feedback } from './feedback.entity.js';
 const p = defineEntity.properties;
 
 /**
- * A comment on an item, by an end user or by the owning team (Migration20261130001800_conversation
+ * A comment on an item, by an end user or by the owning team (Migration0019_conversation
  * for replies, notes, the pin and edits). The hot side writes and reads it with its own statements
  * (domain/comments/comments.sql.ts); this entity describes the table for the schema and the operator side.
  */

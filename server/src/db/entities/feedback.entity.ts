@@ -17,7 +17,7 @@ export const Feedback = defineEntity({
     { name: 'feedback_search_text_trgm_index', expression: 'create index "feedback_search_text_trgm_index" on "feedback" using gin ("search_text" gin_trgm_ops)' },
   ],
   properties: {
-    /** Time-ordered for new rows, as are votes', comments' and end users' (migration 000600). */
+    /** Time-ordered for new rows, as are votes', comments' and end users' (migration 0007). */
     id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
     project: p.manyToOne(Project).deleteRule('cascade').updateRule('cascade'),
     endUser: p.manyToOne(EndUser).nullable().deleteRule('set null').updateRule('cascade'),
@@ -28,7 +28,7 @@ export const Feedback = defineEntity({
     metadata: p.json<Metadata>().nullable(),
     createdAt: p.datetime(3).defaultRaw('now()'),
     /**
-     * The title and description, lower-cased, for search (Migration20261123000500_search_text):
+     * The title and description, lower-cased, for search (Migration0006_search_text):
      * kept by PostgreSQL, never written or read by the ORM. The separator is written as the
      * character itself (a JS escape), as PostgreSQL prints the expression back.
      */
@@ -62,7 +62,7 @@ export const FeedbackCounters = defineEntity({
 
 /**
  * Items per (project, status, type), split into shards by the writing connection. Kept by triggers
- * on `feedback` (migration 000300): no code writes it; list totals read it.
+ * on `feedback` (migration 0004): no code writes it; list totals read it.
  */
 export const FeedbackStats = defineEntity({
   name: 'FeedbackStats',

@@ -11,7 +11,7 @@ export const HOLD_REASONS = ['anonymous', 'all', 'link'] as const;
 
 /**
  * A submission, a comment or an edit of a comment waiting for the team
- * (Migration20261203001200_moderation): outside `feedback` and `comments`, so no public read,
+ * (Migration0022_moderation): outside `feedback` and `comments`, so no public read,
  * counter or total sees it. A new post's id becomes the item's or the comment's on approval; an
  * edit's text replaces its comment's. Written and read by domain/moderation/moderation.sql.ts.
  */
@@ -39,7 +39,7 @@ export const HeldPost = defineEntity({
     type: p.text().nullable(),
     metadata: p.json().nullable(),
     content: p.text().nullable(),
-    /** An edit of a published comment (Migration20261209002000_held_edits): that comment, whose text `content` would replace. */
+    /** An edit of a published comment (Migration0029_held_edits): that comment, whose text `content` would replace. */
     comment: p.manyToOne(Comment).nullable().deleteRule('cascade').updateRule('cascade'),
     reason: p.enum([...HOLD_REASONS]),
     createdAt: p.datetime(3).defaultRaw('now()'),
@@ -49,7 +49,7 @@ export const HeldPost = defineEntity({
 export type HeldPost = InferEntity<typeof HeldPost>;
 
 /**
- * An author the team blocked when rejecting a post (Migration20261209001900_block_expiry): by voter
+ * An author the team blocked when rejecting a post (Migration0028_block_expiry): by voter
  * key, so an anonymous caller can be blocked too (by address, then). One per author and project;
  * `expiresAt` null lasts until lifted. Written and read by domain/moderation/moderation.sql.ts, checked by
  * domain/moderation/posting-blocks.sql.ts.

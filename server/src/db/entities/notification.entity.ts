@@ -44,7 +44,7 @@ export type Notification = InferEntity<typeof Notification>;
  * its rows are written, but the mail sender claims none of them and its `notification.created`
  * events are not written until the machine's jobs release it (`release_notifications`), or a
  * change that reverses it takes it back with its rows (`notify_subscribers`,
- * Migration20261209001800_notification_holds). `kind` and `data` are the change's, as its rows
+ * Migration0027_notification_holds). `kind` and `data` are the change's, as its rows
  * and events carry them; `createdAt` is the time of the change, and of its rows.
  */
 export const NotificationHold = defineEntity({

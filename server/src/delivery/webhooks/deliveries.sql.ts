@@ -3,7 +3,7 @@ import { GROUPED_EVENTS } from '../../domain/events/outbox.sql.js';
 
 /**
  * The sender's statements on `webhook_deliveries`, `webhook_attempts` and `webhook_endpoints`
- * (Migration20261125000900_webhooks). Each is its own transaction: a claim commits before the
+ * (Migration0010_webhooks). Each is its own transaction: a claim commits before the
  * attempt is sent, so a crash between the two leaves a claim that expires and a delivery that is
  * sent again (at least once; receivers de-duplicate by `webhook-id`).
  */

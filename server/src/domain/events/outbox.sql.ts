@@ -3,7 +3,7 @@ import { isoTimestamp } from '../../db/json.sql.js';
 /**
  * The outbox: events are rows of `webhook_events`, written in the transaction (or the very
  * statement) of the change they report, and only while an enabled endpoint of the project
- * subscribes to the type (`webhooks_wanted`, Migration20261125000900_webhooks). The writer inserts
+ * subscribes to the type (`webhooks_wanted`, Migration0010_webhooks). The writer inserts
  * the event alone; the sender fans it out into deliveries later (deliveries.sql.ts). Votes write
  * theirs inside `toggle_vote`; the statements here are for everything else.
  */
@@ -60,8 +60,8 @@ export const ITEM_DELETED_EVENT = `insert into webhook_events (project_id, type,
 // The `comment.*` events are written by the conversation's own statements (domain/comments/comments.sql.ts).
 
 /**
- * Notifications (docs/notifications.md): a call of `notify_subscribers` (Migration20261204001300,
- * Migration20261209001800), which writes one `notifications` row per subscriber of `items`
+ * Notifications (docs/notifications.md): a call of `notify_subscribers` (Migration0023,
+ * Migration0027), which writes one `notifications` row per subscriber of `items`
  * (uuid[]) and the `notification.created` events, in one INSERT ... SELECT each. A statement calls
  * it from a materialized CTE over the rows it changed, and reads that CTE in its final select: a
  * CTE that only selects is run only when something reads it. `feedback` is the item the row links

@@ -183,7 +183,7 @@ export const FIELD_SEPARATOR = '\u001f';
  *   The ids go in as `f.id = any(array(...))`, for which even the generic plan expects a handful
  *   of rows and joins by primary key.
  * - With search, the matches are collected once from the trigram index on `search_text` (the
- *   title and description lower-cased, joined by U+001F: Migration20261123000500_search_text),
+ *   title and description lower-cased, joined by U+001F: Migration0006_search_text),
  *   and the page and its total both come from that one pass (a window count). A search that
  *   itself contains U+001F could match across the two fields there, so it takes its own shape
  *   (`perColumn`) that also matches each column with `ilike` (slower: it lower-cases every

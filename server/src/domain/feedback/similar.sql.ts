@@ -32,7 +32,7 @@ export const SAME_REQUEST_SIMILARITY = 0.7;
  *
  * Why keywords rather than pg_trgm's own operators. The only trigram index is the GIN index on
  * `search_text` (the title and description lower-cased, joined by U+001F:
- * Migration20261123000500_search_text). `similarity`'s `%` and `word_similarity`'s `%>` can use
+ * Migration0006_search_text). `similarity`'s `%` and `word_similarity`'s `%>` can use
  * it, but their threshold is a session setting (pg_trgm.similarity_threshold), not a parameter,
  * and "Dark theme please" is only 0.22 (`similarity`) or 0.28 (`word_similarity`) from "Dark
  * mode", so they find it only at a threshold where the index hands over most items: measured on

@@ -1,6 +1,6 @@
 /*
  * Held notifications (docs/notifications.md, "Held while the Undo is offered";
- * Migration20261209001800_notification_holds). The team's bulk status change holds its
+ * Migration0027_notification_holds). The team's bulk status change holds its
  * notifications: their rows are written, but no mail leaves (the mail sender's claim skips them,
  * mail.sql.ts) and no `notification.created` event is written, until the machine's jobs release
  * the change here. A change that puts an item back before then takes the hold back, and nobody is

@@ -1,5 +1,5 @@
 /**
- * Why an end user is subscribed to an item (the `subscriptions.reasons` bits, migration 001100).
+ * Why an end user is subscribed to an item (the `subscriptions.reasons` bits, migration 0021).
  * The hot statements of a submission, a vote and a comment (domain/feedback/, votes/, comments/)
  * write them inside their own statements, and the subscription statements read them.
  */

@@ -2,7 +2,7 @@ import { endUserCtes } from '../people/end-user.sql.js';
 import type { Statement } from '../../db/pool.js';
 
 /**
- * Spec 4.5 in one statement: the toggle itself is the `toggle_vote` function (migration 000300),
+ * Spec 4.5 in one statement: the toggle itself is the `toggle_vote` function (migration 0004),
  * which inserts or deletes the vote and moves the counter in one transaction, exact under any
  * concurrency and without retries. Rows: item_found, now_voted, new_count; no row: not found.
  */

@@ -95,7 +95,7 @@ export interface VoteBatches {
 
 /**
  * Group commit for vote toggles (db/statement-batches.ts): the toggles that wait leave together as
- * one `toggle_votes` statement (migration 001700), which answers each toggle as `toggle_vote` would
+ * one `toggle_votes` statement (migration 0026), which answers each toggle as `toggle_vote` would
  * alone, in item order, and locks the items' counters in that order, so two batches cannot
  * deadlock on them.
  */

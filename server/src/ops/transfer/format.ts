@@ -17,28 +17,28 @@ export const DUMP_FORMAT = 'feedback-dump';
 export const DUMP_VERSION = 6;
 
 /*
- * Version 2 (the conversation, Migration20261130001800): comments carry parentId, isInternal,
+ * Version 2 (the conversation, Migration0019): comments carry parentId, isInternal,
  * isPinned and editedAt, and commentRevision records follow the comments. A version 1 dump reads
  * as one whose comments are top-level, visible, unpinned and never edited, with no revisions.
- * Version 2 also carries the changelog (Migration20261201001000): changelogEntry and
+ * Version 2 also carries the changelog (Migration0020): changelogEntry and
  * changelogLink records after the status changes; a dump without them has no changelog.
  *
- * Version 3 (subscriptions, Migration20261202001100): users carry unsubscribedAt (they left the
+ * Version 3 (subscriptions, Migration0021): users carry unsubscribedAt (they left the
  * whole project), and subscription records come last. An older dump reads as one whose users never
  * left, and its import subscribes its submitters, voters and commenters as the migration did.
  *
- * Version 4 (moderation and mail, Migration20261203001200 and Migration20261204001300): users carry
+ * Version 4 (moderation and mail, Migration0022 and Migration0023): users carry
  * emailSuppressedAt (a mail server refused their address for good), and heldPost records (the
  * moderation queue) and postingBlock records (blocked authors) come after the subscriptions. An
  * older dump reads as one whose addresses were never refused, with an empty queue and no block.
  *
- * Version 5 (blocks that can be listed, lifted and expire, Migration20261209001900): postingBlock
+ * Version 5 (blocks that can be listed, lifted and expire, Migration0028): postingBlock
  * records carry their `id`, `excerpt` (the start of the rejected post) and `expiresAt` (null:
  * until lifted). A version 4 block reads as the migration left such a row: an id derived from its
  * author (the same on every import of that dump), no excerpt, and an anonymous caller's block
  * ending ADDRESS_BLOCK_DAYS days after it was made, an end user's lasting until lifted.
  *
- * Version 6 (held edits, Migration20261209002000): a heldPost may be an edit of a published comment,
+ * Version 6 (held edits, Migration0029): a heldPost may be an edit of a published comment,
  * `editOf` naming it. An older dump reads as one whose held posts are all new posts.
  */
 

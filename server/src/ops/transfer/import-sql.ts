@@ -101,7 +101,7 @@ where m.id is not null and m.id > (case when s.is_called then s.last_value else 
 
 /**
  * A dump older than version 3 carries no subscriptions: the import subscribes the submitters,
- * voters and (end-user) commenters of the projects `$1` (uuid[]) as Migration20261202001100 did for
+ * voters and (end-user) commenters of the projects `$1` (uuid[]) as Migration0021 did for
  * the rows it found, so that no one who took part before is missed. Rows already there stay.
  */
 export const SUBSCRIBE_PARTICIPANTS = `insert into subscriptions (feedback_id, end_user_id, project_id, reasons)

@@ -10,7 +10,7 @@ import { Migration } from '@mikro-orm/migrations';
  * - `board_spent_tokens`: a token is exchanged for a session once. Its hash is kept until the token
  *   would have expired anyway (at most 10 minutes), then swept (jobs/machine-jobs.ts).
  */
-export class Migration20261127001300BoardIdentity extends Migration {
+export class Migration0014BoardIdentity extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "projects" add column "identity_secret" text null, add column "board_frame_origins" text[] not null default '{}';`);
     this.addSql(`create table "board_spent_tokens" ("token_hash" text not null primary key, "expires_at" timestamptz not null);`);

@@ -9,7 +9,7 @@ import { Migration } from '@mikro-orm/migrations';
  *   the hash that names its URL, and its size for the page's <img>. The bytes are read only by the
  *   logo's own route, never by the pages' project look-up.
  */
-export class Migration20261128001600BoardBrand extends Migration {
+export class Migration0017BoardBrand extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "projects" add column "board_description" text null, add column "board_accent" text null, add column "board_default_sort" text null, add column "board_logo" bytea null, add column "board_logo_type" text null, add column "board_logo_hash" text null, add column "board_logo_width" int null, add column "board_logo_height" int null;`);
     this.addSql(`alter table "projects" add constraint "projects_board_default_sort_check" check ("board_default_sort" in ('newest', 'oldest', 'votes', 'comments'));`);

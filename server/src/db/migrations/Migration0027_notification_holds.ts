@@ -19,7 +19,7 @@ import { Migration } from '@mikro-orm/migrations';
  * not at all. Any later notification about an item first releases what is held about it, so
  * nothing is told out of order (and an item has at most one hold).
  */
-export class Migration20261209001800NotificationHolds extends Migration {
+export class Migration0027NotificationHolds extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "notification_holds" ("change_id" uuid not null, "project_id" uuid not null, "feedback_id" uuid null, "kind" text not null, "data" jsonb not null, "created_at" timestamptz(3) not null default now(), primary key ("change_id"));`);
     this.addSql(`create index "notification_holds_feedback_id_index" on "notification_holds" ("feedback_id");`);
@@ -55,7 +55,7 @@ returns int language sql as $$
   select count(*)::int from released
 $$;`);
 
-    // notify_subscribers as Migration20261204001300 made it, and: a status change that reverses a
+    // notify_subscribers as Migration0023 made it, and: a status change that reverses a
     // held one takes it back (nobody is told of either); what is held about the items goes out
     // first; and with p_hold the change is held (its events wait for release_notifications).
     this.addSql(`drop function "notify_subscribers"(uuid, uuid[], uuid, text, jsonb, uuid);`);

@@ -8,7 +8,7 @@ import { Migration } from '@mikro-orm/migrations';
  * earlier one kept in comment_revisions) or rejects it. A comment has at most one edit waiting (the
  * author's newer edit replaces it), and a deleted comment takes its waiting edit with it.
  */
-export class Migration20261209002000HeldEdits extends Migration {
+export class Migration0029HeldEdits extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "held_posts" add column "comment_id" uuid null;`);
     this.addSql(`alter table "held_posts" add constraint "held_posts_comment_id_foreign" foreign key ("comment_id") references "comments" ("id") on update cascade on delete cascade;`);

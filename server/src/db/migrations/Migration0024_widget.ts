@@ -8,7 +8,7 @@ import { Migration } from '@mikro-orm/migrations';
  * - `end_users.widget_seen_at`: when the end user last opened "My requests", so that the status
  *   changes and team replies after it are marked unread. Null: never, so everything is new.
  */
-export class Migration20261205001400Widget extends Migration {
+export class Migration0024Widget extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "projects" add column "widget_enabled" boolean not null default false, add column "widget_origins" text[] not null default '{}';`);
     this.addSql(`alter table "end_users" add column "widget_seen_at" timestamptz(3) null;`);

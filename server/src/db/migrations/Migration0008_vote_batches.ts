@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * `toggle_votes`: several vote toggles in one statement, so in one transaction and one wait for
  * the WAL to reach the disk (server/src/public/vote-batches.ts). Each toggle is `toggle_vote`
- * (migration 000300), exactly as alone, taken in item order: two batches lock the items' counters
+ * (migration 0004), exactly as alone, taken in item order: two batches lock the items' counters
  * in the same order, so they cannot deadlock on them.
  *
  * Per toggle: the item, and either the externalId of an end user (looked up, never created here:
@@ -12,7 +12,7 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * Replaced since by 000800, 000900 and 001100: server/src/db/schema.sql has the function as it runs today.
  */
-export class Migration20261123000700VoteBatches extends Migration {
+export class Migration0008VoteBatches extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create function "toggle_votes"(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])
 returns table (idx int, user_known boolean, item_found boolean, now_voted boolean, new_count int) language plpgsql as $$

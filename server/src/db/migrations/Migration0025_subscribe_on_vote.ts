@@ -8,7 +8,7 @@ import { Migration } from '@mikro-orm/migrations';
  * vote; an anonymous vote (no end user) writes nothing more. Submissions and comments subscribe in
  * their own statements (domain/feedback/submit.sql.ts, domain/comments/comments.sql.ts).
  */
-export class Migration20261207001600SubscribeOnVote extends Migration {
+export class Migration0025SubscribeOnVote extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create or replace function "toggle_vote"(p_item uuid, p_project uuid, p_voter text, p_end_user uuid, p_events boolean default null)
 returns table (item_found boolean, now_voted boolean, new_count int) language plpgsql as $$

@@ -13,7 +13,7 @@ import { Migration } from '@mikro-orm/migrations';
  * on different connections update different rows instead of queueing on one row lock until the
  * other commits. A total sums at most 24 x 16 narrow rows through the primary key.
  */
-export class Migration20261122000300HotPath extends Migration {
+export class Migration0004HotPath extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "feedback_stats" ("project_id" uuid not null, "status" text not null, "type" text not null, "shard" smallint not null, "item_count" int not null default 0, constraint "feedback_stats_pkey" primary key ("project_id", "status", "type", "shard"));`);
     this.addSql(`alter table "feedback_stats" add constraint "feedback_stats_project_id_foreign" foreign key ("project_id") references "projects" ("id") on update cascade on delete cascade;`);

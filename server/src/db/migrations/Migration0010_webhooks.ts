@@ -8,7 +8,7 @@ import { Migration } from '@mikro-orm/migrations';
  * its deliveries, so every writer (a statement of the hot path, the vote function, an operator
  * service) only inserts the event.
  */
-export class Migration20261125000900Webhooks extends Migration {
+export class Migration0010Webhooks extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "webhook_endpoints" ("id" uuid not null default time_ordered_uuid(), "project_id" uuid not null, "url" text not null, "description" text null, "events" text[] null, "format" text not null default 'standard', "secret" text not null, "previous_secret" text null, "previous_secret_expires_at" timestamptz(3) null, "disabled_at" timestamptz(3) null, "disabled_reason" text null, "created_at" timestamptz(3) not null default now(), "updated_at" timestamptz(3) not null default now(), primary key ("id"));`);
     this.addSql(`create index "webhook_endpoints_project_id_index" on "webhook_endpoints" ("project_id");`);

@@ -15,7 +15,7 @@ import { Migration } from '@mikro-orm/migrations';
  * Existing rows keep their ids. The ids still carry 74 random bits; what they add is the creation
  * time to the millisecond, which `createdAt` already tells.
  */
-export class Migration20261123000600TimeOrderedIds extends Migration {
+export class Migration0007TimeOrderedIds extends Migration {
   override async up(): Promise<void> {
     // Named apart from PostgreSQL 18's built-in uuidv7(), so the two never clash. The first 6 bytes
     // become the milliseconds; setting bits 52 and 53 turns the random id's version 4 into 7.

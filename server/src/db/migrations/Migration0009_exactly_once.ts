@@ -13,7 +13,7 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * Both functions were replaced since (000900, 001100): server/src/db/schema.sql has them as they run today.
  */
-export class Migration20261125000800ExactlyOnce extends Migration {
+export class Migration0009ExactlyOnce extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create or replace function "toggle_vote"(p_item uuid, p_project uuid, p_voter text, p_end_user uuid)
 returns table (item_found boolean, now_voted boolean, new_count int) language plpgsql as $$

@@ -14,7 +14,7 @@ import { Migration } from '@mikro-orm/migrations';
  * `projects.notify_digest` makes a project's mail one daily digest instead of the coalescing
  * window; `end_users.email_suppressed_at` records a permanent refusal of the address.
  */
-export class Migration20261204001300Notifications extends Migration {
+export class Migration0023Notifications extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "notifications" ("id" uuid not null default time_ordered_uuid(), "project_id" uuid not null, "change_id" uuid not null, "end_user_id" uuid not null, "feedback_id" uuid null, "kind" text not null, "data" jsonb not null, "created_at" timestamptz(3) not null default now(), "mail_state" text not null default 'pending', "attempts" int not null default 0, "next_attempt_at" timestamptz(3) not null default now(), "claimed_until" timestamptz(3) null, "last_error" text null, "sent_at" timestamptz(3) null, primary key ("id"));`);
     // The sender's questions read pending rows only: "whose mail is due?" (the oldest first, by

@@ -26,7 +26,7 @@ import { Migration } from '@mikro-orm/migrations';
  * - the due deliveries are found endpoint by endpoint (CLAIM_DUE, and a listener's pull), so that
  *   neither scans past the other's: the due index starts with the endpoint.
  */
-export class Migration20261126001100OutboxFanOut extends Migration {
+export class Migration0012OutboxFanOut extends Migration {
   override async up(): Promise<void> {
     this.addSql(`drop trigger "webhook_events_fan_out" on "webhook_events";`);
     this.addSql(`drop function "webhook_fan_out"();`);

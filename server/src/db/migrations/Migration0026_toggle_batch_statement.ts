@@ -21,7 +21,7 @@ import { Migration } from '@mikro-orm/migrations';
  * transaction inserted or deleted under it (not through a vote toggle, which waits on the
  * counters' lock) gets no row, and the server runs it alone (db/statement-batches.ts, `alone`).
  */
-export class Migration20261208001700ToggleBatchStatement extends Migration {
+export class Migration0026ToggleBatchStatement extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter function "toggle_votes"(uuid, uuid[], text[], text[]) rename to "toggle_votes_in_turn";`);
     this.addSql(`create function "toggle_votes"(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])

@@ -11,7 +11,7 @@ import { Migration } from '@mikro-orm/migrations';
  * Deleting a project or a key deletes its links and sessions. `name` is who the member said they
  * are (optional): the link carries it to its session, whose changes and replies it signs.
  */
-export class Migration20261127001400TeamSessions extends Migration {
+export class Migration0015TeamSessions extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "team_sign_in_links" ("id" uuid not null default time_ordered_uuid(), "project_id" uuid not null, "api_key_id" uuid null, "token_hash" text not null, "name" text null, "created_at" timestamptz(3) not null default now(), "expires_at" timestamptz(3) not null, "used_at" timestamptz(3) null, primary key ("id"));`);
     this.addSql(`alter table "team_sign_in_links" add constraint "team_sign_in_links_token_hash_unique" unique ("token_hash");`);

@@ -8,7 +8,7 @@ import { Migration } from '@mikro-orm/migrations';
  * sweep find the few entries whose time came and which were not announced yet. A link has an id
  * of its own (not only its pair) so that `feedback export` and `import` carry it as every other row.
  */
-export class Migration20261201001000Changelog extends Migration {
+export class Migration0020Changelog extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "changelog_entries" ("id" uuid not null default time_ordered_uuid(), "project_id" uuid not null, "title" text not null, "body" text not null, "publish_at" timestamptz(3) null, "announced_at" timestamptz(3) null, "created_at" timestamptz(3) not null default now(), "updated_at" timestamptz(3) not null default now(), primary key ("id"));`);
     this.addSql(`create index "changelog_entries_project_id_publish_at_index" on "changelog_entries" ("project_id", "publish_at");`);

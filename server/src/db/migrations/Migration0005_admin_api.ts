@@ -6,10 +6,10 @@ import { Migration } from '@mikro-orm/migrations';
  * Keys stored before this migration become public keys (the column's default), as they were.
  * Team comments need nothing new: `comments` has had `is_team` and `author_name` from the start.
  * The per-project (status, type) counts need nothing new either: the statement triggers of
- * Migration20261122000300_hot_path already move them with every update and delete of an item,
+ * Migration0004_hot_path already move them with every update and delete of an item,
  * so status changes, deletes and merges keep them exact in their own transactions.
  */
-export class Migration20261123000400AdminApi extends Migration {
+export class Migration0005AdminApi extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "api_keys" add column "kind" text check ("kind" in ('public', 'secret')) not null default 'public';`);
 

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /** pg_trgm serves the substring search of GET /api/v1/feedback; it must exist before the indexes that use it. */
-export class Migration20261121000000PgTrgm extends Migration {
+export class Migration0001PgTrgm extends Migration {
   override async up(): Promise<void> {
     this.addSql('create extension if not exists pg_trgm;');
   }

@@ -7,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
  * trigger is unchanged), but the sender leaves them alone; `last_pulled_at` lets the hourly
  * pruning delete a listener that went away without saying so.
  */
-export class Migration20261126001000WebhookListeners extends Migration {
+export class Migration0011WebhookListeners extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "webhook_endpoints" add column "mode" text not null default 'push', add column "last_pulled_at" timestamptz(3) null;`);
     this.addSql(`alter table "webhook_endpoints" add constraint "webhook_endpoints_mode_check" check ("mode" in ('push', 'pull'));`);

@@ -14,7 +14,7 @@ import { Migration } from '@mikro-orm/migrations';
  * One trigram index on `search_text` replaces the two on `title` and `description`: a new item
  * adds its trigrams to one index, not two.
  */
-export class Migration20261123000500SearchText extends Migration {
+export class Migration0006SearchText extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "feedback" add column "search_text" text generated always as (lower("title" || E'\\x1f' || coalesce("description", ''))) stored;`);
     this.addSql(`create index "feedback_search_text_trgm_index" on "feedback" using gin ("search_text" gin_trgm_ops);`);

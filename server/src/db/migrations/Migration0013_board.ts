@@ -10,7 +10,7 @@ import { Migration } from '@mikro-orm/migrations';
  * start says "open the server in a browser", and an upgrade should keep showing what a fresh
  * install of the same version shows. Projects an operator created are left off.
  */
-export class Migration20261127001200Board extends Migration {
+export class Migration0013Board extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "projects" add column "board_enabled" boolean not null default false;`);
     this.addSql(`update "projects" set "board_enabled" = true where "slug" = 'default';`);

@@ -15,7 +15,7 @@ import { Migration } from '@mikro-orm/migrations';
  * the team chose another length. Those made before this migration get that length too, counted
  * from when they were made: one older than 30 days ends here.
  */
-export class Migration20261209001900BlockExpiry extends Migration {
+export class Migration0028BlockExpiry extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "posting_blocks" drop constraint "posting_blocks_pkey";`);
     this.addSql(`alter table "posting_blocks" add column "id" uuid not null default time_ordered_uuid(), add column "excerpt" text null, add column "expires_at" timestamptz(3) null;`);

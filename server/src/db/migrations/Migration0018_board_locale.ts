@@ -7,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
  * (server/src/i18n/), and a migration per new language would buy nothing, since the service checks
  * the value against the contract's list and the pages ignore one they do not know.
  */
-export class Migration20261129001700BoardLocale extends Migration {
+export class Migration0018BoardLocale extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "projects" add column "board_locale" text null;`);
   }

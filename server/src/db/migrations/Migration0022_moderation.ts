@@ -13,7 +13,7 @@ import { Migration } from '@mikro-orm/migrations';
  *   hashed address), what a block on rejection names.
  * - `posting_blocks`: authors the team blocked when rejecting; they can no longer submit or comment.
  */
-export class Migration20261203001200Moderation extends Migration {
+export class Migration0022Moderation extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "projects" add column "moderation" text not null default 'none', add column "moderation_hold_links" boolean not null default false;`);
     this.addSql(`alter table "projects" add constraint "projects_moderation_check" check ("moderation" in ('none', 'anonymous', 'all'));`);

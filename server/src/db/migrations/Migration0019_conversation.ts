@@ -10,7 +10,7 @@ import { Migration } from '@mikro-orm/migrations';
  * Projects choose whether anonymous end users may comment (off by default), and webhook endpoints
  * whether they receive events about internal notes (off by default).
  */
-export class Migration20261130001800Conversation extends Migration {
+export class Migration0019Conversation extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "comments"
       add column "parent_id" uuid null,

@@ -15,7 +15,7 @@ import { Migration } from '@mikro-orm/migrations';
  * those hot paths. The backfill subscribes everyone who already took part, so no one who voted or
  * commented before this migration is missed.
  */
-export class Migration20261202001100Subscriptions extends Migration {
+export class Migration0021Subscriptions extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "subscriptions" ("feedback_id" uuid not null, "end_user_id" uuid not null, "project_id" uuid not null, "reasons" smallint not null default 0, "unsubscribed_at" timestamptz(3) null, "created_at" timestamptz(3) not null default now(), primary key ("feedback_id", "end_user_id"));`);
     this.addSql(`create index "subscriptions_end_user_id_index" on "subscriptions" ("end_user_id");`);

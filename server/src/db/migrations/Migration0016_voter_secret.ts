@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * FEEDBACK_VOTER_SECRET (it lives nowhere else there). Never exported. Anonymous voters' keys
  * made before it (`ip:`) are re-keyed when the server starts, not here: that needs the secret.
  */
-export class Migration20261128001500VoterSecret extends Migration {
+export class Migration0016VoterSecret extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "voter_secret" ("id" smallint not null default 1, "fingerprint" text not null, "secret" text null, primary key ("id"), constraint "voter_secret_one_row" check ("id" = 1));`);
   }

@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
  * The data model of the v1 API. Written by hand from the entities; a test compares the migrated
  * schema with the entities, so the two cannot drift apart.
  */
-export class Migration20261121000100InitialSchema extends Migration {
+export class Migration0002InitialSchema extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "projects" ("id" uuid not null default gen_random_uuid(), "slug" text not null, "name" text not null, "voter_salt" text not null, "created_at" timestamptz(3) not null default now(), constraint "projects_pkey" primary key ("id"));`);
     this.addSql(`alter table "projects" add constraint "projects_slug_unique" unique ("slug");`);
