@@ -1,9 +1,6 @@
 import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
-import { mountAdminRoutes } from './admin/routes.js';
-import { mountChangelogRoutes } from './admin/changelog/routes.js';
-import { mountNotificationRoutes } from './notify/notification-routes.js';
 import type { SqlPool } from './db/pool.js';
 import { requestTransactions } from './db/request-transaction.js';
 import type { AppState } from './http/context.js';
@@ -16,25 +13,23 @@ import { keylessRoutes } from './http/keyless-routes.js';
 import { FAILED_AUTH_LIMIT, FailedAuthLimit } from './limits/failed-auth.js';
 import type { Logger } from './logger.js';
 import { openApiJson } from './openapi.js';
-import { hotWrites } from './api/hot-writes.js';
-import { mountApiRoutes } from './api/routes.js';
+import { hotWrites } from './domain/hot-writes.js';
+import { mountContractRoutes } from './routes/contract-routes.js';
 import { boardAssets } from './web/board/assets.js';
 import { board } from './web/board/board.js';
 import { widget } from './web/widget/widget.js';
 import { widgetAssets } from './web/widget/assets.js';
-import { boardPaths } from './web/kit/paths.js';
+import { boardPaths } from './board-paths.js';
 import { proveEndUser } from './web/kit/visitor-token.js';
 import { DEFAULT_PROJECT_SLUG } from './serve-defaults.js';
 import { team } from './web/team/team.js';
-import { mountWebhookRoutes } from './webhooks/routes.js';
-import { webhookWakeups, type WebhookWakeups } from './webhooks/wake-ups.js';
-import { mountSubscriptionRoutes } from './notify/subscription-routes.js';
+import { webhookWakeups, type WebhookWakeups } from './delivery/webhooks/wake-ups.js';
 
 export interface AppDependencies {
   /** The pool every request's statements run on (see docs/architecture.md, "two sides of data access"). */
   sql: SqlPool;
   /**
-   * The operator side's ORM, for the operator's endpoints (server/src/admin): an open one, or a
+   * The operator side's ORM, for the operator's endpoints (server/src/routes): an open one, or a
    * function that opens it when first needed. Without it those endpoints, and every write sent
    * with an Idempotency-Key (it runs in a transaction on the ORM's connections), answer 501.
    */
@@ -65,12 +60,12 @@ export interface AppDependencies {
   /**
    * Webhook endpoints may be on loopback and private networks (`serve --webhooks-allow-private`);
    * default false. `stopping` is aborted when the server stops, which ends the pulls that wait.
-   * `wakeups` wake the waiting pulls (webhooks/wake-ups.ts): the serving process's, told of the
+   * `wakeups` wake the waiting pulls (delivery/webhooks/wake-ups.ts): the serving process's, told of the
    * other processes' changes too; absent, the app's own, which hears only its requests.
    */
   webhooks?: { allowPrivate: boolean; stopping?: AbortSignal; wakeups?: WebhookWakeups };
   /**
-   * The server's public origin (`serve --public-url`, checked: http/origins.ts): the board's and
+   * The server's public origin (`serve --public-url`, checked: origins.ts): the board's and
    * the team's pages answer only requests for its host, take posts only from it, and redirect to
    * it. Absent: any host, and the request's own origin.
    */
@@ -106,13 +101,9 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
     idempotent: idempotentWrites(requestTransactions(orm)),
   };
   const writes = hotWrites(deps.sql);
-  mountApiRoutes(router, mountOptions, writes);
-  mountAdminRoutes(router, { orm, endUserToken: proveEndUser }, mountOptions);
-  mountChangelogRoutes(router, { orm }, mountOptions);
-  mountNotificationRoutes(router, mountOptions);
-  mountSubscriptionRoutes(router, mountOptions);
   const wakeups = deps.webhooks?.wakeups ?? webhookWakeups();
-  mountWebhookRoutes(router, mountOptions, { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger, stopping: deps.webhooks?.stopping, wakeups });
+  const webhooks = { allowPrivate: deps.webhooks?.allowPrivate ?? false, logger: deps.logger, stopping: deps.webhooks?.stopping, wakeups };
+  mountContractRoutes(router, mountOptions, { writes, orm, endUserToken: proveEndUser, webhooks });
   const failedAuthLimit = deps.failedAuthLimit ?? FAILED_AUTH_LIMIT;
   // One limiter for the keys' budgets and the board's posts per address (one store, one bank).
   const limiter = deps.rateLimit === 'off' ? undefined : toRateLimiter(deps.rateLimit);
@@ -158,7 +149,7 @@ export function createApp(deps: AppDependencies): Koa<AppState> {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Tells the waiting webhook pulls (webhooks/wake-ups.ts) of each request that may have written,
+ * Tells the waiting webhook pulls (delivery/webhooks/wake-ups.ts) of each request that may have written,
  * when it has ended (its transaction committed or rolled back): an event, a redelivery, an outcome
  * reported, an endpoint enabled may have made a pull endpoint's delivery due. A request that
  * writes nothing costs a pull a look at most; one that is not told of costs a waiting pull the

@@ -14,10 +14,10 @@ export { DataDirInUseError, DatabaseMissingError, embeddedDatabaseExists } from 
 export { openOrm, type OrmOptions } from './db/orm.js';
 export { migrateDown, migrateUp, migrationStatus, unappliedMigrations, type MigrationStatus } from './db/migrate.js';
 export { VOTER_SECRET_FILE, VOTER_SECRET_VARIABLE, VoterSecretError, voterSecretOf } from './db/voter-secret.js';
-export { voterKeyOf } from './api/votes.js';
+export { voterKeyOf } from './domain/votes/votes.js';
 export { createLogger, type Logger, type LogLevel } from './logger.js';
-export { createApiKey, listApiKeys, revokeApiKey, ApiKeyNotFoundError, type ApiKeySummary } from './admin/keys.service.js';
-export { ProjectNotFoundError } from './admin/projects.service.js';
+export { createApiKey, listApiKeys, revokeApiKey, ApiKeyNotFoundError, type ApiKeySummary } from './domain/projects/keys.service.js';
+export { ProjectNotFoundError } from './domain/projects/projects.service.js';
 export {
   boardSetting,
   changeIdentitySecret,
@@ -30,19 +30,19 @@ export {
   type BoardSetting,
   type IdentitySecret,
   type IdentitySecretAction,
-} from './admin/board-settings.service.js';
-export { setWidget, widgetSetting, WidgetOriginsMissingError, WIDGET_LOADER_PATH, type WidgetSetting } from './admin/widget-settings.service.js';
-export { InvalidBrandError, setBoardBrand, type BoardBrand } from './admin/board-brand.service.js';
-export { LOGO_MAX_BYTES } from './admin/brand/logo.js';
+} from './domain/projects/board-settings.service.js';
+export { setWidget, widgetSetting, WidgetOriginsMissingError, WIDGET_LOADER_PATH, type WidgetSetting } from './domain/projects/widget-settings.service.js';
+export { InvalidBrandError, setBoardBrand, type BoardBrand } from './domain/projects/board-brand.service.js';
+export { LOGO_MAX_BYTES } from './domain/projects/brand/logo.js';
 export type { MikroORM } from '@mikro-orm/postgresql';
-export { createSignInLink, endTeamSessions, listTeamSessions, TeamSessionNotFoundError, type SignInLink, type TeamSessionSummary } from './admin/team-sessions.service.js';
-export { eraseEndUser, type Erasure } from './admin/end-users/erasure.service.js';
-export { exportEndUser } from './admin/end-users/export.service.js';
-export type { ProjectRef } from './admin/end-users/project-ref.js';
+export { createSignInLink, endTeamSessions, listTeamSessions, TeamSessionNotFoundError, type SignInLink, type TeamSessionSummary } from './domain/team-sessions/team-sessions.service.js';
+export { eraseEndUser, type Erasure } from './domain/people/erasure.service.js';
+export { exportEndUser } from './domain/people/export.service.js';
+export type { ProjectRef } from './domain/people/project-ref.js';
 export { DEFAULT_PROJECT_SLUG, DEFAULT_RATE_LIMIT } from './serve-defaults.js';
 export type { RateLimitOptions } from './http/access.js';
 export type { RateLimiter, RateLimitState } from './limits/lease-client.js';
-export { seedProject, type SeedOptions, type SeedProgress, type SeedSummary } from './admin/seed/index.js';
+export { seedProject, type SeedOptions, type SeedProgress, type SeedSummary } from './ops/seed/index.js';
 export { openApiFileText } from './openapi.js';
 export {
   DUMP_FORMAT,
@@ -62,4 +62,4 @@ export {
   type ProjectOutcome,
   type TransferProgress,
   type VoterSaltOutcome,
-} from './admin/transfer/index.js';
+} from './ops/transfer/index.js';

@@ -31,7 +31,7 @@ export const DEFAULT_CONNECTION_LIMITS = {
 } as const;
 
 /**
- * Webhook attempts a second at most, from one machine (webhooks/sender.ts). A burst of activity (a
+ * Webhook attempts a second at most, from one machine (delivery/webhooks/sender.ts). A burst of activity (a
  * flood of votes, a bulk change) leaves as a steady stream instead of a burst of outgoing requests:
  * receivers are not flooded, and sending never takes the API's time at its peak, while the rest
  * waits in the outbox (docs/webhooks.md, "Pace"). 100 a second is 8.6 million a day.

@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     // The statement alone, on a connection of its own: what the database spends, without HTTP.
     // `plain`: the statement every short item is read with; `built`: the thread statement of a long
     // item, building its thread; `kept`: the same, sent the thread's current stamp, as a reader
-    // that holds the thread sends it (api/comment-threads.ts).
+    // that holds the thread sends it (domain/feedback/comment-threads.ts).
     const sqlOnly = async (id: string, mode: 'plain' | 'built' | 'kept') => {
       const client = new pg.Client({ connectionString: url.toString() });
       await client.connect();

@@ -39,6 +39,20 @@ describe('import graph', () => {
     expect(cyclesOf(graph)).to.deep.equal([]);
     expect(arrowsAgainstFloors(graph)).to.deep.equal([]);
     expect(arrowsBetweenWebAreas(graph)).to.deep.equal([]);
+    expect(arrowsPastFloors(graph)).to.deep.equal([]);
+  });
+
+  it('when the domain\'s sources are read, then none imports Koa: the domain knows no request and no HTTP status', () => {
+    const koa: string[] = [];
+    const visit = (folder: string) => {
+      for (const entry of readdirSync(join(ROOT, folder), { withFileTypes: true })) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) visit(path);
+        else if (entry.name.endsWith('.ts') && PACKAGE_SPECIFIER.test(readFileSync(join(ROOT, path), 'utf8'))) koa.push(path);
+      }
+    };
+    visit('server/src/domain');
+    expect(koa).to.deep.equal([]);
   });
 });
 
@@ -46,17 +60,19 @@ describe('import graph', () => {
  * The server's floors, lowest first (docs/architecture.md, "Floors"): a module imports only from
  * its own floor or the floors below it, so a folder can be read, tested and changed knowing only
  * what is under it. The files at the top of server/src sit where their imports put them: the
- * leaves (logger, version, the serve defaults, the runtime check, the message catalogue) under everything, the app above
- * the pages, the package's entry points on top.
+ * leaves (logger, version, the serve defaults, the runtime check, origins, board paths, HTML
+ * escaping, the message catalogue) under everything, the app above the pages, the package's
+ * entry points on top. The domain is what the product does, below any request; delivery and ops
+ * work outside requests on the domain's statements; routes are the contract's endpoints.
  */
 const SERVER_FLOORS = [
-  ['logger', 'version', 'serve-defaults', 'runtime-floor', 'i18n'],
+  ['logger', 'version', 'serve-defaults', 'runtime-floor', 'origins', 'board-paths', 'html-escape', 'i18n'],
   ['db'],
   ['limits', 'metrics'],
+  ['domain'],
+  ['delivery', 'ops'],
   ['http'],
-  ['api'],
-  ['webhooks', 'notify'],
-  ['admin'],
+  ['routes'],
   ['web'],
   ['openapi', 'app'],
   ['jobs'],
@@ -66,14 +82,25 @@ const SERVER_FLOORS = [
 ];
 
 /**
- * Inside web/: the page kit under the two areas, which never import each other, so either can be
- * read, changed or removed without the other; what both need is the kit's.
+ * Inside web/: the page kit under the three areas (the board, the team's pages, the widget), which
+ * never import each other, so any can be read, changed or removed without the others; what they
+ * share is the kit's.
  */
 const WEB_AREA_RULES = [
-  { name: 'web/kit imports no area', from: 'kit', to: ['board', 'team'] },
-  { name: 'web/board imports nothing of the team', from: 'board', to: ['team'] },
-  { name: 'web/team imports nothing of the board', from: 'team', to: ['board'] },
+  { name: 'web/kit imports no area', from: 'kit', to: ['board', 'team', 'widget'] },
+  { name: 'web/board imports nothing of the team or the widget', from: 'board', to: ['team', 'widget'] },
+  { name: 'web/team imports nothing of the board or the widget', from: 'team', to: ['board', 'widget'] },
+  { name: 'web/widget imports nothing of the board or the team', from: 'widget', to: ['board', 'team'] },
 ];
+
+/**
+ * Floors that a higher one may not reach down to although it is below: the machine's jobs run
+ * outside requests and never load a page (what a page and a job share is the domain's).
+ */
+const PAST_FLOOR_RULES = [{ name: 'jobs import no page', from: 'jobs', to: 'web' }];
+
+/** A package import of Koa or its router, which the domain never makes. */
+const PACKAGE_SPECIFIER = /(?:^|\n)\s*(?:import|export)\b[^'"]*?['"](?:koa|@koa\/[^'"]+)['"]|import\(\s*['"](?:koa|@koa\/[^'"]+)['"]\s*\)/;
 
 const inServer = (names: string[]) => `^server/dist/(${names.join('|')})(/|[.]js$)`;
 
@@ -86,6 +113,8 @@ const FLOOR_RULES = [
     to: { path: inServer(SERVER_FLOORS.slice(index + 1).flat()) },
   })),
   ...WEB_AREA_RULES.map(({ name, from, to }) => ({ name, severity: 'error' as const, from: { path: `^server/dist/web/${from}/` }, to: { path: `^server/dist/web/(${to.join('|')})/` } })),
+  ...PAST_FLOOR_RULES.map(({ name, from, to }) => ({ name, severity: 'error' as const, from: { path: inServer([from]) }, to: { path: inServer([to]) } })),
+  { name: 'domain imports no koa', severity: 'error' as const, from: { path: inServer(['domain']) }, to: { path: 'node_modules/(koa|@koa)/' } },
   { name: 'sdk imports no other package', severity: 'error' as const, from: { path: '^sdk/' }, to: { path: '^(server|cli)/' } },
   { name: 'server imports no cli', severity: 'error' as const, from: { path: '^server/' }, to: { path: '^cli/' } },
 ];
@@ -140,6 +169,18 @@ function arrowsBetweenWebAreas(graph: Map<string, string[]>): string[] {
     for (const target of targets) {
       const to = areaOf(target);
       if (to !== undefined && rule.to.includes(to)) arrows.push(`${rule.name}: ${file} -> ${target}`);
+    }
+  }
+  return arrows;
+}
+
+/** The imports of `graph`, type-only ones included, that PAST_FLOOR_RULES forbid (the jobs to a page). */
+function arrowsPastFloors(graph: Map<string, string[]>): string[] {
+  const folderOf = (file: string) => /^server\/src\/([^/.]+)/.exec(file.split(sep).join('/'))?.[1];
+  const arrows: string[] = [];
+  for (const [file, targets] of graph) {
+    for (const rule of PAST_FLOOR_RULES.filter((candidate) => candidate.from === folderOf(file))) {
+      for (const target of targets) if (folderOf(target) === rule.to) arrows.push(`${rule.name}: ${file} -> ${target}`);
     }
   }
   return arrows;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { hasLink, readableText } from '@feedbackd/server/testing';
 
 /**
- * Moderation's link finder (server/src/api/links.ts, docs/moderation.md, "Hold links"): the one
+ * Moderation's link finder (server/src/domain/moderation/links.ts, docs/moderation.md, "Hold links"): the one
  * that decides a hold, on the text as a reader sees it. The API's own tests (moderation.test.ts)
  * post these through both backends; here the cases are many and need no database.
  */

@@ -39,7 +39,7 @@ function refusal(): pg.DatabaseError {
 }
 
 /**
- * Group commit of submissions (server/src/api/submissions.ts), against a fake pool: which
+ * Group commit of submissions (server/src/domain/feedback/submissions.ts), against a fake pool: which
  * statement carries what, who gets which answer, and what a failure does.
  */
 describe('Submit batches: submissions that arrive together leave in one statement', () => {

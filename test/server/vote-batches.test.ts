@@ -27,7 +27,7 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 const row = (idx: number, newCount: number): Row => ({ idx, user_known: true, item_found: true, now_voted: true, new_count: newCount });
 
 /**
- * Group commit of vote toggles (server/src/api/votes.ts), against a fake pool: what
+ * Group commit of vote toggles (server/src/domain/votes/votes.ts), against a fake pool: what
  * leaves in which statement, who gets which answer, and what a failure does.
  */
 describe('Vote batches: toggles that arrive together leave in one statement', () => {

@@ -13,7 +13,7 @@ import { until } from '../helpers/webhook-receiver.js';
  * statements every 250 ms, and 60 of them cut the embedded database's API rate about 4x. Then the
  * pulls that waited shared one look every 250 ms, and 60 of them still cut it to about half
  * (issue 49, "waiting pulls cost a statement while nothing happens"). Now they look only when
- * woken (webhooks/wake-ups.ts): by a write that ended on the server, by its jobs' thread, by
+ * woken (delivery/webhooks/wake-ups.ts): by a write that ended on the server, by its jobs' thread, by
  * another server on the same PostgreSQL, or at the time a delivery of theirs comes due; and a
  * pull runs its own statements only when the look finds something for it.
  */

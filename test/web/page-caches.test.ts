@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { EncodedPages } from '../../server/src/web/kit/compression.js';
 import { html } from '../../server/src/web/kit/html.js';
 import { RenderedPages } from '../../server/src/web/kit/rendered-pages.js';
-import { voterKeyOf } from '../../server/src/api/votes.js';
+import { voterKeyOf } from '../../server/src/domain/votes/votes.js';
 
 /** The board's page caches (kit/compression.ts, kit/rendered-pages.ts) and the voter keys kept (db/voter-secret.ts). */
 

@@ -1,11 +1,11 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { WakeupRelay } from '../webhooks/wake-ups.js';
+import type { WakeupRelay } from '../delivery/webhooks/wake-ups.js';
 
 /**
  * Wake-ups of waiting webhook pulls between the processes of a cluster on the embedded database
- * (webhooks/wake-ups.ts): a worker tells its primary of a change (`changed`), and the primary tells
+ * (delivery/webhooks/wake-ups.ts): a worker tells its primary of a change (`changed`), and the primary tells
  * every other worker (`heard`), as it does the changes of its jobs' thread. On PostgreSQL the
- * processes also use NOTIFY and LISTEN (webhooks/postgres-wake-ups.ts), which reach other machines,
+ * processes also use NOTIFY and LISTEN (delivery/webhooks/postgres-wake-ups.ts), which reach other machines,
  * and the channel stays: the primary's jobs (the sender's fan-out) are told through it alone.
  */
 export type WakeupMessage = { webhookWakeup: 'changed' | 'heard' };

@@ -1,8 +1,8 @@
 /**
  * An item's counters (`vote_count` and `comment_count` in `feedback_counters`) as SQL fragments for
  * the statements that insert the rows they count: data-modifying CTEs of that very statement, so
- * the counters move with the rows. Submit (api/submit.sql.ts), the seeder
- * (admin/seed/seed-sql.ts) and `feedback import` (admin/transfer/import-sql.ts) use them; every
+ * the counters move with the rows. Submit (domain/feedback/submit.sql.ts), the seeder
+ * (ops/seed/seed-sql.ts) and `feedback import` (ops/transfer/import-sql.ts) use them; every
  * other writer of a counter is listed in docs/architecture.md, "Where counters are written".
  *
  * The invariants: `vote_count` equals the item's rows in `votes`, `comment_count` its rows in

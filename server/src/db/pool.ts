@@ -24,6 +24,12 @@ export interface SqlPool {
   close(): Promise<void>;
 }
 
+/**
+ * Where a feature runs its statements: the pool, or the transaction of a write sent with an
+ * Idempotency-Key (http/mount.ts hands the handler whichever applies), which only needs `query`.
+ */
+export type Statements = Pick<SqlPool, 'query'>;
+
 /** What the metrics read of the hot pool at a scrape: connections open, its size, statements not answered yet. */
 export interface PoolFigures {
   open: number;

@@ -32,7 +32,7 @@ export function requestTransactions(orm: () => Promise<MikroORM>): RunTransactio
 /**
  * Runs the hot side's statements (text with `$1` placeholders, as *.sql.ts write them) in the
  * ORM's open transaction `em`, on its connection: for `sql` of a request transaction, and for an
- * operator service that shares a statement with the hot side (admin/comments.service.ts).
+ * operator service that shares a statement with the hot side (domain/comments/comments.service.ts).
  */
 export function transactionSql(em: EntityManager): RequestTransaction['sql'] {
   const trx = transactionOf(em);

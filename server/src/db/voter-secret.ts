@@ -112,7 +112,7 @@ async function readSecretFile(file: string, create: boolean): Promise<string | u
 
 /**
  * An anonymous voter's key: `ip2:` and HMAC(secret, HMAC(salt, address)). The API and the board
- * ask for it through api/votes.ts (voterKeyOf), which keeps the keys it made lately.
+ * ask for it through domain/votes/votes.ts (voterKeyOf), which keeps the keys it made lately.
  */
 export function hashVoterKey(secret: Buffer, voterSalt: string, ip: string): string {
   return rekeyed(secret, createHmac('sha256', voterSalt).update(ip).digest());
@@ -133,7 +133,7 @@ function rekeyed(secret: Buffer, salted: Buffer): string {
 /**
  * Anonymous voters' keys made before the voter secret (`ip:` and an HMAC of the address under the
  * project's salt, from an older server or an older dump) re-keyed as the server keys them now:
- * `ip2:` and an HMAC of that HMAC under the secret (api/votes.ts, voterKeyOf), so their voters
+ * `ip2:` and an HMAC of that HMAC under the secret (domain/votes/votes.ts, voterKeyOf), so their voters
  * are still recognised and the salt alone reverses nothing. The HMAC is taken in SQL from the
  * secret's inner and outer pads (RFC 2104), with the database's sha256(): the secret itself is
  * never sent. A voter with both keys on one item (a vote through a server of this version while

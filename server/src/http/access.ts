@@ -8,12 +8,12 @@ import type { RateLimiter, RateLimitState } from '../limits/lease-client.js';
 import { localLimiter } from '../limits/local-limiter.js';
 import type { Logger } from '../logger.js';
 import { countRefusal } from '../metrics/limit-metrics.js';
-import { hashApiKey, looksLikeApiKey, type KeyKind } from './api-key-format.js';
+import { hashApiKey, looksLikeApiKey, type KeyKind } from '../domain/projects/api-key-format.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import type { AppContext, AppState, Caller } from './context.js';
 import { clientIp } from './edge.js';
 import { AppError } from './errors.js';
-import { moderationPolicy } from './moderation-policy.js';
+import { moderationPolicy } from '../domain/moderation/policy.js';
 import { ShortCache } from './short-cache.js';
 
 /**
@@ -37,7 +37,7 @@ export interface RateLimitOptions {
 export interface AccessOptions {
   sql: SqlPool;
   logger: Logger;
-  /** The server's voter secret, handed to every caller for its anonymous voter key (api/votes.ts). */
+  /** The server's voter secret, handed to every caller for its anonymous voter key (domain/votes/votes.ts). */
   voterSecret: Buffer;
   /** The per-key rate limit (spec part 8), or undefined when it is off. */
   rateLimit: RateLimitOptions | undefined;

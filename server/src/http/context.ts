@@ -1,7 +1,7 @@
 import type { ParameterizedContext } from 'koa';
-import type { ModerationPolicy } from './moderation-policy.js';
+import type { ModerationPolicy } from '../domain/moderation/policy.js';
 import type { RequestTransaction } from '../db/request-transaction.js';
-import type { KeyKind } from './api-key-format.js';
+import type { KeyKind } from '../domain/projects/api-key-format.js';
 
 /**
  * Who a valid key belongs to: its id (the rate limit's budget), its kind (what it may call: see
@@ -37,7 +37,7 @@ export interface AppState {
   boardLocale?: string | undefined;
   /**
    * Set by a request that may write but changes nothing a waiting webhook pull looks for (a pull
-   * itself): its end wakes no pull (webhooks/wake-ups.ts).
+   * itself): its end wakes no pull (delivery/webhooks/wake-ups.ts).
    */
   wakesNoPull?: boolean | undefined;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
+import { voterKeyOf } from '../domain/votes/votes.js';
 import type { Logger } from '../logger.js';
 import { recordRequest } from '../metrics/http-metrics.js';
 import { recording } from '../metrics/registry.js';
@@ -134,4 +135,16 @@ function databaseDownWarnings(logger: Logger): (error: unknown) => void {
 export function clientIp(ctx: AppContext): string {
   const ip = ctx.ip.trim();
   return ip.toLowerCase().startsWith('::ffff:') && ip.includes('.') ? ip.slice('::ffff:'.length) : ip;
+}
+
+/**
+ * The `voter_key` of an anonymous caller: an HMAC of its address under the project's salt, and of
+ * that under the server's voter secret (db/voter-secret.ts), held in memory: the raw address is
+ * never stored, one caller always maps to one key, and neither the database's salt nor a dump can
+ * be used to try every address. (An identified voter's key is the end user's id; the `ip2:`
+ * prefix keeps the two kinds apart even in principle.)
+ */
+export function anonymousVoterKey(ctx: AppContext): string {
+  const { voterSecret, voterSalt } = ctx.state.caller;
+  return voterKeyOf(voterSecret, voterSalt, clientIp(ctx));
 }

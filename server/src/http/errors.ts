@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_MESSAGES, type ErrorBody, type ValidationDetails } from '@feedbackd/sdk/contract';
+import { DomainError, Forbidden, InvalidInput, NotFound } from '../domain/errors.js';
 
 /**
  * An expected failure with its HTTP status and the spec's error text. Handlers throw these (or let
@@ -23,6 +24,20 @@ export class AppError extends Error {
   static invalidInputMessage(message: string): AppError {
     return AppError.invalidInput({ formErrors: [message], fieldErrors: {} });
   }
+}
+
+/** The status of each kind of the domain's refusals (domain/errors.ts): the one place they meet HTTP. */
+const DOMAIN_STATUSES = new Map<abstract new (...args: never[]) => DomainError, number>([
+  [NotFound, 404],
+  [Forbidden, 403],
+  [InvalidInput, 400],
+]);
+
+/** The status a domain refusal is answered with. */
+export function domainStatus(error: DomainError): number {
+  const status = DOMAIN_STATUSES.get(error.constructor as abstract new (...args: never[]) => DomainError);
+  if (status === undefined) throw new Error(`${error.name} has no status in http/errors.ts`);
+  return status;
 }
 
 /** A failure as it goes on the wire. `unexpected` means a bug: log its stack, show nothing of it. */
@@ -81,6 +96,9 @@ const BODY_ERRORS: Record<string, (limit: unknown) => Omit<ErrorResponse, 'unexp
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof AppError) {
     return { status: error.status, body: withDetails(error.message, error.details), headers: error.headers, unexpected: false };
+  }
+  if (error instanceof DomainError) {
+    return { status: domainStatus(error), body: withDetails(error.message, error.details), headers: {}, unexpected: false };
   }
   if (error instanceof z.ZodError) {
     return { status: 400, body: withDetails(ERROR_MESSAGES.invalidInput, toValidationDetails(error)), headers: {}, unexpected: false };

@@ -1,21 +1,19 @@
 import type Router from '@koa/router';
 import type { z } from 'zod';
 import { ERROR_MESSAGES, type RouteDefinition } from '@feedbackd/sdk/contract';
-import type { SqlPool } from '../db/pool.js';
+import type { SqlPool, Statements } from '../db/pool.js';
 import { UUID } from '../db/uuid.js';
 import type { AppContext, AppState } from './context.js';
 import { checkInputLimits } from './body.js';
 import { AppError, toValidationDetails } from './errors.js';
 import { IDEMPOTENCY_HEADER, type Answer, type IdempotentWrites } from './idempotent-writes.js';
-import { blockNotFound, changelogNotFound, commentNotFound, deliveryNotFound, feedbackNotFound, webhookNotFound } from './item-ids.js';
+import { blockNotFound, changelogNotFound, commentNotFound, deliveryNotFound, feedbackNotFound, webhookNotFound, type NotFound } from '../domain/errors.js';
 
 /** What every contract reply is sent as (Koa's own `ctx.type = 'json'` gives the same header). */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** Where a handler runs its statements: the pool, or the transaction of a write sent with an Idempotency-Key. */
-export type Statements = Pick<SqlPool, 'query'>;
 
 /** What a handler receives: the route's params, query and body, already parsed by the contract. */
 export interface RouteInput<R extends RouteDefinition> {
@@ -52,7 +50,7 @@ export interface MountOptions {
  * it is the same answer as an unknown one (and never reaches PostgreSQL as a failing uuid cast).
  * Handlers receive them checked and lower-cased.
  */
-const PATH_IDS: Record<string, () => AppError> = { id: feedbackNotFound, commentId: commentNotFound, webhookId: webhookNotFound, deliveryId: deliveryNotFound, entryId: changelogNotFound, blockId: blockNotFound };
+const PATH_IDS: Record<string, () => NotFound> = { id: feedbackNotFound, commentId: commentNotFound, webhookId: webhookNotFound, deliveryId: deliveryNotFound, entryId: changelogNotFound, blockId: blockNotFound };
 
 /**
  * Mounts one contract route: the handler sees validated input and returns a typed reply, so

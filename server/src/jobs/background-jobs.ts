@@ -50,7 +50,7 @@ export type JobsThreadMessage =
  * Runs the machine's periodic jobs (machine-jobs.ts: the idempotency sweep, the webhook sender and
  * the log pruning) in a thread of their own at a lower CPU priority, on their own connection to
  * the database. Used once per machine: by `feedback serve`'s one process, or a cluster's primary.
- * `onWebhookChange` is told when a job wrote what a waiting webhook pull may want (webhooks/wake-ups.ts).
+ * `onWebhookChange` is told when a job wrote what a waiting webhook pull may want (delivery/webhooks/wake-ups.ts).
  */
 export function startBackgroundJobs(database: Pick<Database, 'kind' | 'connection'>, logger: Logger, options: MachineJobOptions, onWebhookChange?: () => void): RunningJobs {
   const data: JobsThreadData = { ...options, database: { kind: database.kind, connection: database.connection }, nice: JOBS_NICE };

@@ -4,8 +4,8 @@ import { openSqlPool } from '../db/pool.js';
 import type { Logger, LogLevel } from '../logger.js';
 import type { JobsThreadData, JobsThreadMessage } from './background-jobs.js';
 import { startMachineJobs } from './machine-jobs.js';
-import { TELL_WAKEUP } from '../webhooks/postgres-wake-ups.js';
-import { throttled, WAKEUP_EVERY_MS } from '../webhooks/wake-ups.js';
+import { TELL_WAKEUP } from '../delivery/webhooks/postgres-wake-ups.js';
+import { throttled, WAKEUP_EVERY_MS } from '../delivery/webhooks/wake-ups.js';
 
 /**
  * The thread that runs the machine's jobs (background-jobs.ts): its own connection, its log lines
@@ -29,7 +29,7 @@ try {
 
 // Planned for the data at each run, never once for good: see openSqlPool.
 const sql = openSqlPool(data.database, 1, { genericPlans: false });
-// What a waiting webhook pull may want (webhooks/wake-ups.ts) is told to the process, which wakes
+// What a waiting webhook pull may want (delivery/webhooks/wake-ups.ts) is told to the process, which wakes
 // its pulls or a cluster's workers; on PostgreSQL also to every process of every machine.
 const tellWebhooks = throttled(() => {
   post({ webhooks: true });

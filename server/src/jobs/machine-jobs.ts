@@ -1,16 +1,16 @@
 import type { SqlPool } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { deleteExpiredKeys } from '../db/idempotency-keys.js';
-import { PRUNE_LOG } from '../webhooks/deliveries.sql.js';
-import { PRUNE_LISTENERS } from '../webhooks/listeners.sql.js';
-import { SWEEP_SPENT_TOKENS } from '../web/board/board.sql.js';
-import { PRUNE_LINKS, PRUNE_SESSIONS } from '../admin/team-sessions.sql.js';
-import { PRUNE_EXPIRED_BLOCKS } from '../api/posting-blocks.sql.js';
-import { webhookSender } from '../webhooks/sender.js';
-import { ANNOUNCE_DUE } from '../admin/changelog/changelog.sql.js';
-import type { MailSender, MailSettings } from '../notify/mail-sender.js';
-import { PRUNE_NOTIFICATIONS } from '../notify/log.sql.js';
-import { RELEASE_DUE, RELEASES_PER_STATEMENT } from '../notify/holds.sql.js';
+import { PRUNE_LOG } from '../delivery/webhooks/deliveries.sql.js';
+import { PRUNE_LISTENERS } from '../delivery/webhooks/listeners.sql.js';
+import { SWEEP_SPENT_TOKENS } from '../domain/people/visitor-tokens.sql.js';
+import { PRUNE_LINKS, PRUNE_SESSIONS } from '../domain/team-sessions/team-sessions.sql.js';
+import { PRUNE_EXPIRED_BLOCKS } from '../domain/moderation/posting-blocks.sql.js';
+import { webhookSender } from '../delivery/webhooks/sender.js';
+import { ANNOUNCE_DUE } from '../domain/changelog/changelog.sql.js';
+import type { MailSender, MailSettings } from '../delivery/mail/mail-sender.js';
+import { PRUNE_NOTIFICATIONS } from '../domain/notifications/log.sql.js';
+import { RELEASE_DUE, RELEASES_PER_STATEMENT } from '../domain/notifications/holds.sql.js';
 import { runPeriodically, type RunningJobs } from './periodic.js';
 
 /** How often expired idempotency keys are deleted: they expire after 24 hours, so this is plenty. */
@@ -20,9 +20,9 @@ export const WEBHOOK_POLL_EVERY_MS = 500;
 /** How often the webhook log is pruned of what is older than its keeping period, and of listeners gone for an hour. */
 export const WEBHOOK_PRUNE_EVERY_MS = 60 * 60_000;
 /**
- * How often used-up team sign-in links and long-dead team sessions (admin/team-sessions.sql.ts), the
- * board's spent visitor tokens and form stamps past their expiry (web/board/board.sql.ts), and
- * moderation's blocks that have ended (api/posting-blocks.sql.ts), are deleted.
+ * How often used-up team sign-in links and long-dead team sessions (domain/team-sessions/team-sessions.sql.ts), the
+ * board's spent visitor tokens and form stamps past their expiry (domain/people/visitor-tokens.sql.ts), and
+ * moderation's blocks that have ended (domain/moderation/posting-blocks.sql.ts), are deleted.
  */
 export const SIGN_IN_SWEEP_EVERY_MS = 60 * 60_000;
 /**
@@ -31,10 +31,10 @@ export const SIGN_IN_SWEEP_EVERY_MS = 60 * 60_000;
  * look at the few unannounced entries (the partial index of Migration0020_changelog).
  */
 export const CHANGELOG_SWEEP_EVERY_MS = 1_000;
-/** How often the mail sender looks for recipients whose window has passed (notify/mail-sender.ts). */
+/** How often the mail sender looks for recipients whose window has passed (delivery/mail/mail-sender.ts). */
 export const MAIL_POLL_EVERY_MS = 1_000;
 /**
- * How often held notifications whose time has come are released (notify/holds.sql.ts): one look
+ * How often held notifications whose time has come are released (domain/notifications/holds.sql.ts): one look
  * at the index of the few holds, so a held change's events leave within about this long of it.
  */
 export const HOLD_RELEASE_EVERY_MS = 1_000;
@@ -46,7 +46,7 @@ export interface MachineJobOptions {
   webhooksPerSecond?: number;
   /** The notifications' mail (`serve --smtp-url`); absent, no mail is sent and notifications wait in the outbox. */
   mail?: (MailSettings & { serverSecret: string }) | undefined;
-  /** How long the team's bulk changes hold their notifications, in seconds (notify/holds.sql.ts, notifyHoldSeconds). */
+  /** How long the team's bulk changes hold their notifications, in seconds (domain/notifications/holds.sql.ts, notifyHoldSeconds). */
   notifyHoldSeconds: number;
 }
 
@@ -56,9 +56,9 @@ export type MailOutcome = (outcome: 'sent' | 'failed' | 'suppressed', count: num
 /**
  * The jobs that run once per machine, outside requests: in `feedback serve`'s one process, or in
  * the primary of a cluster (never in each worker, which would repeat them N times): the idempotency
- * sweep and the webhook sender (webhooks/sender.ts), whose claims also keep several machines from
+ * sweep and the webhook sender (delivery/webhooks/sender.ts), whose claims also keep several machines from
  * sending one attempt twice. `onWebhookChange` is told when a job wrote what a waiting webhook
- * pull may want (webhooks/wake-ups.ts): a fan-out, a changelog entry announced.
+ * pull may want (delivery/webhooks/wake-ups.ts): a fan-out, a changelog entry announced.
  */
 export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, options: MachineJobOptions, onMailOutcome?: MailOutcome, onWebhookChange?: () => void): RunningJobs {
   const webhooks = webhookSender({ sql, logger, allowPrivate: options.webhooksAllowPrivate, perSecond: options.webhooksPerSecond, onFannedOut: onWebhookChange });
@@ -67,7 +67,7 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
   // otherwise slow every start of the jobs' thread.
   let mails: MailSender | undefined;
   const sender = async (settings: NonNullable<MachineJobOptions['mail']>) =>
-    (mails ??= (await import('../notify/mail-sender.js')).mailSender({ ...settings, sql, logger, serverSecret: Buffer.from(settings.serverSecret, 'base64url'), onOutcome: onMailOutcome }));
+    (mails ??= (await import('../delivery/mail/mail-sender.js')).mailSender({ ...settings, sql, logger, serverSecret: Buffer.from(settings.serverSecret, 'base64url'), onOutcome: onMailOutcome }));
   const running = runPeriodically(
     [
       ...(mail
@@ -135,7 +135,7 @@ export function startMachineJobs(sql: Pick<SqlPool, 'query'>, logger: Logger, op
           sessions: (await sql.query('', `${PRUNE_SESSIONS} returning 1`, [])).length,
           // The board's spent tokens and form stamps past their expiry could not be used again anyway.
           boardTokens: (await sql.query('', `${SWEEP_SPENT_TOKENS} returning 1`, [])).length,
-          // Moderation's blocks that have ended stop nobody already (api/posting-blocks.sql.ts): no address is kept longer.
+          // Moderation's blocks that have ended stop nobody already (domain/moderation/posting-blocks.sql.ts): no address is kept longer.
           expiredBlocks: (await sql.query('', `${PRUNE_EXPIRED_BLOCKS} returning 1`, [])).length,
         }),
       },

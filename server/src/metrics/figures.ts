@@ -23,7 +23,7 @@ export function watchPool(pool: { figures(): PoolFigures }): () => void {
   return () => pools.delete(ref);
 }
 
-/** Reads the queue figures of a group-commit batcher at every scrape (voteBatches in api/votes.ts, submitBatches in api/submissions.ts). */
+/** Reads the queue figures of a group-commit batcher at every scrape (voteBatches in domain/votes/votes.ts, submitBatches in domain/feedback/submissions.ts). */
 export function watchBatches(kind: BatchKind, source: { figures(): BatchFigures }): void {
   if (!recording) return;
   for (const ref of batches.keys()) if (!ref.deref()) batches.delete(ref);

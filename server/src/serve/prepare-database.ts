@@ -5,8 +5,8 @@ import { openOrm } from '../db/orm.js';
 import { ormConnection } from '../db/orm-connections.js';
 import { loadVoterSecret, rekeyLegacyVoters, VOTER_SECRET_VARIABLE } from '../db/voter-secret.js';
 import type { Logger } from '../logger.js';
-import { createApiKey } from '../admin/keys.service.js';
-import { ensureProject, hasNoProjects } from '../admin/projects.service.js';
+import { createApiKey } from '../domain/projects/keys.service.js';
+import { ensureProject, hasNoProjects } from '../domain/projects/projects.service.js';
 import type { ServeOptions } from './serve-options.js';
 
 /**

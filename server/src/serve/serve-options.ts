@@ -3,8 +3,8 @@ import { redactUrl, type ConnectionOptions, type Database, type DatabaseLocation
 import type { Logger } from '../logger.js';
 import { DEFAULT_NOTIFY_WINDOW_SECONDS, DEFAULT_RATE_LIMIT, DEFAULT_WEBHOOKS_PER_SECOND, DRAIN_TIMEOUT_MS, FAILED_AUTH_LIMIT } from '../serve-defaults.js';
 import type { MachineJobOptions } from '../jobs/machine-jobs.js';
-import { exactOrigin } from '../http/origins.js';
-import { notifyHoldSeconds } from '../notify/holds.sql.js';
+import { exactOrigin } from '../origins.js';
+import { notifyHoldSeconds } from '../domain/notifications/holds.sql.js';
 import { connectionLimits, type ConnectionLimits } from './http-server.js';
 
 export interface ServeOptions extends DatabaseLocation {
@@ -114,7 +114,7 @@ export interface ProcessSettings {
   publicUrl?: string;
   /** The notifications' mail, when an SMTP server was given. */
   mail?: { smtpUrl: string; from: string; windowSeconds: number };
-  /** How long the team's bulk changes hold their notifications, in seconds (notify/holds.sql.ts: the notify window, at most the Undo's time). */
+  /** How long the team's bulk changes hold their notifications, in seconds (domain/notifications/holds.sql.ts: the notify window, at most the Undo's time). */
   notifyHoldSeconds: number;
   /** The voter secret (db/voter-secret.ts) in base64url, read once by the process that prepared the database, handed to each worker. */
   voterSecret: string;

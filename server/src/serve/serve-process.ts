@@ -11,8 +11,8 @@ import { enableMetrics, registry } from '../metrics/registry.js';
 import { RATE_LIMIT_WINDOW_SECONDS } from '../serve-defaults.js';
 import { baseUrl, createHttpServer, drain, listen } from './http-server.js';
 import { machineJobOptions, type ProcessSettings } from './serve-options.js';
-import { postgresWakeups } from '../webhooks/postgres-wake-ups.js';
-import { webhookWakeups, type WakeupRelay } from '../webhooks/wake-ups.js';
+import { postgresWakeups } from '../delivery/webhooks/postgres-wake-ups.js';
+import { webhookWakeups, type WakeupRelay } from '../delivery/webhooks/wake-ups.js';
 
 /** What differs between the process that serves a machine alone (startServer) and each worker of a cluster (cluster/worker.ts). */
 export interface ServingRole {
@@ -44,7 +44,7 @@ export interface ServingRole {
   validateResponses?: boolean;
   /**
    * On the embedded database, how this process tells the machine's other serving processes of a
-   * change that waiting webhook pulls may want, and hears theirs (webhooks/wake-ups.ts): a
+   * change that waiting webhook pulls may want, and hears theirs (delivery/webhooks/wake-ups.ts): a
    * cluster's worker, through its primary. On PostgreSQL every process uses NOTIFY and LISTEN
    * instead, which reach other machines too. Absent: a process that serves the machine alone.
    */

@@ -38,7 +38,7 @@ export const ChangelogLink = defineEntity({
   indexes: [{ name: 'changelog_entry_items_feedback_id_index', properties: ['feedback'] }],
   uniques: [{ name: 'changelog_entry_items_entry_id_feedback_id_unique', properties: ['entry', 'feedback'] }],
   properties: {
-    // An id of its own, as every row the transfer carries (admin/transfer/tables.ts).
+    // An id of its own, as every row the transfer carries (ops/transfer/tables.ts).
     id: p.uuid().primary().defaultRaw('time_ordered_uuid()'),
     entry: p.manyToOne(ChangelogEntry).deleteRule('cascade').updateRule('cascade'),
     feedback: p.manyToOne(Feedback).deleteRule('cascade').updateRule('cascade'),

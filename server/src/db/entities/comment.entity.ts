@@ -7,7 +7,7 @@ const p = defineEntity.properties;
 /**
  * A comment on an item, by an end user or by the owning team (Migration0019_conversation
  * for replies, notes, the pin and edits). The hot side writes and reads it with its own statements
- * (api/comments.sql.ts); this entity describes the table for the schema and the operator side.
+ * (domain/comments/comments.sql.ts); this entity describes the table for the schema and the operator side.
  */
 export const Comment = defineEntity({
   name: 'Comment',

@@ -13,7 +13,7 @@ export const HOLD_REASONS = ['anonymous', 'all', 'link'] as const;
  * A submission, a comment or an edit of a comment waiting for the team
  * (Migration0022_moderation): outside `feedback` and `comments`, so no public read,
  * counter or total sees it. A new post's id becomes the item's or the comment's on approval; an
- * edit's text replaces its comment's. Written and read by admin/moderation.sql.ts.
+ * edit's text replaces its comment's. Written and read by domain/moderation/moderation.sql.ts.
  */
 export const HeldPost = defineEntity({
   name: 'HeldPost',
@@ -51,8 +51,8 @@ export type HeldPost = InferEntity<typeof HeldPost>;
 /**
  * An author the team blocked when rejecting a post (Migration0028_block_expiry): by voter
  * key, so an anonymous caller can be blocked too (by address, then). One per author and project;
- * `expiresAt` null lasts until lifted. Written and read by admin/moderation.sql.ts, checked by
- * api/posting-blocks.sql.ts.
+ * `expiresAt` null lasts until lifted. Written and read by domain/moderation/moderation.sql.ts, checked by
+ * domain/moderation/posting-blocks.sql.ts.
  */
 export const PostingBlock = defineEntity({
   name: 'PostingBlock',

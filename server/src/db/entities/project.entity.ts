@@ -22,11 +22,11 @@ export const Project = defineEntity({
     boardFrameOrigins: p.array().defaultRaw("'{}'"),
     /** The board's line under its name and its pages' meta description (`feedback board brand`). */
     boardDescription: p.text().nullable(),
-    /** The light theme's accent, `#rrggbb`, checked for contrast when set (admin/brand/accent.ts). */
+    /** The light theme's accent, `#rrggbb`, checked for contrast when set (domain/projects/brand/accent.ts). */
     boardAccent: p.text().nullable(),
     /** The board list's order when the visitor picks none; null: the API's default (newest). */
     boardDefaultSort: p.enum([...SORT_ORDERS]).nullable(),
-    /** The logo's bytes, checked by admin/brand/logo.ts; read only by the logo's route. */
+    /** The logo's bytes, checked by domain/projects/brand/logo.ts; read only by the logo's route. */
     boardLogo: p.blob().nullable().hidden().lazy(),
     boardLogoType: p.text().nullable(),
     /** Names the logo's URL (and is its ETag): a new logo has a new URL, so the old can be cached forever. */

@@ -63,7 +63,7 @@ export const WebhookEvent = defineEntity({
     type: p.text(),
     data: p.json(),
     createdAt: p.datetime(3).defaultRaw('clock_timestamp()'),
-    /** Whether a sender has made its deliveries (webhooks/deliveries.sql.ts); until then it waits in the outbox. */
+    /** Whether a sender has made its deliveries (delivery/webhooks/deliveries.sql.ts); until then it waits in the outbox. */
     fannedOut: p.boolean().default(false),
   },
 });

@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * inside the writing transaction: a vote with a subscription wrote two rows into six indexes and
  * ran a plpgsql trigger per event, on the request's own time. Now the writer inserts only the event
  * (marked `fanned_out = false`, so it enters a small partial index), and the sender turns waiting
- * events into deliveries in batches, outside requests (webhooks/deliveries.sql.ts, FAN_OUT_AND_CLAIM).
+ * events into deliveries in batches, outside requests (delivery/webhooks/deliveries.sql.ts, FAN_OUT_AND_CLAIM).
  *
  * An event is still written in its change's own transaction, so a change that rolls back emits
  * nothing, and one that commits waits in the outbox until a sender fans it out, even across a crash.
@@ -48,7 +48,7 @@ $$;`);
     // 000900's batch of toggles, writing its toggles' events as one grouped row (`type` 'batch', `data`
     // the events as `[{type, data}]`), each with its voter's externalId as given instead of a lookup
     // per event. The sender expands a grouped row into its events before their fan-out
-    // (webhooks/deliveries.sql.ts, EXPAND_GROUPED): a batch of 64 toggles inserts one row, not 64.
+    // (delivery/webhooks/deliveries.sql.ts, EXPAND_GROUPED): a batch of 64 toggles inserts one row, not 64.
     this.addSql(`create or replace function "toggle_votes"(p_project uuid, p_items uuid[], p_external_ids text[], p_voter_keys text[])
 returns table (idx int, user_known boolean, item_found boolean, now_voted boolean, new_count int) language plpgsql as $$
 declare

@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * reach the server: an operator decides that (`feedback board on|off`).
  *
  * The `default` project is turned on here, and the first start turns on the project it creates
- * (admin/projects.service.ts): that project is the one-command installation's own, whose quick
+ * (domain/projects/projects.service.ts): that project is the one-command installation's own, whose quick
  * start says "open the server in a browser", and an upgrade should keep showing what a fresh
  * install of the same version shows. Projects an operator created are left off.
  */

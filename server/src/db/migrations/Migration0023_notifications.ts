@@ -9,7 +9,7 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * The row doubles as the mail log: `mail_state` starts `pending` for a recipient with an address,
  * `skipped` without one (the webhook route serves them), `suppressed` for an address a server
- * refused for good. The mail sender (notify/mail-sender.ts) claims due rows with a lease
+ * refused for good. The mail sender (delivery/mail/mail-sender.ts) claims due rows with a lease
  * (`claimed_until`, FOR UPDATE SKIP LOCKED), so several machines send each row once.
  * `projects.notify_digest` makes a project's mail one daily digest instead of the coalescing
  * window; `end_users.email_suppressed_at` records a permanent refusal of the address.
@@ -32,7 +32,7 @@ export class Migration0023Notifications extends Migration {
 
     // Everyone subscribed to any of `p_items` (each once: a changelog entry shipping several items
     // tells a person once), minus explicit unsubscribes and the actor, told of `p_change`. Who is
-    // told is db/subscription-reasons.ts's subscriptionInForce: a reason left, no unsubscribe from
+    // told is domain/subscriptions/reasons.ts's subscriptionInForce: a reason left, no unsubscribe from
     // the item, and none from the whole project unless the person chose this item afterwards. A
     // join, not `u.id in (…)`: the rule reads both rows, and a subquery that names the user's row
     // would run once per end user of the project.

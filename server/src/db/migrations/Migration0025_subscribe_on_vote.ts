@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * (reason bit 2) in the statement that records the vote, and taking the vote back clears that bit,
  * deleting the row only when no reason and no unsubscribe is left. No round trip is added to the
  * vote; an anonymous vote (no end user) writes nothing more. Submissions and comments subscribe in
- * their own statements (api/submit.sql.ts, api/comments.sql.ts).
+ * their own statements (domain/feedback/submit.sql.ts, domain/comments/comments.sql.ts).
  */
 export class Migration0025SubscribeOnVote extends Migration {
   override async up(): Promise<void> {

@@ -259,7 +259,7 @@ export const en = {
   'changelog.items': 'What shipped',
   'changelog.shippedIn': 'Shipped in {entries}',
 
-  // The one-click unsubscribe page (web/board/unsubscribe.ts) and the notifications' mail (notify/mail-message.ts).
+  // The one-click unsubscribe page (web/board/unsubscribe.ts) and the notifications' mail (delivery/mail/mail-message.ts).
   'unsubscribe.title': 'Unsubscribe',
   'unsubscribe.askItem': 'Stop the emails about “{title}”?',
   'unsubscribe.askProject': 'Stop every email from {project}?',

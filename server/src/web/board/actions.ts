@@ -2,9 +2,10 @@ import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
 import { z } from 'zod';
 import type { SqlPool } from '../../db/pool.js';
 import { AppError } from '../../http/errors.js';
-import { submitOrHold } from '../../api/submissions.js';
-import type { HotWrites } from '../../api/hot-writes.js';
-import { toggleAnonymousVote, toggleIdentifiedVote } from '../../api/votes.js';
+import { Forbidden } from '../../domain/errors.js';
+import { submitOrHold } from '../../domain/feedback/submissions.js';
+import type { HotWrites } from '../../domain/hot-writes.js';
+import { toggleAnonymousVote, toggleIdentifiedVote } from '../../domain/votes/votes.js';
 import type { AssetPaths } from '../kit/assets.js';
 import type { BoardRequest } from './pages.js';
 import { similarTo } from './pages.js';
@@ -12,14 +13,14 @@ import { itemId, itemNotFound } from '../kit/items.js';
 import type { SafeHtml } from '../kit/html.js';
 import { formField, formInput, returnPathUnder, seeOther, type FormData, type FormValues } from '../kit/forms.js';
 import type { FormRefusal } from '../kit/pages.js';
-import { boardPaths } from '../kit/paths.js';
+import { boardPaths } from '../../board-paths.js';
 import { submitPage, submitScope } from './views/submit-page.js';
 import { chosenI18n } from '../kit/locale-choice.js';
 import { endSession, exchangeToken, startSession } from './visitors.js';
 import { GUARD_REASONS, type FormGuard } from '../kit/form-guard.js';
 import { countFormRefusal } from '../../metrics/form-metrics.js';
 
-import { subscribe, unsubscribe } from '../../notify/subscriptions.sql.js';
+import { subscribe, unsubscribe } from '../../domain/subscriptions/subscriptions.sql.js';
 
 /**
  * The submit form: the API's fields (nothing else it sends is read: no metadata, no endUser),
@@ -36,7 +37,7 @@ export const submitForm = formInput(
 );
 
 /**
- * The board's posts. Each calls the API's own implementation of the action (api/: the same
+ * The board's posts. Each calls the API's own implementation of the action (domain/: the same
  * group commits, the same statements, the same anonymous voter), so the board is no second
  * implementation of a vote or a submission. Who may post and how often is checked before these
  * run (board.ts).
@@ -52,7 +53,7 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
     async vote({ ctx, project, visitor, voterKey }: BoardRequest): Promise<void> {
       const id = itemId(ctx);
       const target = { project: project.id, item: id };
-      const { body } = visitor
+      const body = visitor
         ? await toggleIdentifiedVote(writes.votes, sql, target, { externalId: visitor.externalId }, true)
         : await toggleAnonymousVote(writes.votes, sql, { ...target, voterKey }, true);
       if (ctx.accepts('html', 'json') === 'json') {
@@ -64,7 +65,7 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
 
     /**
      * POST /b/:slug/items/:id/subscription (`subscribe` yes or no): an identified visitor's choice,
-     * through the API's own statements (notify/subscriptions.sql.ts), then back to the item.
+     * through the API's own statements (domain/subscriptions/subscriptions.sql.ts), then back to the item.
      */
     async subscription({ ctx, project, visitor }: BoardRequest): Promise<void> {
       const id = itemId(ctx);
@@ -96,17 +97,16 @@ export function boardActions(sql: SqlPool, writes: HotWrites, assets: AssetPaths
       const submitter = visitor ? { externalId: visitor.externalId, profile: '{}' } : { voterKey };
       const submission = { ...item, ...submitter };
       try {
-        const answer = await submitOrHold(writes.submissions, sql, submission, project.moderation ?? null, true);
+        const { item, held } = await submitOrHold(writes.submissions, sql, submission, project.moderation ?? null, true);
         // Where the project holds such a post (docs/moderation.md), it waits for the team: the form again, with a notice.
-        if (answer.status === 202) {
+        if (held) {
           seeOther(ctx, `${boardPaths.submit(project.slug)}?held=1`);
           return undefined;
         }
-        const { feedback } = JSON.parse(answer.body.text) as { feedback: { id: string } };
-        seeOther(ctx, boardPaths.item(project.slug, feedback.id));
+        seeOther(ctx, boardPaths.item(project.slug, (JSON.parse(item) as { id: string }).id));
         return undefined;
       } catch (error) {
-        if (!(error instanceof AppError && error.status === 403)) throw error;
+        if (!(error instanceof Forbidden)) throw error;
         // A blocked author: the form comes back filled in, with the reason.
         ctx.status = 403;
         return submitPage({ project, assets, visitor, values, problems: [{ message: error.message }], i18n: chosenI18n(ctx, project.locale), guard });

@@ -6,12 +6,10 @@ import { isoTimestamp, jsonArrayText, jsonObject } from '../../db/json.sql.js';
  * votes for; the detail; the vote check): what the API has no question for.
  */
 
-// The token exchange and the similar items' votes are the widget's too: kept in web/kit.
-export { EXCHANGE_TOKEN } from '../kit/visitor-token.sql.js';
+// The token exchange is the widget's too (domain/people/), and so are the similar items' votes (web/kit).
+export { EXCHANGE_TOKEN } from '../../domain/people/visitor-tokens.sql.js';
 export { VOTED_AMONG } from '../kit/similar.sql.js';
 
-/** Spent tokens past their expiry, which could not be used again anyway (jobs/machine-jobs.ts). */
-export const SWEEP_SPENT_TOKENS = 'delete from board_spent_tokens where expires_at < now()';
 
 /**
  * An item's status history for the public page: from, to and when, oldest first (by id, the order
@@ -34,7 +32,7 @@ export const STATUS_HISTORY: Statement = {
 
 /**
  * The published changelog entries that link item $1 of project $2, newest first: the item page's
- * "Shipped in …" (admin/changelog/changelog.sql.ts writes them).
+ * "Shipped in …" (domain/changelog/changelog.sql.ts writes them).
  */
 export const SHIPPED_IN = {
   name: 'board_shipped_in',

@@ -2,13 +2,13 @@ import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
 import type { SqlPool } from '../../db/pool.js';
-import { voterKeyOf } from '../../api/votes.js';
+import { voterKeyOf } from '../../domain/votes/votes.js';
 import { clientIp } from '../../http/edge.js';
 import type { AppContext, AppState } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
-import type { HotWrites } from '../../api/hot-writes.js';
+import type { HotWrites } from '../../domain/hot-writes.js';
 import { ASSETS_PREFIX, type BoardAssets } from '../kit/assets.js';
 import { boardActions, submitForm } from './actions.js';
 import { boardPages, type BoardRequest } from './pages.js';
@@ -18,7 +18,7 @@ import { DEFAULT_MIN_FILL_MS, formGuard } from '../kit/form-guard.js';
 import { boardComments } from './comments.js';
 import { pageRunner, routeSteps } from '../kit/pages.js';
 import { chosenI18n, keepLocale } from '../kit/locale-choice.js';
-import { boardPaths } from '../kit/paths.js';
+import { boardPaths } from '../../board-paths.js';
 import { visitorOf } from './visitors.js';
 import { LOGO_ROUTE, serveLogo } from './logo.js';
 import { withRoutes } from '../../http/mounted-routes.js';
@@ -30,7 +30,7 @@ export const BOARD_PREFIX = '/b/';
 
 export interface BoardOptions {
   sql: SqlPool;
-  /** The API's group commits, which the board's posts join (api/hot-writes.ts). */
+  /** The API's group commits, which the board's posts join (domain/hot-writes.ts). */
   writes: HotWrites;
   /** The server's rate limiter, which the board's posts spend per address; none when the limit is off. */
   limiter: RateLimiter | undefined;
@@ -41,7 +41,7 @@ export interface BoardOptions {
   publicOrigin?: string | undefined;
   /** The server's voter secret: the board's anonymous visitor is keyed as the API's anonymous caller. */
   voterSecret: Buffer;
-  /** The operator side's ORM: a visitor's edit or delete of their comment runs its service (admin/comments.service.ts). */
+  /** The operator side's ORM: a visitor's edit or delete of their comment runs its service (domain/comments/comments.service.ts). */
   orm: () => Promise<MikroORM>;
   /** The shortest time to fill a comment or the submit form (kit/form-guard.ts); 3 seconds unless set (tests set 0). The widget's form takes the same. */
   minFillMs?: number | undefined;

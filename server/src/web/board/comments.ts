@@ -3,12 +3,13 @@ import { CommentContentSchema, END_USER_COMMENT_MAX_LENGTH, ERROR_MESSAGES } fro
 import type { SqlPool } from '../../db/pool.js';
 import { UUID } from '../../db/uuid.js';
 import type { AppContext } from '../../http/context.js';
+import { Forbidden, InvalidInput } from '../../domain/errors.js';
 import { AppError } from '../../http/errors.js';
-import { commentNotFound } from '../../http/item-ids.js';
-import { createComment, publicComment } from '../../api/comments.js';
-import { holdComment } from '../../api/held-posts.js';
-import { holdReason } from '../../api/moderation.js';
-import { deleteComment, missing, updateComment } from '../../admin/comments.service.js';
+import { commentNotFound } from '../../domain/errors.js';
+import { createComment, publicComment } from '../../domain/comments/comments.js';
+import { holdComment } from '../../domain/moderation/held-posts.js';
+import { holdReason } from '../../domain/moderation/hold-reason.js';
+import { deleteComment, missing, updateComment } from '../../domain/comments/comments.service.js';
 import { countFormRefusal, type FormRefusalReason } from '../../metrics/form-metrics.js';
 import type { FormGuard } from '../kit/form-guard.js';
 import { formField, seeOther } from '../kit/forms.js';
@@ -16,15 +17,15 @@ import type { SafeHtml } from '../kit/html.js';
 import type { I18n } from '../kit/i18n.js';
 import { itemId } from '../kit/items.js';
 import { chosenI18n } from '../kit/locale-choice.js';
-import { boardPaths } from '../kit/paths.js';
+import { boardPaths } from '../../board-paths.js';
 import { date } from '../kit/views/list-parts.js';
 import type { BoardRequest } from './pages.js';
 import { commentFragment, commentScope, type CommentFormState } from './views/comment-parts.js';
 
 /*
  * The board's comment posts (docs/board.md, "Conversation"): a comment or a reply, an edit and a
- * delete of one's own. Each runs the API's implementation (api/comments.ts, createComment: one
- * statement; admin/comments.service.ts for edits and deletes, with the author's rules), as the
+ * delete of one's own. Each runs the API's implementation (domain/comments/comments.ts, createComment: one
+ * statement; domain/comments/comments.service.ts for edits and deletes, with the author's rules), as the
  * visitor's end user, or anonymously where the project allows it. A refusal (spam, the address's
  * budget, the text, the author's rules) shows the item page again with the form filled and the
  * reason in an alert; a script asking for JSON gets the reason as `{ error }` instead.
@@ -157,9 +158,8 @@ export function boardComments(deps: BoardCommentDeps) {
         }
         created = await createComment(sql, input);
       } catch (error) {
-        if (error instanceof AppError && (error.status === 400 || error.status === 403)) {
-          return refuse(request, error.status, { ...state, problem: reasonText(i18n, error.status === 400 ? 'parent' : error.message) });
-        }
+        if (error instanceof InvalidInput) return refuse(request, 400, { ...state, problem: reasonText(i18n, 'parent') });
+        if (error instanceof Forbidden) return refuse(request, 403, { ...state, problem: reasonText(i18n, error.message) });
         throw error;
       }
       const comment = publicComment(created.comment);
@@ -195,7 +195,7 @@ export function boardComments(deps: BoardCommentDeps) {
         if (typeof result === 'string') throw missing(result);
         held = result.held !== undefined;
       } catch (error) {
-        if (error instanceof AppError && error.status === 403) return refuse(request, 403, { ...state, problem: reasonText(i18n, error.message) });
+        if (error instanceof Forbidden) return refuse(request, 403, { ...state, problem: reasonText(i18n, error.message) });
         throw error;
       }
       seeOther(ctx, `${boardPaths.item(project.slug, id)}${held ? `?held=edit&comment=${commentId}` : ''}#comment-${commentId}`);
@@ -213,7 +213,7 @@ export function boardComments(deps: BoardCommentDeps) {
         const result = await deleteComment(await em(), project.id, id, commentId, { secret: false, endUserId: visitor.externalId });
         if (typeof result === 'string') throw missing(result);
       } catch (error) {
-        if (error instanceof AppError && error.status === 403) return refuse(request, 403, { form: `edit:${commentId}`, content: '', problem: reasonText(i18n, error.message) });
+        if (error instanceof Forbidden) return refuse(request, 403, { form: `edit:${commentId}`, content: '', problem: reasonText(i18n, error.message) });
         throw error;
       }
       seeOther(ctx, `${boardPaths.item(project.slug, id)}#comments-title`);

@@ -2,7 +2,7 @@ import type { AssetPaths } from '../kit/assets.js';
 import { html, isolated, isolatedPlain, type HtmlValue, type SafeHtml } from '../kit/html.js';
 import { ENGLISH, type I18n } from '../kit/i18n.js';
 import { documentFrame } from '../kit/layout.js';
-import { boardPaths } from '../kit/paths.js';
+import { boardPaths } from '../../board-paths.js';
 import type { BoardProject } from './projects.js';
 import type { Visitor } from './visitors.js';
 
@@ -30,7 +30,7 @@ export interface PageOptions {
   here?: string | undefined;
 }
 
-export { boardPaths } from '../kit/paths.js';
+export { boardPaths } from '../../board-paths.js';
 
 /** A page of the board: its frame (documentFrame) with the project's brand, navigation and signed-in visitor. */
 export function page(options: PageOptions): SafeHtml {
@@ -64,7 +64,7 @@ function descriptionOf(project: BoardProject, i18n: I18n): SafeHtml {
  * The head's brand (`feedback board brand`): the meta description, the link previews' Open Graph
  * tags (absolute URLs, on the origin the page is served at), and the accent's stylesheet, inline
  * and allowed by its hash alone (kit/guards.ts, projectPolicy). The stylesheet holds none of the
- * characters the template escapes (admin/brand/accent.ts writes it from #rrggbb colours), so the
+ * characters the template escapes (domain/projects/brand/accent.ts writes it from #rrggbb colours), so the
  * page carries the exact bytes that were hashed.
  */
 function brandHead(project: BoardProject, options: PageOptions, i18n: I18n): SafeHtml {

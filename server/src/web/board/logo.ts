@@ -13,7 +13,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * Answers a GET or HEAD of a board's logo (`feedback board brand --logo`), from the database: its
- * bytes as stored, its type as its magic bytes said when it was checked (admin/brand/logo.ts), a
+ * bytes as stored, its type as its magic bytes said when it was checked (domain/projects/brand/logo.ts), a
  * year of cache and its hash as ETag (a 304 for a browser that has it). False when the path is
  * not a logo's, or names none that a board that is on has now: the page runner answers it (404).
  */

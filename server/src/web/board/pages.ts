@@ -1,13 +1,13 @@
 import { type ChangelogEntry, type FeedbackDetail } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
 import type { AppContext } from '../../http/context.js';
-import { CommentThreads } from '../../api/comment-threads.js';
-import { DETAIL } from '../../api/feedback.sql.js';
-import { isSubscribed } from '../../notify/subscriptions.sql.js';
-import { CHECK_ANONYMOUS } from '../../api/votes.sql.js';
+import { CommentThreads } from '../../domain/feedback/comment-threads.js';
+import { DETAIL } from '../../domain/feedback/feedback.sql.js';
+import { isSubscribed } from '../../domain/subscriptions/subscriptions.sql.js';
+import { CHECK_ANONYMOUS } from '../../domain/votes/votes.sql.js';
 import { SHIPPED_IN, STATUS_HISTORY } from './board.sql.js';
 import { similarTo } from '../kit/similar.js';
-import { ENTRY_PAGE } from '../../admin/changelog/changelog.sql.js';
+import { ENTRY_PAGE } from '../../domain/changelog/changelog.sql.js';
 import { changelogPage } from './views/changelog-page.js';
 import { changelogFeed, FEED_SIZE } from './changelog-feed.js';
 import type { StatusStep } from '../kit/views/timeline.js';
@@ -37,7 +37,7 @@ export interface BoardRequest {
   visitor: Visitor | undefined;
   /**
    * The visitor's voter key: an identified visitor's end user id, or the anonymous voter's address
-   * hashed as the API hashes it (api/votes.ts, voterKeyOf).
+   * hashed as the API hashes it (domain/votes/votes.ts, voterKeyOf).
    */
   voterKey: string;
 }
@@ -55,7 +55,7 @@ const ROADMAP_PAGE_SIZE = 20;
 export function boardPages(sql: SqlPool, assets: AssetPaths, guard: FormGuard) {
   // The list's pages kept per project (kit/rendered-pages.ts): its first pages, in its languages.
   const renderedLists = new RenderedPages(16);
-  // Long threads kept by their stamp, as the API keeps them (api/comment-threads.ts).
+  // Long threads kept by their stamp, as the API keeps them (domain/feedback/comment-threads.ts).
   const threads = new CommentThreads();
   /**
    * An item's page: the API's detail statement (the submitter's name, never their email or
@@ -150,7 +150,7 @@ export function boardPages(sql: SqlPool, assets: AssetPaths, guard: FormGuard) {
 
     /**
      * GET /b/:slug/changelog: the published entries, newest first, a page at a time, read by the
-     * API's own statement for a public key (admin/changelog/changelog.sql.ts). A page that is not
+     * API's own statement for a public key (domain/changelog/changelog.sql.ts). A page that is not
      * a whole number from 1 is a 400 page.
      */
     async changelog({ ctx, project, visitor }: BoardRequest): Promise<SafeHtml> {

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { ModerationMode, SortBy } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
 import { ShortCache } from '../../http/short-cache.js';
-import { accentStyle } from '../../admin/brand/accent.js';
-import { logoPath } from '../../admin/board-settings.service.js';
-import { moderationPolicy, type ModerationPolicy } from '../../http/moderation-policy.js';
+import { accentStyle } from '../../domain/projects/brand/accent.js';
+import { boardPaths } from '../../board-paths.js';
+import { moderationPolicy, type ModerationPolicy } from '../../domain/moderation/policy.js';
 
 /** A project whose board is on, as the pages know it. */
 export interface BoardProject {
@@ -28,7 +28,7 @@ export interface BoardProject {
   locale?: string | null | undefined;
   /** Whether anonymous visitors may comment (`anonymousComments`, off by default): else the form asks them to sign in through the app. */
   anonymousComments?: boolean | undefined;
-  /** Whose posts wait for the team (`feedback board moderation`, http/moderation-policy.ts); null or none given: nobody's. */
+  /** Whose posts wait for the team (`feedback board moderation`, domain/moderation/policy.ts); null or none given: nobody's. */
   moderation?: ModerationPolicy | null | undefined;
   /**
    * The origin this request's pages are at (the public URL, or else the request's own): set per
@@ -93,7 +93,7 @@ function projectOf(row: Row): BoardProject {
     frameOrigins: row.board_frame_origins,
     description: row.board_description,
     defaultSort: row.board_default_sort,
-    logo: row.board_logo_hash ? { path: logoPath(row.slug, row.board_logo_hash), width: row.board_logo_width ?? 0, height: row.board_logo_height ?? 0 } : null,
+    logo: row.board_logo_hash ? { path: boardPaths.logo(row.slug, row.board_logo_hash), width: row.board_logo_width ?? 0, height: row.board_logo_height ?? 0 } : null,
     accent: style === undefined ? null : { style, hash: `'sha256-${createHash('sha256').update(style).digest('base64')}'` },
     locale: row.board_locale,
     anonymousComments: row.anonymous_comments,

@@ -1,11 +1,11 @@
 import type { SqlPool } from '../../db/pool.js';
 import type { AppContext } from '../../http/context.js';
-import { unsubscribe } from '../../notify/subscriptions.sql.js';
-import { unsubscribeKey, verifyUnsubscribe, type UnsubscribeClaims } from '../../notify/unsubscribe-token.js';
+import { unsubscribe } from '../../domain/subscriptions/subscriptions.sql.js';
+import { unsubscribeKey, verifyUnsubscribe, type UnsubscribeClaims } from '../../domain/subscriptions/unsubscribe-token.js';
 import type { AssetPaths } from '../kit/assets.js';
 import { chosenI18n } from '../kit/locale-choice.js';
 import { sendPage } from '../kit/pages.js';
-import { boardPaths } from '../kit/paths.js';
+import { boardPaths } from '../../board-paths.js';
 import { unsubscribePage } from './views/unsubscribe-page.js';
 
 /*
@@ -14,7 +14,7 @@ import { unsubscribePage } from './views/unsubscribe-page.js';
  * GET, post-redirect-get) or straight from a mail client (`List-Unsubscribe=One-Click`, answered
  * 200). The signed token is the only permission, so it works for a board that is off, without a
  * session, and from any origin; it stops mail and does nothing else. An expired one
- * (notify/unsubscribe-token.ts) is a 410 page that says so.
+ * (domain/subscriptions/unsubscribe-token.ts) is a 410 page that says so.
  */
 
 /** The project and item a valid token of board `slug` names, with its names for the page. */

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { AppContext } from '../../http/context.js';
 import type { BoardProject } from './projects.js';
 import type { Visitor } from '../kit/visitor-token.js';
-import { boardPaths } from '../kit/paths.js';
+import { boardPaths } from '../../board-paths.js';
 import { sameSignature } from '../kit/signatures.js';
 
 /**

@@ -4,7 +4,7 @@ import type { AppContext } from '../../http/context.js';
 import { DEFAULT_BOARD_MIN_FILL_SECONDS } from '../../serve-defaults.js';
 import type { FormRefusalReason } from '../../metrics/form-metrics.js';
 import { formField } from './forms.js';
-import { SPEND_FORM_STAMP } from './visitor-token.sql.js';
+import { SPEND_FORM_STAMP } from '../../domain/people/visitor-tokens.sql.js';
 import { html, type SafeHtml } from './html.js';
 import { sameSignature } from './signatures.js';
 import type { I18n } from './i18n.js';

@@ -3,7 +3,7 @@ import { AppError } from '../../http/errors.js';
 import type { RateLimiter } from '../../limits/lease-client.js';
 import type { Logger } from '../../logger.js';
 import { clientIp } from '../../http/edge.js';
-import { exactOrigin } from '../../http/origins.js';
+import { exactOrigin } from '../../origins.js';
 import { countRefusal } from '../../metrics/limit-metrics.js';
 
 /**
@@ -21,10 +21,10 @@ function contentSecurityPolicy(frameAncestors: string, styleHash = ''): string {
 /**
  * A board's own policy. A project's board may be framed by the origins its operator allowed
  * (`feedback board embed`), to show it inside the host app; every other site is still refused
- * (clickjacking). The origins were checked when set (admin/board-settings.service.ts); they are
+ * (clickjacking). The origins were checked when set (domain/projects/board-settings.service.ts); they are
  * checked again here, so that only exact origins reach the header whatever a row holds (one stored
  * by an older version, which took `https://*`, or written by hand): none left is `'none'`. And the
- * one inline stylesheet its brand adds (its accent colour, admin/brand/accent.ts) is allowed by
+ * one inline stylesheet its brand adds (its accent colour, domain/projects/brand/accent.ts) is allowed by
  * its hash (`'sha256-…'`), nothing else inline: a page needs no request more for its colours.
  */
 export function projectPolicy(ctx: AppContext, project: { frameOrigins: readonly string[]; styleHash?: string | undefined }): void {

@@ -4,6 +4,8 @@
  * never escapes by hand, and text a visitor submitted cannot become markup by a forgotten call.
  */
 
+import { escapeHtml } from '../../html-escape.js';
+
 const brand = Symbol('SafeHtml');
 
 /** Markup that is safe to send as it is: made by `html` from escaped values and literal text. */
@@ -14,15 +16,6 @@ export interface SafeHtml {
 
 /** What may be interpolated: text and numbers (escaped), safe HTML, lists of them, and nothing (`null`, `undefined`, `false`). */
 export type HtmlValue = string | number | SafeHtml | null | undefined | false | readonly HtmlValue[];
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const TO_ESCAPE = /[&<>"']/g;
-const NEEDS_ESCAPE = /[&<>"']/;
-
-/** Text as HTML text or attribute content (quotes included, so it is safe inside either kind of quoted attribute). */
-function escapeText(text: string): string {
-  return NEEDS_ESCAPE.test(text) ? text.replace(TO_ESCAPE, (char) => ESCAPES[char]!) : text;
-}
 
 function safe(text: string): SafeHtml {
   return { [brand]: true, text };
@@ -36,7 +29,7 @@ function render(value: HtmlValue): string {
   if (value === null || value === undefined || value === false) return '';
   if (isSafe(value)) return value.text;
   if (Array.isArray(value)) return value.map(render).join('');
-  return escapeText(String(value));
+  return escapeHtml(String(value));
 }
 
 /** The tagged template: literal parts as written, every interpolation escaped unless it is SafeHtml. */
@@ -84,6 +77,6 @@ const TO_REFERENCE = /[^\u0000-\u007f]/gu;
  * (see voteForm in views/parts.ts), even where its messages use typographic characters.
  */
 export function asciiText(text: string): SafeHtml {
-  const escaped = escapeText(text);
+  const escaped = escapeHtml(text);
   return safe(NON_ASCII.test(escaped) ? escaped.replace(TO_REFERENCE, (char) => NAMED[char] ?? `&#x${char.codePointAt(0)!.toString(16)};`) : escaped);
 }

@@ -2,7 +2,7 @@ import { ListFeedbackQuerySchema, type FeedbackListItem, type ListFeedbackQuery 
 import type { SqlPool } from '../../db/pool.js';
 import { checkInputLimits } from '../../http/body.js';
 import { toValidationDetails } from '../../http/errors.js';
-import { listStatement, listValues } from '../../api/lists.js';
+import { listStatement, listValues } from '../../domain/feedback/lists.js';
 import { problemsOf, type Problem } from './views/parts.js';
 
 /*

@@ -5,7 +5,7 @@ import { BOARD_TOKEN_MAX_SECONDS } from '@feedbackd/sdk/board';
 import { EndUserInputSchema, ERROR_MESSAGES } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
 import { AppError } from '../../http/errors.js';
-import { EXCHANGE_TOKEN } from './visitor-token.sql.js';
+import { EXCHANGE_TOKEN } from '../../domain/people/visitor-tokens.sql.js';
 
 /**
  * The host app's visitor token (docs/board.md, "Identified visitors"), which the board's sign-in

@@ -1,10 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { MODERATION_BATCH_MAX } from '@feedbackd/sdk/contract';
 import { z } from 'zod';
-import { approveHeld, blockList, heldQueue, liftBlock, rejectHeld } from '../../admin/moderation.service.js';
-import { HELD_COUNT } from '../../admin/moderation.sql.js';
+import { approveHeld, blockList, heldQueue, liftBlock, rejectHeld } from '../../domain/moderation/moderation.service.js';
+import { HELD_COUNT } from '../../domain/moderation/moderation.sql.js';
 import type { SqlPool } from '../../db/pool.js';
-import { blockNotFound } from '../../http/item-ids.js';
+import { blockNotFound } from '../../domain/errors.js';
 import { UUID } from '../../db/uuid.js';
 import type { SafeHtml } from '../kit/html.js';
 import { formInput, seeOther, type FormData } from '../kit/forms.js';
@@ -54,7 +54,7 @@ export async function heldCount(sql: SqlPool, projectId: string): Promise<number
 /**
  * The Held view (GET /team/held), its decisions (POST /team/held) and its blocks' lifting (POST
  * /team/held/blocks/:blockId/unblock), docs/moderation.md: the queue, the blocks in force, and
- * the services the operator API and the CLI call (admin/moderation.service.ts).
+ * the services the operator API and the CLI call (domain/moderation/moderation.service.ts).
  */
 export function heldView(sql: SqlPool, orm: () => Promise<MikroORM>, assets: TeamAssetPaths) {
   const render = async ({ ctx, session }: TeamRequest, given: Problem[] = []): Promise<SafeHtml> => {

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { FeedbackStatusSchema, PAGE_SIZE_MAX, type FeedbackStatus } from '@feedbackd/sdk/contract';
 import { z } from 'zod';
-import { updateStatuses } from '../../admin/items.service.js';
+import { updateStatuses } from '../../domain/items/items.service.js';
 import { transaction } from '../../db/conflicts.js';
 import type { SqlPool } from '../../db/pool.js';
 import { UUID } from '../../db/uuid.js';
@@ -131,7 +131,7 @@ export function inbox(sql: SqlPool, orm: () => Promise<MikroORM>, assets: TeamAs
      */
     async changeStatus(request: TeamRequest, { return: back, id: ids, status }: FormData<typeof bulkStatusForm>): Promise<undefined> {
       const { session } = request;
-      // Held: while the banner offers the Undo, the subscribers are not told yet (notify/holds.sql.ts).
+      // Held: while the banner offers the Undo, the subscribers are not told yet (domain/notifications/holds.sql.ts).
       const { found, changed, before } = await updateStatuses((await orm()).em.fork(), session.project.id, ids, status, { keyId: session.keyId, actor: sessionActor(session) }, { hold: true });
       const url = new URL(back, 'http://team.invalid');
       url.searchParams.set('changed', String(found.length));

@@ -1,17 +1,18 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { AddCommentRequestSchema, ERROR_MESSAGES, FeedbackStatusSchema, MergeFeedbackRequestSchema, type FeedbackDetail, type FeedbackListItem } from '@feedbackd/sdk/contract';
-import { addComment, missing, updateComment } from '../../admin/comments.service.js';
+import { addComment, missing, updateComment } from '../../domain/comments/comments.service.js';
+import { InvalidInput } from '../../domain/errors.js';
 import { AppError } from '../../http/errors.js';
 import { UUID } from '../../db/uuid.js';
-import { deleteItem, updateItem } from '../../admin/items.service.js';
-import { mergeItems } from '../../admin/merge.service.js';
+import { deleteItem, updateItem } from '../../domain/items/items.service.js';
+import { mergeItems } from '../../domain/items/merge.service.js';
 import type { SqlPool } from '../../db/pool.js';
 import { requestTransactions } from '../../db/request-transaction.js';
-import { CommentThreads } from '../../api/comment-threads.js';
-import { DETAIL_WITH_HISTORY } from '../../api/feedback.sql.js';
-import { ITEM_PEOPLE, VOTERS_PAGE_SIZE } from '../../admin/item-people.sql.js';
-import { similarItems } from '../../api/similar.js';
+import { CommentThreads } from '../../domain/feedback/comment-threads.js';
+import { DETAIL_WITH_HISTORY } from '../../domain/feedback/feedback.sql.js';
+import { ITEM_PEOPLE, VOTERS_PAGE_SIZE } from '../../domain/items/item-people.sql.js';
+import { similarItems } from '../../domain/feedback/similar.js';
 import type { TeamAssetPaths } from './team-assets.js';
 import { itemId, itemNotFound } from '../kit/items.js';
 import type { SafeHtml } from '../kit/html.js';
@@ -108,11 +109,11 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: Te
     if (search) {
       ({ items } = await readList(sql, project.id, { search, sortBy: 'votes', page: 1, limit: MERGE_CHOICES + 1, status: undefined, type: undefined }));
     } else {
-      items = JSON.parse((await similarItems(sql, project.id, item.title, { limit: MERGE_CHOICES + 1 })).text) as FeedbackListItem[];
+      items = JSON.parse(await similarItems(sql, project.id, item.title, { limit: MERGE_CHOICES + 1 })) as FeedbackListItem[];
     }
     return { search, items: items.filter((c) => c.id !== item.id).slice(0, MERGE_CHOICES) };
   };
-  /** The submitter and one page of the voters (admin/item-people.sql.ts); a page past the last shows none. */
+  /** The submitter and one page of the voters (domain/items/item-people.sql.ts); a page past the last shows none. */
   const people = async (project: TeamProject, id: string, page: number): Promise<ItemPeople> => {
     const [row] = await sql.query<{ submitter: string | null; identified: number; anonymous: number; subscribers: number; voters: string }>(ITEM_PEOPLE.name, ITEM_PEOPLE.text, [
       id,
@@ -203,7 +204,7 @@ export function teamItems(sql: SqlPool, orm: () => Promise<MikroORM>, assets: Te
       try {
         added = await addComment((await orm()).em.fork(), session.project.id, id, reply, teamAuthor(session), { parentId, internal });
       } catch (error) {
-        if (error instanceof AppError && error.status === 400) return render(request, id, { reply: values.reply, internal: values.internal }, [{ field: 'reply', message: teamProblem('team.problem.replyGone') }]);
+        if (error instanceof InvalidInput) return render(request, id, { reply: values.reply, internal: values.internal }, [{ field: 'reply', message: teamProblem('team.problem.replyGone') }]);
         throw error;
       }
       if (!added) throw itemNotFound();

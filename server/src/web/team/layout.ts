@@ -3,7 +3,7 @@ import { html, isolated, isolatedPlain, type HtmlValue, type SafeHtml } from '..
 import type { MessageKey } from '../../i18n/index.js';
 import { ENGLISH, type I18n } from '../kit/i18n.js';
 import { documentFrame } from '../kit/layout.js';
-import { boardPaths } from '../kit/paths.js';
+import { boardPaths } from '../../board-paths.js';
 import { refusal } from '../kit/views/refusal.js';
 import type { TeamProject } from './session.js';
 

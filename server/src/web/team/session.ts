@@ -1,7 +1,7 @@
 import type { SqlPool } from '../../db/pool.js';
 import type { AppContext } from '../../http/context.js';
-import { hashToken, newToken } from '../../admin/team-sessions.service.js';
-import { END_SESSION, FIND_SESSION, LINK_STATE, OPEN_WITH_KEY, USE_LINK } from '../../admin/team-sessions.sql.js';
+import { hashToken, newToken } from '../../domain/team-sessions/team-sessions.service.js';
+import { END_SESSION, FIND_SESSION, LINK_STATE, OPEN_WITH_KEY, USE_LINK } from '../../domain/team-sessions/team-sessions.sql.js';
 
 /**
  * The team's session cookie. Its value is a random 256-bit token; the server keeps only its

@@ -1,6 +1,6 @@
 import { TeamMemberNameSchema } from '@feedbackd/sdk/contract';
 import { z } from 'zod';
-import { hashApiKey, looksLikeApiKey } from '../../http/api-key-format.js';
+import { hashApiKey, looksLikeApiKey } from '../../domain/projects/api-key-format.js';
 import type { AppContext } from '../../http/context.js';
 import type { TeamAssetPaths } from './team-assets.js';
 import type { SafeHtml } from '../kit/html.js';

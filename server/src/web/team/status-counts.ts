@@ -1,12 +1,12 @@
 import { FEEDBACK_STATUSES, type FeedbackStatus, type ListFeedbackQuery } from '@feedbackd/sdk/contract';
-import { statusCountsStatement, statusCountsValues } from '../../api/status-counts.sql.js';
+import { statusCountsStatement, statusCountsValues } from '../../domain/feedback/status-counts.sql.js';
 import type { SqlPool } from '../../db/pool.js';
 
 /** How many items each status has (every status of the contract, 0 when none), and all of them. */
 export type StatusCounts = Record<FeedbackStatus, number> & { all: number };
 
 /**
- * The inbox's tab counts for a list query, in one statement (api/status-counts.sql.ts): its type
+ * The inbox's tab counts for a list query, in one statement (domain/feedback/status-counts.sql.ts): its type
  * and search filters apply, its status does not (each tab is a status), so a tab's count is the
  * total its link lists.
  */

@@ -29,7 +29,7 @@ const signedIn = new WeakMap<AppContext, TeamSession>();
 
 export interface TeamOptions {
   sql: SqlPool;
-  /** The operator side's ORM: every change runs through the API's own services (admin/). */
+  /** The operator side's ORM: every change runs through the API's own services (domain/). */
   orm: () => Promise<MikroORM>;
   /** The server's rate limiter: the sign-in link, the sign-in form and every team post spend the address's budget. */
   limiter: RateLimiter | undefined;

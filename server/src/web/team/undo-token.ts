@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { FEEDBACK_STATUSES, type FeedbackStatus } from '@feedbackd/sdk/contract';
 import { UUID } from '../../db/uuid.js';
-import { NOTIFY_HOLD_MAX_SECONDS } from '../../notify/holds.sql.js';
+import { NOTIFY_HOLD_MAX_SECONDS } from '../../domain/notifications/holds.sql.js';
 
 /*
  * What an undo of a bulk status change needs, carried by the browser (in the inbox's address
@@ -18,7 +18,7 @@ import { NOTIFY_HOLD_MAX_SECONDS } from '../../notify/holds.sql.js';
 
 /**
  * How long an undo is offered after the change: as long as the change's notifications can be held
- * (notify/holds.sql.ts), so that an undo in that time takes them back unsent.
+ * (domain/notifications/holds.sql.ts), so that an undo in that time takes them back unsent.
  */
 export const UNDO_SECONDS = NOTIFY_HOLD_MAX_SECONDS;
 

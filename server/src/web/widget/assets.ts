@@ -1,6 +1,6 @@
 import { serveAsset, staticAsset, staticFolder, type StaticAsset } from '../kit/assets.js';
 import type { AppContext } from '../../http/context.js';
-import { WIDGET_LOADER_PATH } from '../../admin/widget-settings.service.js';
+import { WIDGET_LOADER_PATH } from '../../domain/projects/widget-settings.service.js';
 
 /** The widget's files: loader.js (the host page's one script), panel.css and panel.js (the panel's). */
 const STATIC = staticFolder(import.meta.url);
@@ -8,7 +8,7 @@ const STATIC = staticFolder(import.meta.url);
 /** Where the panel's hashed assets are served (a year of cache each). */
 export const WIDGET_ASSETS_PREFIX = '/w/assets/';
 
-/** The loader's address (admin/widget-settings.service.ts): fixed, as the host pages' script tags name it, so it is kept for minutes, not a year. */
+/** The loader's address (domain/projects/widget-settings.service.ts): fixed, as the host pages' script tags name it, so it is kept for minutes, not a year. */
 const LOADER_PATH = WIDGET_LOADER_PATH;
 
 /** How long a browser keeps the loader before asking again: a new release reaches host pages within this. */

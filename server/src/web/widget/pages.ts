@@ -3,10 +3,11 @@ import { z } from 'zod';
 import type { SqlPool } from '../../db/pool.js';
 import type { AppContext } from '../../http/context.js';
 import { AppError } from '../../http/errors.js';
-import { ENTRY_PAGE } from '../../admin/changelog/changelog.sql.js';
-import { submitOrHold } from '../../api/submissions.js';
-import type { HotWrites } from '../../api/hot-writes.js';
-import { toggleAnonymousVote, toggleIdentifiedVote } from '../../api/votes.js';
+import { Forbidden } from '../../domain/errors.js';
+import { ENTRY_PAGE } from '../../domain/changelog/changelog.sql.js';
+import { submitOrHold } from '../../domain/feedback/submissions.js';
+import type { HotWrites } from '../../domain/hot-writes.js';
+import { toggleAnonymousVote, toggleIdentifiedVote } from '../../domain/votes/votes.js';
 import { GUARD_REASONS, stampScope, type FormGuard } from '../kit/form-guard.js';
 import { formInput, seeOther } from '../kit/forms.js';
 import { countFormRefusal } from '../../metrics/form-metrics.js';
@@ -112,7 +113,7 @@ export function widgetPages(sql: SqlPool, writes: HotWrites, assets: WidgetAsset
     async vote(request: WidgetRequest): Promise<undefined> {
       const { ctx, project, visitor, voterKey, i18n } = request;
       const target = { project: project.id, item: itemId(ctx) };
-      const { body } = visitor
+      const body = visitor
         ? await toggleIdentifiedVote(writes.votes, sql, target, { externalId: visitor.externalId }, true)
         : await toggleAnonymousVote(writes.votes, sql, { ...target, voterKey }, true);
       if (ctx.accepts('html', 'json') === 'json') {
@@ -156,12 +157,12 @@ export function widgetPages(sql: SqlPool, writes: HotWrites, assets: WidgetAsset
       try {
         answer = await submitOrHold(writes.submissions, sql, submission, project.moderation, true);
       } catch (error) {
-        if (!(error instanceof AppError && error.status === 403)) throw error;
+        if (!(error instanceof Forbidden)) throw error;
         ctx.status = 403;
         return again({ values: input.values, problems: [{ message: error.message }] });
       }
       // A held post is in nobody's lists yet, My requests included: the form again says why.
-      if (answer.status === 202) seeOther(ctx, panelLink(state, 'feedback', { held: '1' }));
+      if (answer.held) seeOther(ctx, panelLink(state, 'feedback', { held: '1' }));
       else seeOther(ctx, visitor ? panelLink(state, 'mine') : panelLink(state, 'feedback', { sent: '1' }));
       return undefined;
     },

@@ -1,8 +1,8 @@
 import type { ModerationMode, SortBy } from '@feedbackd/sdk/contract';
 import type { SqlPool } from '../../db/pool.js';
 import { ShortCache } from '../../http/short-cache.js';
-import { exactOrigin } from '../../http/origins.js';
-import { moderationPolicy, type ModerationPolicy } from '../../http/moderation-policy.js';
+import { exactOrigin } from '../../origins.js';
+import { moderationPolicy, type ModerationPolicy } from '../../domain/moderation/policy.js';
 import { WIDGET_PROJECT } from './widget.sql.js';
 
 /** A project whose widget is on, as the panel knows it. */
@@ -17,7 +17,7 @@ export interface WidgetProject {
   origins: readonly string[];
   locale: string | null;
   defaultSort: SortBy | null;
-  /** Whose posts wait for the team (`feedback board moderation`, http/moderation-policy.ts), as on the board; null: nobody's. */
+  /** Whose posts wait for the team (`feedback board moderation`, domain/moderation/policy.ts), as on the board; null: nobody's. */
   moderation: ModerationPolicy | null;
 }
 

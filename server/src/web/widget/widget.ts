@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { SqlPool } from '../../db/pool.js';
-import { voterKeyOf } from '../../api/votes.js';
-import type { HotWrites } from '../../api/hot-writes.js';
+import { voterKeyOf } from '../../domain/votes/votes.js';
+import type { HotWrites } from '../../domain/hot-writes.js';
 import { clientIp } from '../../http/edge.js';
 import type { AppContext, AppState } from '../../http/context.js';
 import { withRoutes } from '../../http/mounted-routes.js';

@@ -2,7 +2,7 @@ import { END_USER_COMMENT_MAX_LENGTH, type Comment } from '@feedbackd/sdk/contra
 import { stampScope, type FormGuard } from '../../kit/form-guard.js';
 import { html, type HtmlValue, type SafeHtml } from '../../kit/html.js';
 import type { I18n } from '../../kit/i18n.js';
-import { boardPaths } from '../../kit/paths.js';
+import { boardPaths } from '../../../board-paths.js';
 import { commentItem, commentThread, type ThreadOptions } from '../../kit/views/thread.js';
 import type { Visitor } from '../visitors.js';
 
@@ -61,7 +61,7 @@ export function mayComment(view: Pick<ConversationView, 'visitor' | 'anonymousCo
 
 /**
  * Whether `comment` is the visitor's own and still theirs to change: not the team's, and no team
- * reply after it in its thread (admin/comments.service.ts checks the same when it is posted).
+ * reply after it in its thread (domain/comments/comments.service.ts checks the same when it is posted).
  */
 function ownOpen(comment: Comment, comments: readonly Comment[], visitor: Visitor | undefined): boolean {
   if (!isAuthor(comment, visitor)) return false;

@@ -3,7 +3,7 @@ import type { MessageKey } from '../../../i18n/index.js';
 import { contractMessage } from '../contract-messages.js';
 import { html, isolated, type SafeHtml } from '../html.js';
 import { ENGLISH, type I18n } from '../i18n.js';
-import { boardPaths } from '../paths.js';
+import { boardPaths } from '../../../board-paths.js';
 
 /**
  * How a status or a type reads (the catalogue's `status.*` and `type.*`), as text: for an option,

@@ -2,7 +2,7 @@ import { COMMENT_MAX_LENGTH, FEEDBACK_STATUSES, type FeedbackDetail, type Status
 import type { TeamAssetPaths } from '../team-assets.js';
 import { html, isolated, isolatedPlain, type HtmlValue, type SafeHtml } from '../../kit/html.js';
 import { ENGLISH, type I18n } from '../../kit/i18n.js';
-import { boardPaths } from '../../kit/paths.js';
+import { boardPaths } from '../../../board-paths.js';
 import { dateTime } from '../../kit/views/list-parts.js';
 import { teamConversation } from './comment-parts.js';
 import { person } from '../../kit/views/people.js';
@@ -38,7 +38,7 @@ export interface TeamItemView {
   /** The items it may be merged into, and why a merge was refused (shown at the choice). */
   merge: MergeCandidates;
   mergeProblem?: string | undefined;
-  /** The submitter and a page of the voters (admin/item-people.sql.ts). */
+  /** The submitter and a page of the voters (domain/items/item-people.sql.ts). */
   people: ItemPeople;
   /** How many subscribers a status change tells (docs/notifications.md), said before it is saved. */
   subscribers?: number | undefined;

@@ -4,7 +4,7 @@ import { pagination } from '../../kit/views/list-parts.js';
 import { when } from './when.js';
 import { person } from '../../kit/views/people.js';
 
-/** An identified voter, as the team sees them (admin/item-people.sql.ts). */
+/** An identified voter, as the team sees them (domain/items/item-people.sql.ts). */
 export interface Voter {
   externalId: string;
   name: string | null;
