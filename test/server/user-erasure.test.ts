@@ -229,6 +229,9 @@ for (const backend of backends()) {
 
     it('when an erasure is repeated, or names someone never seen, then it succeeds with zero counts, sends nothing, and their export is 404 End user not found', async () => {
       const p = await person();
+      // No delivery of their events under way: the echo of one answered after the erasure would
+      // be recorded after it, and the repeat would rightly clear it (docs/api.md, "Erasure").
+      await outboxSettled(server);
       await admin.users.erase(p.externalId);
       const notices = async () => (await server.sql<{ n: number }>(`select count(*)::int as n from webhook_events where type = 'user.erased'`))[0]!.n;
       const sent = await notices();
@@ -241,6 +244,24 @@ for (const backend of backends()) {
       expect(error).to.be.instanceOf(NotFoundError);
       expect((error as NotFoundError).message).to.contain('End user not found');
       await expectCountersExact(server);
+    });
+
+    it("when an erasure is repeated after the receiver answered the first one's notice with an echo of it, then the repeat still counts zero (the notice and its answers stay, as the notice names the person by design)", async () => {
+      const p = await person();
+      await outboxSettled(server);
+      await admin.users.erase(p.externalId);
+      await outboxSettled(server);
+      const echoes = async () =>
+        (await server.sql<{ n: number }>(
+          `select count(*)::int as n from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id join webhook_events e on e.id = d.event_id
+           where e.type = 'user.erased' and strpos(a.response, ?::text) > 0`,
+          [p.externalId],
+        ))[0]!.n;
+      expect(await echoes(), "the receiver's echo of the notice").to.be.greaterThan(0);
+      const again = await admin.users.erase(p.externalId);
+      expect(again.erased, JSON.stringify(again.counts)).to.equal(false);
+      expect(again.counts.webhookAnswers).to.equal(0);
+      expect(await echoes(), 'the echo stays').to.be.greaterThan(0);
     });
 
     it('when a public key asks, then erase and export are 403 like every secret-key route, and nothing is erased', async () => {

@@ -140,7 +140,10 @@ export async function forgetInIdempotencyRecords(tx: EntityManager, projectId: s
  * body it was sent would otherwise keep the person's name or address there for the log's 30 days.
  * The attempt itself (when, status, latency) stays. Plain text, so a value is found anywhere in it;
  * a short name may clear an answer that only happened to contain it, which costs a diagnostic
- * excerpt, never data. Returns how many answers were cleared.
+ * excerpt, never data. The answers to an erasure's own notice (user.erased) stay, as the notice
+ * does (forgetInEvents): they can echo only what it says, and clearing them made a repeated
+ * erasure count answers whenever a delivery of the first one's notice came back in between.
+ * Returns how many answers were cleared.
  */
 export async function forgetInDeliveryAnswers(tx: EntityManager, projectId: string, values: ReadonlyArray<string | null>): Promise<number> {
   const strings = values.filter((value): value is string => value !== null && value !== '');
@@ -149,7 +152,7 @@ export async function forgetInDeliveryAnswers(tx: EntityManager, projectId: stri
     '',
     `update webhook_attempts a set response = null
      from webhook_deliveries d join webhook_events e on e.id = d.event_id
-     where a.delivery_id = d.id and e.project_id = $1::uuid and a.response is not null
+     where a.delivery_id = d.id and e.project_id = $1::uuid and e.type <> 'user.erased' and a.response is not null
        and exists (select 1 from unnest($2::text[]) v where strpos(a.response, v) > 0)
      returning a.id`,
     [projectId, strings],
