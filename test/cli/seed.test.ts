@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { renderProgress } from '../../cli/src/progress-bar.js';
+import { renderProgress } from '@feedbackd/cli/testing';
 import { backends, copyEmbeddedTemplate } from '../helpers/backends.js';
 import { inProcess, runFeedback as feedback, startServe } from '../helpers/cli-process.js';
 import { scratchRoot } from '../helpers/scratch.js';

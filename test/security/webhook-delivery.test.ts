@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import type { DatabaseLocation } from '@feedbackd/server';
-import { readLock } from '../../server/src/db/embedded/lock-file.js';
+import { readLock } from '@feedbackd/server/testing';
 import { backends, type FreshDatabase } from '../helpers/backends.js';
 import { parseLogLine, runFeedback, startServe, type ServeProcess } from '../helpers/cli-process.js';
 import { request } from '../helpers/test-server.js';

@@ -3,10 +3,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import Koa from 'koa';
-import type { AppState } from '../../server/src/http/context.js';
-import { jsonBody } from '../../server/src/http/body.js';
-import { edge } from '../../server/src/http/edge.js';
-import type { Logger } from '../../server/src/logger.js';
+import { type AppState, edge, jsonBody, type Logger } from '@feedbackd/server/testing';
 import { until } from '../helpers/until.js';
 
 /**

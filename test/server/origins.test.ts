@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { exactOrigin } from '../../server/src/http/origins.js';
-import { normalOrigin } from '../../server/src/admin/board-settings.service.js';
+import { exactOrigin, normalOrigin } from '@feedbackd/server/testing';
 
 /** The origins an operator names (server/src/http/origins.ts): one exact origin each, never a wildcard. */
 describe('exact origins', () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { createHttpServer } from '../../server/src/serve/http-server.js';
+import { createHttpServer } from '@feedbackd/server/testing';
 import { oneBackend } from '../helpers/backends.js';
 import { request, withServer } from '../helpers/test-server.js';
 
