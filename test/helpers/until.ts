@@ -12,3 +12,12 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 10_000
     await sleep(50);
   }
 }
+
+/**
+ * Resolves once the clock has moved on by a millisecond: for rows whose order rests on distinct
+ * creation times (a uuidv7, a created_at), without a fixed pause.
+ */
+export async function nextMillisecond(): Promise<void> {
+  const now = Date.now();
+  while (Date.now() <= now) await new Promise((resolve) => setImmediate(resolve));
+}
