@@ -45,6 +45,7 @@ describe('feedback seed', () => {
       const requests = (async () => {
         while (seeding) {
           statuses.push((await list(server.url, key, 'limit=5&sortBy=votes')).status);
+          // Pacing of the requests while the seed runs, not a wait for a condition.
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       })();
