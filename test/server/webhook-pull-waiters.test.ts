@@ -63,17 +63,20 @@ for (const backend of backends()) {
           pulls.push(pull(id, 25));
           await until(() => statements.filter((text) => text === PULL_PROBE).length >= pulls.length, 10_000, `pull ${pulls.length} waiting`);
         }
-        // The last probe's answer reaches its pull, which then waits.
+        // The last probe's answer reaches its pull, which then waits: nothing shows that step, so a
+        // poll's time for it (the window below is what is tested).
         await sleep(PULL_POLL_MS);
         const from = statements.length;
         const started = performance.now();
+        // The window is the subject: what is tested is that no statement runs while they wait.
         await sleep(WINDOW_MS);
         const watched = { statements: statements.slice(from), ms: performance.now() - started };
 
         const item = await publicClient.feedback.create({ title: 'Wakes every listener' });
         const answers = await Promise.all(pulls);
         const after = statements.length;
-        // Nobody waits any more: no look is left running.
+        // Nobody waits any more: no look is left running. A window of three polls is the subject:
+        // what is tested is that nothing runs in it.
         await sleep(3 * PULL_POLL_MS);
         return { watched, item, answers, afterAll: statements.slice(after) };
       });
@@ -124,11 +127,13 @@ for (const backend of backends()) {
         await until(() => statements.includes(PULL_PROBE), 10_000, 'the pull looking for itself');
         gone.abort();
         expect(await waiting).to.equal('gone');
-        // The server sees the connection close, and the look that may be under way ends.
+        // The server sees the connection close, and the look that may be under way ends (nothing
+        // shows that it has: three polls' time).
         await sleep(3 * PULL_POLL_MS);
         const from = statements.length;
         // A write that would have woken it.
         await publicClient.feedback.create({ title: 'Nobody waits for this' });
+        // The window is the subject: no probe may run in it.
         await sleep(3 * PULL_POLL_MS);
         return statements.slice(from);
       });
