@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { KEY_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { copyEmbeddedTemplate } from '../helpers/backends.js';
 import { runFeedback as feedback, inProcess, startServe } from '../helpers/cli-process.js';
 import { until } from '../helpers/until.js';
