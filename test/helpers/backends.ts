@@ -75,10 +75,18 @@ function postgres(adminUrl: string): Backend {
   };
 }
 
-/** The embedded database always; PostgreSQL as well when TEST_DATABASE_URL is set. */
+/**
+ * Names the only backends to run (`postgres`), of those the variables give: `npm run test:full`
+ * runs the quick files' PostgreSQL variants with it, their embedded ones having run in `npm test`.
+ */
+export const ONLY_BACKENDS_VARIABLE = 'FEEDBACK_TEST_BACKENDS';
+
+/** The embedded database always; PostgreSQL as well when TEST_DATABASE_URL is set (FEEDBACK_TEST_BACKENDS keeps only those it names). */
 export function backends(): Backend[] {
   const url = process.env.TEST_DATABASE_URL;
-  return url ? [embedded, postgres(url)] : [embedded];
+  const all = url ? [embedded, postgres(url)] : [embedded];
+  const only = process.env[ONLY_BACKENDS_VARIABLE]?.split(',');
+  return only ? all.filter((backend) => only.includes(backend.name)) : all;
 }
 
 /**
