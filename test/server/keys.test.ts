@@ -50,13 +50,15 @@ for (const backend of backends()) {
       expect((await call()).status, 'the key works and is now cached').to.equal(200);
       await revokeApiKey(server.server.orm.em.fork(), key);
       // The bound under test, as a timer from the revocation (not a measured time, which a busy
-      // machine stretches): the key stays in use, one request after another, until it fires.
+      // machine stretches): the key stays in use, one request after another, until it fires or the
+      // key is refused (no further: each refusal counts towards the failed-authentication limit).
       let over = false;
       const bound = server.keyChangesSeen().then(() => (over = true));
       const statuses: number[] = [];
-      while (!over) statuses.push((await call()).status);
+      while (!over && statuses.at(-1) !== 401) statuses.push((await call()).status);
       await bound;
       expect(statuses.length, 'requests while the bound ran').to.be.greaterThan(0);
+      expect(statuses.filter((status) => status !== 200 && status !== 401), 'answers other than the key\'s two').to.deep.equal([]);
       for (let i = 0; i < 5; i++) expect((await call()).status, 'once the bound is past').to.equal(401);
     });
 
