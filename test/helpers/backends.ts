@@ -95,8 +95,8 @@ export function backends(): Backend[] {
  * any statement of theirs runs. PostgreSQL when the tests have it, else the embedded database. The
  * statements behind them run on both backends in the other suites (test/web/, test/server/);
  * running these on both as well doubled their time (the browser suites alone were a third of the
- * suite's) for nothing they can tell apart. CI's Node 22 run, without TEST_DATABASE_URL, runs them
- * on the embedded one.
+ * suite's) for nothing they can tell apart. `npm test`, which ignores TEST_DATABASE_URL, runs
+ * them on the embedded one (so the quick files on one backend have no PostgreSQL run in `npm run test:full`).
  */
 export function oneBackend(): Backend {
   return backends().at(-1)!;
