@@ -572,7 +572,13 @@ describe('SDK against a local stub server', () => {
 
     it('when the signal aborts while the server is silent, then the call rejects with "request aborted", not a TimeoutError, and is not retried', async () => {
       const s = await stub(() => {});
-      const error = await rejection(clientOf(s).votes.get('a', {}, { signal: AbortSignal.timeout(100) }));
+      const controller = new AbortController();
+      const call = rejection(clientOf(s).votes.get('a', {}, { signal: controller.signal }));
+      // Aborted once the request is in and unanswered (a timer of 100 ms could fire before it
+      // arrives on a busy machine, and then nothing was sent).
+      await until(() => s.requests.length === 1, 10_000, 'the request to arrive');
+      controller.abort();
+      const error = await call;
       expect(error).to.be.instanceOf(FeedbackError);
       expect(error).to.not.be.instanceOf(ConnectionError);
       expect((error as Error).message).to.equal('request aborted');
