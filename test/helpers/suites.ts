@@ -53,6 +53,13 @@ export const FULL_ONLY: readonly string[] = [
   'test/browser/triage.test.ts',
   'test/browser/changelog.test.ts',
   'test/browser/team-languages.test.ts',
+  'test/browser/board-list.test.ts',
+  'test/browser/widget.test.ts',
+  'test/browser/item-pages.test.ts',
+  'test/browser/languages.test.ts',
+  // The widget's and the board's conversation suites: their servers and pages, many of them.
+  'test/server/widget.test.ts',
+  'test/web/board-comments.test.ts',
   // Packs and installs every package: run alone, last (PACK_INSTALL).
   'test/packaging/pack-install.test.ts',
 ];
