@@ -6,11 +6,10 @@ import { copyEmbeddedTemplate } from '../helpers/backends.js';
 import { endGroup, groupAlive, track } from '../helpers/child-processes.js';
 import { startServe } from '../helpers/cli-process.js';
 import { scratchRoot } from '../helpers/scratch.js';
+import { until } from '../helpers/until.js';
 
 async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  // Bounded by the test's own timeout: mocha fails the test with `what` unmet.
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(condition(), what).to.equal(true);
+  await until(condition, 30_000, what);
 }
 
 describe('processes a test leaves behind', () => {

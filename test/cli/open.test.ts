@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { backends } from '../helpers/backends.js';
 import { BIN, cleanEnv, inProcess, runFeedback, type Run } from '../helpers/cli-process.js';
 import { withServer, locationOf } from '../helpers/test-server.js';
+import { until } from '../helpers/until.js';
 
 /** `feedback open` (docs/cli.md, docs/triage.md): a one-time sign-in link, on the database or with a secret key. */
 
@@ -124,7 +125,7 @@ for (const backend of backends()) {
       chmodSync(join(bin, 'xdg-open'), 0o755);
       const run = await runFeedback(['open', '--url', server.url, ...locationOf(server)], { PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':99' });
       expect(run.code, run.stderr).to.equal(0);
-      for (let i = 0; i < 50 && !existsSync(seen); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(() => existsSync(seen), 10_000, 'the opener to be run');
       expect(readFileSync(seen, 'utf8')).to.equal(run.stdout.trim());
 
       const without = await runFeedback(['open', '--url', server.url, ...locationOf(server)], { PATH: `${bin}:${process.env.PATH}`, DISPLAY: '', WAYLAND_DISPLAY: '' });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { truncate } from '../../cli/src/output.js';
+import { truncate } from '@feedbackd/cli/testing';
 import { embeddedBackend } from '../helpers/backends.js';
 import { inProcess, runFeedback as feedback } from '../helpers/cli-process.js';
 import { request, withServer } from '../helpers/test-server.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { renderProgress } from '../../cli/src/progress-bar.js';
+import { renderProgress } from '@feedbackd/cli/testing';
 import { backends, copyEmbeddedTemplate } from '../helpers/backends.js';
 import { inProcess, runFeedback as feedback, startServe } from '../helpers/cli-process.js';
 import { scratchRoot } from '../helpers/scratch.js';
@@ -45,6 +45,7 @@ describe('feedback seed', () => {
       const requests = (async () => {
         while (seeding) {
           statuses.push((await list(server.url, key, 'limit=5&sortBy=votes')).status);
+          // Pacing of the requests while the seed runs, not a wait for a condition.
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       })();

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { commandsFor } from '../../cli/src/index.js';
+import { commandsFor } from '@feedbackd/cli/testing';
 import { embeddedBackend } from '../helpers/backends.js';
 import { BIN, spawnRun } from '../helpers/cli-process.js';
 import { withServer } from '../helpers/test-server.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { jsonText, visible } from '../../cli/src/output.js';
+import { jsonText, visible } from '@feedbackd/cli/testing';
 import { embeddedBackend } from '../helpers/backends.js';
 import { inProcess, runFeedback } from '../helpers/cli-process.js';
 import { request, withServer } from '../helpers/test-server.js';

@@ -47,6 +47,7 @@ function probeServer(url: string, key: string): { stop(): Promise<Probe[]> } {
         }
         probes.push({ path, status, ms: Math.round(performance.now() - started) });
       }
+      // Pacing of the probes while the export runs, not a wait for a condition.
       await sleep(100);
     }
   })();

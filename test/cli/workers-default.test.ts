@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { databaseOnThisMachine, defaultWorkers } from '../../cli/src/workers.js';
+import { databaseOnThisMachine, defaultWorkers } from '@feedbackd/cli/testing';
 
 describe('feedback serve: the default number of workers', () => {
   it('when the database is embedded, then one worker', () => {

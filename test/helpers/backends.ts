@@ -75,10 +75,18 @@ function postgres(adminUrl: string): Backend {
   };
 }
 
-/** The embedded database always; PostgreSQL as well when TEST_DATABASE_URL is set. */
+/**
+ * Names the only backends to run (`postgres`), of those the variables give: `npm run test:full`
+ * runs the quick files' PostgreSQL variants with it, their embedded ones having run in `npm test`.
+ */
+export const ONLY_BACKENDS_VARIABLE = 'FEEDBACK_TEST_BACKENDS';
+
+/** The embedded database always; PostgreSQL as well when TEST_DATABASE_URL is set (FEEDBACK_TEST_BACKENDS keeps only those it names). */
 export function backends(): Backend[] {
   const url = process.env.TEST_DATABASE_URL;
-  return url ? [embedded, postgres(url)] : [embedded];
+  const all = url ? [embedded, postgres(url)] : [embedded];
+  const only = process.env[ONLY_BACKENDS_VARIABLE]?.split(',');
+  return only ? all.filter((backend) => only.includes(backend.name)) : all;
 }
 
 /**
@@ -87,8 +95,8 @@ export function backends(): Backend[] {
  * any statement of theirs runs. PostgreSQL when the tests have it, else the embedded database. The
  * statements behind them run on both backends in the other suites (test/web/, test/server/);
  * running these on both as well doubled their time (the browser suites alone were a third of the
- * suite's) for nothing they can tell apart. CI's Node 22 run, without TEST_DATABASE_URL, runs them
- * on the embedded one.
+ * suite's) for nothing they can tell apart. `npm test`, which ignores TEST_DATABASE_URL, runs
+ * them on the embedded one (so the quick files on one backend have no PostgreSQL run in `npm run test:full`).
  */
 export function oneBackend(): Backend {
   return backends().at(-1)!;

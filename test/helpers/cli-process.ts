@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { track } from './child-processes.js';
-import type { Output } from '../../cli/src/output.js';
+import type { Output } from '@feedbackd/cli/testing';
 
 // No test may read or write the credentials of whoever runs the suite (`feedback login` stores them
 // under XDG_CONFIG_HOME): every run of the CLI, in this process or spawned, gets an empty one.
@@ -129,7 +129,7 @@ export async function inProcess(args: string[], options: { tty?: boolean } = {})
   // Imported here, not at the top: mocha loads test files (and so their static imports) through
   // require, while the CLI imports a command's module when the command line names it; the two
   // ways would load commander and the CLI's error classes twice, and `instanceof` would fail.
-  const { main } = await import('../../cli/src/index.js');
+  const { main } = await import('@feedbackd/cli/testing');
   const code = await main(['node', 'feedback', ...args], output);
   return { code, stdout, stderr };
 }

@@ -15,8 +15,16 @@ import {
   TEMPLATE_DATABASE_VARIABLE,
 } from './templates.js';
 
-// Root hooks of every file: no process a test spawned outlives it.
-export { mochaHooks } from './child-processes.js';
+import { mochaHooks as processHooks } from './child-processes.js';
+import { fileTimeHooks } from './file-times.js';
+
+// Root hooks of every file: no process a test spawned outlives it; each file's time is noted on request.
+export const mochaHooks = {
+  beforeEach: processHooks.beforeEach,
+  afterEach: processHooks.afterEach,
+  beforeAll: fileTimeHooks.beforeAll,
+  afterAll: [fileTimeHooks.afterAll, processHooks.afterAll],
+};
 
 export async function mochaGlobalSetup(): Promise<void> {
   const adminUrl = process.env.TEST_DATABASE_URL;

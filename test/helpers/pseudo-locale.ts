@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import { LOCALE_INFO, Messages, SOURCE_CATALOGUE, type Catalogue, type MessageKey } from '../../server/src/i18n/index.js';
-import type { SafeHtml } from '../../server/src/web/kit/html.js';
-import { I18n } from '../../server/src/web/kit/i18n.js';
+import { type Catalogue, I18n, LOCALE_INFO, type MessageKey, Messages, type SafeHtml, SOURCE_CATALOGUE } from '@feedbackd/server/testing';
 
 /*
  * The check that a page holds no English outside the message catalogue (issue 38): the page is

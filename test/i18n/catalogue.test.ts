@@ -1,8 +1,16 @@
 import { expect } from 'chai';
 import { IntlMessageFormat } from 'intl-messageformat';
-import { CATALOGUES, LOCALES, Messages, SOURCE_CATALOGUE, negotiateLocale, type MessageKey } from '../../server/src/i18n/index.js';
-import { ENGLISH, i18nFor } from '../../server/src/web/kit/i18n.js';
-import { html } from '../../server/src/web/kit/html.js';
+import {
+  CATALOGUES,
+  ENGLISH,
+  html,
+  i18nFor,
+  LOCALES,
+  type MessageKey,
+  Messages,
+  negotiateLocale,
+  SOURCE_CATALOGUE,
+} from '@feedbackd/server/testing';
 
 /** The message catalogue (server/src/i18n/): every locale complete, every message valid ICU with English's arguments. */
 

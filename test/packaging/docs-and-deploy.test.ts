@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildProgram } from '../../cli/src/index.js';
+import { buildProgram } from '@feedbackd/cli/testing';
 import { spawnRun } from '../helpers/cli-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

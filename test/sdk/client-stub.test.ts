@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { rejection } from '../helpers/assertions.js';
+import { settlesBefore, until } from '../helpers/until.js';
 import {
   AuthenticationError,
   BadRequestError,
@@ -18,6 +19,7 @@ import {
   UnexpectedResponseError,
   type FeedbackClientOptions,
 } from '@feedbackd/sdk';
+import { backoffDelay, parseRetryAfter, RETRY_BASE_DELAY_MS, retryDelay } from '@feedbackd/sdk/testing';
 
 /** The SDK's version as its package.json says: the `user-agent` carries it, whatever the release. */
 const SDK_PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../sdk/package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -451,12 +453,15 @@ describe('SDK against a local stub server', () => {
         n === 1 ? json(res, 429, { error: 'Too many requests, please slow down' }, { 'retry-after': '1' }) : json(res, 200, VOTE),
       );
       const started = performance.now();
-      const result = await clientOf(s, { maxRetryDelayMs: 8_000 }).votes.get('a');
+      const call = clientOf(s, { maxRetryDelayMs: 8_000 }).votes.get('a');
+      // The wait itself is computed by retryDelay (checked with a clock passed in, below); here, that
+      // the transport waits it: at least (a lower bound, which a busy machine only lengthens), and
+      // not for some longer wait (a timer well past it fires second).
+      expect(await settlesBefore(5_000, call), 'answered before a wait far longer than Retry-After').to.equal(true);
       const elapsed = performance.now() - started;
-      expect(result).to.deep.equal(VOTE);
+      expect(await call).to.deep.equal(VOTE);
       expect(s.requests).to.have.length(2);
       expect(elapsed).to.be.at.least(1_000 - 20);
-      expect(elapsed).to.be.below(2_500);
     });
 
     it('when 503 carries Retry-After as an HTTP date two seconds ahead, then the retry waits until about then', async () => {
@@ -464,19 +469,18 @@ describe('SDK against a local stub server', () => {
         n === 1 ? json(res, 503, { error: 'down' }, { 'retry-after': new Date(Date.now() + 2_000).toUTCString() }) : json(res, 200, VOTE),
       );
       const started = performance.now();
-      await clientOf(s, { maxRetryDelayMs: 8_000 }).votes.get('a');
-      const elapsed = performance.now() - started;
-      // An HTTP date has whole seconds, so the wait is between 1 and 2 seconds.
-      expect(elapsed).to.be.at.least(1_000 - 20);
-      expect(elapsed).to.be.below(3_000);
+      const call = clientOf(s, { maxRetryDelayMs: 8_000 }).votes.get('a');
+      // An HTTP date has whole seconds, so the wait is between 1 and 2 seconds (parseRetryAfter, below).
+      expect(await settlesBefore(6_000, call), 'answered before a wait far longer than the date').to.equal(true);
+      expect(performance.now() - started).to.be.at.least(1_000 - 20);
       expect(s.requests).to.have.length(2);
     });
 
     it('when 429 asks to wait longer than maxRetryDelayMs, then RateLimitError is thrown at once with retryAfter, without a retry', async () => {
       const s = await stub((_req, res) => json(res, 429, { error: 'Too many requests, please slow down' }, { 'retry-after': '30' }));
-      const started = performance.now();
-      const error = await rejection(clientOf(s, { maxRetries: 2, maxRetryDelayMs: 8_000 }).feedback.list());
-      expect(performance.now() - started).to.be.below(500);
+      const call = rejection(clientOf(s, { maxRetries: 2, maxRetryDelayMs: 8_000 }).feedback.list());
+      expect(await settlesBefore(5_000, call), 'at once, not after a wait').to.equal(true);
+      const error = await call;
       expect(error).to.be.instanceOf(RateLimitError);
       expect((error as RateLimitError).retryAfter).to.equal(30);
       expect((error as Error).message).to.equal('Too many requests, please slow down');
@@ -488,18 +492,19 @@ describe('SDK against a local stub server', () => {
       const s = await stub((_req, res, n) => failing(n, res));
       let started = performance.now();
       await clientOf(s, { maxRetryDelayMs: 8_000 }).votes.get('a');
-      let elapsed = performance.now() - started;
-      // Equal jitter: the first wait is 150-300 ms, the second 300-600 ms.
-      expect(elapsed).to.be.at.least(450 - 20);
-      expect(elapsed).to.be.below(900 + 400);
+      // Equal jitter: the first wait is 150-300 ms, the second 300-600 ms (backoffDelay, below, with
+      // the random draw passed in); the transport waits them: at least their least.
+      expect(performance.now() - started).to.be.at.least(450 - 20);
+      expect(s.requests).to.have.length(3);
 
-      const capped = await stub((_req, res, n) => failing(n, res));
+      // Capped at 40 ms, five waits are 20-40 ms each: the call is over long before the uncapped
+      // waits' least (150 + 300 + 600 + 1,200 + 2,400 ms) is.
+      const capped = await stub((_req, res, n) => (n <= 5 ? json(res, 503, { error: 'busy' }) : json(res, 200, VOTE)));
       started = performance.now();
-      await clientOf(capped, { maxRetryDelayMs: 40 }).votes.get('a');
-      elapsed = performance.now() - started;
-      expect(elapsed).to.be.at.least(40 - 10);
-      expect(elapsed).to.be.below(300);
-      expect(capped.requests).to.have.length(3);
+      const call = clientOf(capped, { maxRetries: 5, maxRetryDelayMs: 40 }).votes.get('a');
+      expect(await settlesBefore(4_000, call), 'over before the uncapped waits would be').to.equal(true);
+      expect(performance.now() - started).to.be.at.least(5 * 20 - 10);
+      expect(capped.requests).to.have.length(6);
     });
 
     it('when the server never answers, then TimeoutError (a ConnectionError) comes after timeoutMs on each of 1 + maxRetries attempts', async () => {
@@ -507,7 +512,9 @@ describe('SDK against a local stub server', () => {
         // Never answer.
       });
       const started = performance.now();
-      const error = await rejection(clientOf(s, { timeoutMs: 200, maxRetries: 2, maxRetryDelayMs: 20 }).votes.toggle('a'));
+      const call = rejection(clientOf(s, { timeoutMs: 200, maxRetries: 2, maxRetryDelayMs: 20 }).votes.toggle('a'));
+      expect(await settlesBefore(5_000, call), 'over well before a wait of the 5 s default').to.equal(true);
+      const error = await call;
       const elapsed = performance.now() - started;
       expect(error).to.be.instanceOf(TimeoutError);
       expect(error).to.be.instanceOf(ConnectionError);
@@ -515,15 +522,13 @@ describe('SDK against a local stub server', () => {
       expect(s.requests).to.have.length(3);
       expect(new Set(s.requests.map((r) => r.headers['idempotency-key'])).size).to.equal(1);
       expect(elapsed).to.be.at.least(3 * 200 - 20);
-      expect(elapsed).to.be.below(3 * 200 + 1_000);
     });
 
     it('when a per-call timeoutMs is given, then it overrides the client option', async () => {
       const s = await stub(() => {});
-      const started = performance.now();
-      const error = await rejection(clientOf(s, { timeoutMs: 5_000, maxRetries: 0 }).feedback.list({}, { timeoutMs: 100 }));
-      expect(error).to.be.instanceOf(TimeoutError);
-      expect(performance.now() - started).to.be.below(1_000);
+      const call = rejection(clientOf(s, { timeoutMs: 5_000, maxRetries: 0 }).feedback.list({}, { timeoutMs: 100 }));
+      expect(await settlesBefore(2_500, call), 'timed out well before the client\'s 5 s').to.equal(true);
+      expect(await call).to.be.instanceOf(TimeoutError);
     });
 
     it('when the socket is destroyed on every attempt, then ConnectionError (not a timeout) with a cause is thrown after the retries', async () => {
@@ -556,10 +561,12 @@ describe('SDK against a local stub server', () => {
       const s = await stub((_req, res) => json(res, 503, { error: 'busy' }, { 'retry-after': '5' }));
       const controller = new AbortController();
       const call = clientOf(s, { maxRetryDelayMs: 8_000 }).feedback.list({}, { signal: controller.signal });
-      setTimeout(() => controller.abort(), 100);
-      const started = performance.now();
-      const error = await rejection(call);
-      expect(performance.now() - started).to.be.below(1_000);
+      // Aborted once the first answer is in, so the call is in its 5 s retry wait.
+      await until(() => s.requests.length === 1, 10_000, 'the first attempt');
+      controller.abort();
+      const outcome = rejection(call);
+      expect(await settlesBefore(2_500, outcome), 'ended at the abort, not after the 5 s wait').to.equal(true);
+      const error = await outcome;
       expect(error).to.be.instanceOf(FeedbackError);
       expect(error).to.not.be.instanceOf(ConnectionError);
       expect((error as Error).message).to.equal('request aborted');
@@ -568,7 +575,13 @@ describe('SDK against a local stub server', () => {
 
     it('when the signal aborts while the server is silent, then the call rejects with "request aborted", not a TimeoutError, and is not retried', async () => {
       const s = await stub(() => {});
-      const error = await rejection(clientOf(s).votes.get('a', {}, { signal: AbortSignal.timeout(100) }));
+      const controller = new AbortController();
+      const call = rejection(clientOf(s).votes.get('a', {}, { signal: controller.signal }));
+      // Aborted once the request is in and unanswered (a timer of 100 ms could fire before it
+      // arrives on a busy machine, and then nothing was sent).
+      await until(() => s.requests.length === 1, 10_000, 'the request to arrive');
+      controller.abort();
+      const error = await call;
       expect(error).to.be.instanceOf(FeedbackError);
       expect(error).to.not.be.instanceOf(ConnectionError);
       expect((error as Error).message).to.equal('request aborted');
@@ -643,9 +656,7 @@ describe('SDK against a local stub server', () => {
       // 8 requests over at most 3 sockets: the connections were reused.
       expect(s.requests).to.have.length(8);
       await client.close();
-      const deadline = Date.now() + 2_000;
-      while ((await s.connections()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(await s.connections()).to.equal(0);
+      await until(async () => (await s.connections()) === 0, 5_000, 'every connection to close');
     });
 
     it('when the client is closed, then later calls reject with FeedbackError "client is closed" without a request, and close() again is harmless', async () => {
@@ -665,13 +676,44 @@ describe('SDK against a local stub server', () => {
       const s = await stub((_req, res) => json(res, 503, { error: 'busy' }, { 'retry-after': '5' }));
       const client = clientOf(s, { maxRetryDelayMs: 8_000 });
       const call = rejection(client.feedback.list());
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const started = performance.now();
+      // Closed once the first answer is in, so the call is in its 5 s retry wait.
+      await until(() => s.requests.length === 1, 10_000, 'the first attempt');
       await client.close();
+      expect(await settlesBefore(2_500, call), 'ended at the close, not after the 5 s wait').to.equal(true);
       const error = await call;
-      expect(performance.now() - started).to.be.below(1_000);
       expect((error as Error).message).to.equal('client is closed');
       expect(s.requests).to.have.length(1);
     });
+  });
+});
+
+// The waits the transport sleeps, as computed, with the clock and the random draw passed in: exact,
+// where the stub tests above can only say that the transport waits at least that long.
+describe('SDK retry waits, with a clock and a random draw passed in', () => {
+  it('when Retry-After is delay-seconds, an HTTP date or unreadable, then the wait is its milliseconds, the time to that date (0 when past), or none', () => {
+    const now = Date.parse('2026-10-21T07:28:00Z');
+    expect(parseRetryAfter('1', now)).to.equal(1_000);
+    expect(parseRetryAfter('0.5', now)).to.equal(500);
+    expect(parseRetryAfter(new Date(now + 2_000).toUTCString(), now)).to.equal(2_000);
+    expect(parseRetryAfter(new Date(now - 60_000).toUTCString(), now)).to.equal(0);
+    for (const bad of ['-1', '1e3', 'soon']) expect(parseRetryAfter(bad, now), bad).to.equal(undefined);
+    expect(parseRetryAfter(undefined, now)).to.equal(undefined);
+  });
+
+  it('when no Retry-After is given, then the waits back off exponentially with equal jitter and are capped by maxRetryDelayMs', () => {
+    expect(RETRY_BASE_DELAY_MS).to.equal(300);
+    const least = () => 0;
+    const most = () => 1;
+    expect([0, 1, 2].map((retry) => backoffDelay(retry, 8_000, least))).to.deep.equal([150, 300, 600]);
+    expect([0, 1, 2].map((retry) => backoffDelay(retry, 8_000, most))).to.deep.equal([300, 600, 1_200]);
+    expect(backoffDelay(10, 8_000, most), 'capped').to.equal(8_000);
+    expect([0, 1, 4].map((retry) => [backoffDelay(retry, 40, least), backoffDelay(retry, 40, most)])).to.deep.equal([[20, 40], [20, 40], [20, 40]]);
+  });
+
+  it('when Retry-After is within maxRetryDelayMs, then it is the wait; longer, then there is no retry', () => {
+    expect(retryDelay(0, 1_000, 8_000)).to.equal(1_000);
+    expect(retryDelay(3, 8_000, 8_000)).to.equal(8_000);
+    expect(retryDelay(0, 30_000, 8_000)).to.equal(undefined);
+    expect(retryDelay(0, undefined, 8_000)).to.be.within(150, 300);
   });
 });

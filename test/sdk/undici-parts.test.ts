@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import * as undici from 'undici';
-import { errors, from, Pool } from '../../sdk/src/undici-parts.js';
+import { errors, from, Pool } from '@feedbackd/sdk/testing';
 
 // The SDK's transport loads undici's Pool and errors from undici's own files, not from its entry
 // file (sdk/src/undici-parts.ts). Those paths are undici's internals: when an update of the lock

@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { accentProblem, accentStyle, contrast, DARK_THEME, darkThemeAccent, LIGHT_THEME, MIN_CONTRAST, normalColour } from '../../server/src/domain/projects/brand/accent.js';
-import { checkLogo, LOGO_MAX_BYTES } from '../../server/src/domain/projects/brand/logo.js';
+import {
+  accentProblem,
+  accentStyle,
+  checkLogo,
+  contrast,
+  DARK_THEME,
+  darkThemeAccent,
+  LIGHT_THEME,
+  LOGO_MAX_BYTES,
+  MIN_CONTRAST,
+  normalColour,
+} from '@feedbackd/server/testing';
 import { gifHeader, HOSTILE_SVG, jpegHeader, png, webpHeader } from '../helpers/images.js';
 
 /** The brand's checks alone (admin/brand/): contrast by WCAG's formula, and a logo known by its bytes. */

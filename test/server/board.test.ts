@@ -1,10 +1,10 @@
 import { guardFields } from '../helpers/form-guard.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { BOARD_PROJECT_CACHE_TTL_MS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { request, withServer, locationOf } from '../helpers/test-server.js';
+import { until } from '../helpers/until.js';
 
 /** How often a pattern (global) matches a text. */
 function occurrences(text: string, pattern: RegExp): number {
@@ -234,13 +234,12 @@ for (const backend of backends()) {
         moderation: 'none',
         moderationHoldLinks: false,
       });
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
-      expect((await browse(server, '/b/acme')).status).to.equal(200);
+      // The board's project is cached for BOARD_PROJECT_CACHE_TTL_MS: wait for the change to be seen.
+      await until(async () => (await browse(server, '/b/acme')).status === 200, 10_000, 'the board to be on');
       const off = await inProcess(['board', 'off', '--project', 'acme', ...locationOf(server)]);
       expect(off.code, off.stderr).to.equal(0);
       expect(off.stdout).to.include('the board of acme is off');
-      await sleep(BOARD_PROJECT_CACHE_TTL_MS);
-      expect((await browse(server, '/b/acme')).status).to.equal(404);
+      await until(async () => (await browse(server, '/b/acme')).status === 404, 10_000, 'the board to be off');
       const unknown = await inProcess(['board', 'on', '--project', 'nope', ...locationOf(server)]);
       expect(unknown.code, 'not found').to.equal(3);
     });

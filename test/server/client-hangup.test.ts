@@ -3,10 +3,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import Koa from 'koa';
-import type { AppState } from '../../server/src/http/context.js';
-import { jsonBody } from '../../server/src/http/body.js';
-import { edge } from '../../server/src/http/edge.js';
-import type { Logger } from '../../server/src/logger.js';
+import { type AppState, edge, jsonBody, type Logger } from '@feedbackd/server/testing';
 import { until } from '../helpers/until.js';
 
 /**
@@ -20,6 +17,7 @@ describe('a client that hangs up before its body is read', () => {
   let port: number;
   const errors: string[] = [];
   const statuses: number[] = [];
+  let waiting = 0;
   const logger: Logger = { debug: () => {}, info: () => {}, warn: (message) => errors.push(message), error: (message) => errors.push(message) };
 
   before(async () => {
@@ -36,6 +34,7 @@ describe('a client that hangs up before its body is read', () => {
       .use(edge(logger))
       // Stands for a step before the body parser that is still running when the client goes away.
       .use(async (ctx, next) => {
+        waiting += 1;
         if (!ctx.req.destroyed) await new Promise((resolve) => ctx.req.once('close', resolve));
         await next();
       })
@@ -54,8 +53,8 @@ describe('a client that hangs up before its body is read', () => {
     await once(socket, 'connect');
     const body = '{"externalId":"u1"}';
     socket.write(`POST /api/v1/identify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
-    // Give the server time to take the request in, then hang up without reading an answer.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Once the request waits in the chain, hang up without reading an answer.
+    await until(() => waiting > 0, 10_000, 'the request to reach the step before the body parser');
     socket.destroy();
     await until(() => statuses.length > 0, 10_000, 'the request to be answered');
     expect(statuses).to.deep.equal([400]);

@@ -6,7 +6,7 @@ import { endUserToken, identitySecretOf } from '../helpers/end-user-token.js';
 import { request, withServer } from '../helpers/test-server.js';
 
 /*
- * Long threads kept by their stamp (server/src/domain/feedback/comment-threads.ts): an item's detail with at
+ * Long threads kept by their stamp (server/src/api/comment-threads.ts): an item's detail with at
  * least KEEP_THREAD_FROM comments is read without building its thread again while the thread is
  * unchanged. These tests change the thread in every way it can change (a comment, a reply, a pin,
  * an edit, an internal note, an author's new name, a delete, an erasure, a merge) and check that
@@ -132,7 +132,7 @@ describe('CommentThreads: how a kept thread is used', () => {
   };
 
   it('when a long thread is read again and again, then the plain statement finds it long, the thread statement builds it once, and then the kept text is used; the object reads the same every time', async () => {
-    const { CommentThreads } = await import('../../server/src/domain/feedback/comment-threads.js');
+    const { CommentThreads } = await import('@feedbackd/server/testing');
     const threads = new CommentThreads();
     const sql = fakeSql(KEEP_THREAD_FROM, '3:10:20', '[{"id":"c"}]', '{"userIsSubscribed":true}');
     const answers = [];
@@ -150,7 +150,7 @@ describe('CommentThreads: how a kept thread is used', () => {
   });
 
   it('when a thread is short, then only the plain statement is ever sent', async () => {
-    const { CommentThreads } = await import('../../server/src/domain/feedback/comment-threads.js');
+    const { CommentThreads } = await import('@feedbackd/server/testing');
     const threads = new CommentThreads();
     const sql = fakeSql(KEEP_THREAD_FROM - 1, '1:1:0', '[]', null);
     for (let i = 0; i < 3; i++) expect(JSON.parse((await threads.read(sql, DETAIL, 'b', 'p', null))!)).to.deep.equal({ id: 'a', userHasVoted: false, comments: [] });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { postgresBinaries, startThrowawayPostgres, throwawayBackend, type ThrowawayPostgres } from '../helpers/throwaway-postgres.js';
+import { until } from '../helpers/until.js';
 
 const UNAVAILABLE = { error: 'Service unavailable' };
 /** The issue's bound: an API call during an outage is answered within 2 s, never left hanging. */
@@ -66,12 +66,7 @@ describe('Database outage: PostgreSQL stopped under a running server, then start
 
   it('when PostgreSQL is back, then the server serves again by itself, with the data from before and nothing from the outage', async () => {
     await postgres.start();
-    let status = 0;
-    for (let i = 0; i < 50 && status !== 200; i++) {
-      status = (await request(server, 'GET', '/healthz')).status;
-      if (status !== 200) await sleep(200);
-    }
-    expect(status).to.equal(200);
+    await until(async () => (await request(server, 'GET', '/healthz')).status === 200, 15_000, 'the health check to pass again');
     const list = await request(server, 'GET', '/api/v1/feedback');
     expect(list.status).to.equal(200);
     expect(list.body.items.map((item: { title: string }) => item.title)).to.deep.equal(['Written before the outage']);

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { addComment, type CommentAuthorInput } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { request, withServer } from '../helpers/test-server.js';
+import { nextMillisecond } from '../helpers/until.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** The fields of a FeedbackDetail (spec 2.2 and 2.3), sorted. */
@@ -109,7 +110,7 @@ for (const backend of backends()) {
       for (const content of ['one', 'two', 'three', 'four']) {
         await comment(id, content, { kind: 'team', name: 'Support' });
         // Distinct milliseconds, so the order does not rest on a tie-break.
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await nextMillisecond();
       }
       const res = await detail(id);
       expect(res.body.feedback.comments.map((c: { content: string }) => c.content)).to.deep.equal(['one', 'two', 'three', 'four']);

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expectCountersExact } from '../helpers/invariants.js';
 import { request, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { postgresBinaries, startThrowawayPostgres, throwawayBackend, type ThrowawayPostgres } from '../helpers/throwaway-postgres.js';
+import { until } from '../helpers/until.js';
 
 /** Clients sending at once, and the writes each must get through. */
 const CLIENTS = 8;
@@ -69,6 +70,7 @@ describe('in-doubt commits: PostgreSQL crashes under a submit and vote load, eve
       }
       if (status >= 200 && status < 300) return;
       write.failures.push(status);
+      // A client's backoff between retries (as the SDK's): pacing, not a wait for a condition.
       await sleep(100 + Math.random() * 200);
     }
   }
@@ -83,19 +85,23 @@ describe('in-doubt commits: PostgreSQL crashes under a submit and vote load, eve
     );
     const deadline = Date.now() + GIVE_UP_AFTER_MS;
     let crashed = false;
+    let delivered = 0;
     // Each client sends its writes one after another, spaced so the load spans the crash.
     const load = Promise.all(
       writes.map(async (mine) => {
         for (const write of mine) {
           await deliver(write, deadline);
+          delivered += 1;
+          // Pacing, so that the writes span the crash rather than all land before it.
           if (!crashed) await sleep(40);
         }
       }),
     );
-    await sleep(400);
+    await until(() => delivered >= CLIENTS, 30_000, 'the load to be under way');
     await postgres.stop('immediate');
     crashed = true;
-    await sleep(1_500);
+    // Down until the load has met the outage, or this test shows nothing.
+    await until(() => writes.flat().some((write) => write.failures.length > 0), 30_000, 'a write to meet the outage');
     await postgres.start();
     await load;
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { migrateDown, migrateUp, migrationStatus, openDatabase, openOrm, unappliedMigrations } from '@feedbackd/server';
 import { backends, type Backend } from '../helpers/backends.js';
+import { nextMillisecond } from '../helpers/until.js';
 
 const ALL = [
   'Migration0001_pg_trgm',
@@ -160,7 +161,7 @@ for (const backend of backends()) {
         const ids: string[] = [];
         for (let i = 0; i < 3; i++) {
           ids.push(await addItem(`after ${i}`));
-          await new Promise((resolve) => setTimeout(resolve, 2));
+          await nextMillisecond();
         }
         const versioned = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
         for (const id of ids) expect(id).to.match(versioned);

@@ -198,6 +198,7 @@ for (const backend of backends()) {
         const undo = await bulkChange(server, cookie, [item], 'planned');
         // The release and the sender start a little later each round, so that rounds fall on either
         // side of the undo and in between (which one wins is not asserted: what each outcome leaves is).
+        // The stagger is the subject, not a wait for anything.
         const late = async <T>(run: () => Promise<T>) => {
           await sleep(round * 25);
           return run();

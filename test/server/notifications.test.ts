@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { FeedbackClient } from '@feedbackd/sdk';
 import type { WebhookEventOf } from '@feedbackd/sdk/webhooks';
-import { PRUNE_NOTIFICATIONS } from '../../server/src/domain/notifications/log.sql.js';
+import { PRUNE_NOTIFICATIONS } from '@feedbackd/server/testing';
 import { backends } from '../helpers/backends.js';
 import { notificationsOf, subscribe, subscribeMany } from '../helpers/subscriptions.js';
 import { request, withServer } from '../helpers/test-server.js';

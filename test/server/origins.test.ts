@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { exactOrigin } from '../../server/src/origins.js';
-import { normalOrigin } from '../../server/src/domain/projects/board-settings.service.js';
+import { exactOrigin, normalOrigin } from '@feedbackd/server/testing';
 
-/** The origins an operator names (server/src/origins.ts): one exact origin each, never a wildcard. */
+/** The origins an operator names (server/src/http/origins.ts): one exact origin each, never a wildcard. */
 describe('exact origins', () => {
   it('when an origin has a wildcard or is not one origin, then it is refused (issue 37: `board embed --origin https://*`)', () => {
     const refused = [

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { backends, embeddedBackend, type FreshDatabase } from '../helpers/backends.js';
 import { startServe, type ServeProcess } from '../helpers/cli-process.js';
 import { redisServerInstalled, startRedis, type RedisProcess } from '../helpers/redis-process.js';
@@ -97,10 +96,10 @@ describe('Rate limit while Redis is down or slow (a Redis the test starts and st
   it('when Redis comes back, then the limit is counted there again and the recovery is logged', async () => {
     await redis.start();
     // ioredis reconnects in the background (at most 2 s apart); the next probe then succeeds.
-    for (let i = 0; i < 100 && logged('rate-limit store reachable again').length === 0; i++) {
+    await until(async () => {
       await burst();
-      await sleep(100);
-    }
+      return logged('rate-limit store reachable again').length > 0;
+    }, 15_000, 'the recovery line');
     expect(logged('INFO rate-limit store reachable again')).to.have.length(1);
     expect(await burst()).to.deep.equal(limitedAsExpected);
   });

@@ -4,11 +4,7 @@ import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { routes } from '@feedbackd/sdk/contract';
-import type { AppState } from '../../server/src/http/context.js';
-import type { IdempotentWrites } from '../../server/src/http/idempotent-writes.js';
-import { edge } from '../../server/src/http/edge.js';
-import { mount } from '../../server/src/http/mount.js';
-import { silentLogger } from '../../server/src/logger.js';
+import { type AppState, edge, type IdempotentWrites, mount, silentLogger } from '@feedbackd/server/testing';
 
 describe('replies checked against the contract (test mode)', () => {
   let server: Server;

@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { createHttpServer } from '../../server/src/serve/http-server.js';
+import { createHttpServer } from '@feedbackd/server/testing';
 import { oneBackend } from '../helpers/backends.js';
 import { request, withServer } from '../helpers/test-server.js';
+import { until } from '../helpers/until.js';
 
 /** Short limits, so that the suite runs in seconds; the assertions allow the check interval and a loaded machine. */
 const HEADERS_TIMEOUT_MS = 1_000;
@@ -83,6 +84,15 @@ async function allClosed(connections: RawConnection[], ms: number): Promise<void
   }
 }
 
+/**
+ * How many of `connections` are open when a timer of `ms` from now fires. The server's timeouts
+ * are timers of this same process, due later, so however busy the machine, this one fires first:
+ * an order, not a measured time.
+ */
+function openAfter(connections: RawConnection[], ms: number): Promise<number> {
+  return new Promise((resolve) => setTimeout(() => resolve(connections.filter((c) => !c.isClosed).length), ms));
+}
+
 function expectJsonError(connection: RawConnection, status: number, message: RegExp): void {
   const { status: actual, headers, body } = connection.response();
   expect(actual, connection.received).to.equal(status);
@@ -103,7 +113,7 @@ describe(`slow clients and requests Node answers on its own (${backend.name})`, 
   it(`when ${DRIPPERS} clients drip their bodies a byte at a time, then each gets the JSON 408 and is closed within the request timeout, and other requests are answered meanwhile`, async () => {
     const body = JSON.stringify({ externalId: 'dripping-user', name: 'x'.repeat(60) });
     const drippers = await Promise.all(Array.from({ length: DRIPPERS }, () => RawConnection.open(server.url)));
-    const started = Date.now();
+    const atHalf = openAfter(drippers, REQUEST_TIMEOUT_MS / 2);
     for (const dripper of drippers) dripper.send(postHead('/api/v1/identify', body.length));
     let sent = 0;
     // The last byte is never sent: whatever the timing, no body is ever complete.
@@ -125,10 +135,8 @@ describe(`slow clients and requests Node answers on its own (${backend.name})`, 
     }
     expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 200, 200, 200]);
     expect(answers[0]!.drippersOpen, 'the first ordinary answer came while every dripper was still connected').to.equal(DRIPPERS);
-    for (const dripper of drippers) {
-      expectJsonError(dripper, 408, /timeout/i);
-      expect(dripper.closedAt! - started).to.be.within(REQUEST_TIMEOUT_MS / 2, REQUEST_TIMEOUT_MS + MARGIN_MS);
-    }
+    expect(await atHalf, 'drippers still open at half the request timeout').to.equal(DRIPPERS);
+    for (const dripper of drippers) expectJsonError(dripper, 408, /timeout/i);
   });
 
   it('when a client told 408 sends the rest of its body anyway, then its request is never handled', async () => {
@@ -139,6 +147,8 @@ describe(`slow clients and requests Node answers on its own (${backend.name})`, 
     await late.waitFor((received) => received.includes('\r\n\r\n{'), REQUEST_TIMEOUT_MS + MARGIN_MS, '408');
     // A client that ignores the answer and the end of the stream, as a dripping attacker would.
     late.send(body.slice(5));
+    // What is tested is that nothing happens, which no condition announces: the pause is the
+    // time a wrongly handled request would have had to show in the table.
     await sleep(500);
     late.socket.destroy();
     expectJsonError(late, 408, /timeout/i);
@@ -148,7 +158,7 @@ describe(`slow clients and requests Node answers on its own (${backend.name})`, 
 
   it('when a client sends its headers too slowly, then it gets the JSON 408 and is closed within the headers timeout', async () => {
     const slow = await RawConnection.open(server.url);
-    const started = Date.now();
+    const atHalf = openAfter([slow], HEADERS_TIMEOUT_MS / 2);
     slow.send('GET /healthz HTTP/1.1\r\nHost: test\r\n');
     const drip = setInterval(() => slow.send('X'), 100);
     try {
@@ -157,7 +167,7 @@ describe(`slow clients and requests Node answers on its own (${backend.name})`, 
       clearInterval(drip);
     }
     expectJsonError(slow, 408, /timeout/i);
-    expect(slow.closedAt! - started).to.be.within(HEADERS_TIMEOUT_MS / 2, HEADERS_TIMEOUT_MS + MARGIN_MS);
+    expect(await atHalf, 'open at half the headers timeout').to.equal(1);
   });
 
   it('when a keep-alive connection idles longer than the headers timeout between requests, then its next request is still answered', async () => {
@@ -166,7 +176,7 @@ describe(`slow clients and requests Node answers on its own (${backend.name})`, 
     const answered = (count: number) => (received: string) => received.split('{"status":"ok"}').length - 1 === count;
     client.send(healthz);
     await client.waitFor(answered(1), MARGIN_MS, 'first answer');
-    // Longer than the headers timeout, shorter than Node's 5 s keep-alive timeout.
+    // The idle time is the subject: longer than the headers timeout, shorter than Node's 5 s keep-alive timeout.
     await sleep(HEADERS_TIMEOUT_MS * 1.5);
     client.send(healthz);
     await client.waitFor(answered(2), MARGIN_MS, 'second answer');
@@ -232,18 +242,20 @@ describe('the HTTP server itself: connections per address and slow handlers', ()
     await allClosed([extra], MARGIN_MS);
     expectJsonError(extra, 503, /Too many open connections/);
     expect(extra.response().headers['retry-after']).to.equal('1');
+    // That the refused request is never handled is a thing that does not happen: the pause gives it time to.
     await sleep(200);
     expect(handled).to.deep.equal([]);
 
     // Once one of its connections closes, the address may open another.
     held.pop()!.socket.destroy();
     let answer: RawConnection | undefined;
-    for (let attempt = 0; attempt < 50 && !answer?.received.includes('"ok":true'); attempt++) {
+    // The server hears of the close a moment later: try until a connection is let in.
+    await until(async () => {
       answer = await RawConnection.open(url);
       answer.send('GET /again HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n');
       await allClosed([answer], MARGIN_MS);
-      if (!answer.received.includes('"ok":true')) await sleep(50);
-    }
+      return answer.received.includes('"ok":true');
+    }, 10_000, 'a connection let in again');
     expect(answer!.received).to.include('"ok":true');
     expect(handled).to.deep.equal(['GET /again']);
     for (const connection of held) connection.socket.destroy();

@@ -3,6 +3,7 @@ import { backendAt, backends } from '../helpers/backends.js';
 import { inProcess } from '../helpers/cli-process.js';
 import { browse, sessionCookie, splitUndo, type Page } from '../helpers/team-forms.js';
 import { request, startTestServer, withServer, type TestServer, locationOf } from '../helpers/test-server.js';
+import { until } from '../helpers/until.js';
 
 /** The team's pages over HTTP (docs/triage.md): sign-in, sessions, the inbox and its bulk change. The browser suite drives them in Chromium. */
 
@@ -450,10 +451,10 @@ for (const backend of backends()) {
           boardTokens: (await restarted.sql<{ token_hash: string }>('select token_hash from board_spent_tokens')).map((row) => row.token_hash),
         });
         let now = await left();
-        for (let i = 0; i < 60 && (now.links > 1 || now.sessions.length > 1 || now.boardTokens.length > 1); i++) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
+        await until(async () => {
           now = await left();
-        }
+          return now.links <= 1 && now.sessions.length <= 1 && now.boardTokens.length <= 1;
+        }, 15_000, () => `the sweep (left: ${JSON.stringify(now)})`);
         expect(now).to.deep.equal({ links: 1, sessions: ['recent'], boardTokens: ['live'] });
       } finally {
         await restarted.server.close();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
-import { Spool, spoolLines } from '../../server/src/ops/transfer/spool.js';
+import { Spool, spoolLines } from '@feedbackd/server/testing';
 
 /** Issue 24: what an export or an import keeps aside so that no transaction waits on a pipe. */
 describe('transfer spool', () => {

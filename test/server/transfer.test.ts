@@ -234,6 +234,7 @@ for (const backend of backends()) {
       // Read from a stream, as `feedback import` reads a file, which starts flowing before the
       // import iterates it (regression: the lines read meanwhile were dropped, the header with them).
       const lines = dumpLines(Readable.from([sourceDump]));
+      // The pause is the subject: the stream flows meanwhile, and no condition shows its lines read.
       await new Promise((resolve) => setTimeout(resolve, 20));
       const again = await importDump(targetServer.orm, lines);
       expect(await tableDigests(targetServer.orm)).to.deep.equal(before);

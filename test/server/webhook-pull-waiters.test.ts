@@ -41,14 +41,26 @@ for (const backend of backends()) {
       await publicClient?.close();
     });
 
-    const pull = (webhookId: string, waitSeconds: number) => {
-      // When the wait would end: a pull answered before it was woken, not timed out.
-      const deadline = performance.now() + waitSeconds * 1000;
-      return request({ url: server.url, apiKey: secretKey }, 'POST', `/api/v1/webhooks/${webhookId}/pull`, { body: { waitSeconds } }).then((answer) => {
-        expect(answer.status).to.equal(200);
-        return { at: performance.now(), deadline, items: (answer.body as { items: PulledWebhookDelivery[] }).items };
-      });
+    /** The server's own count of a request's milliseconds: its request line, found by the request's id. */
+    const serverMs = (id: string | null): number | undefined => {
+      for (const line of server.logs) {
+        if (!line.startsWith('INFO request ')) continue;
+        const fields = JSON.parse(line.slice('INFO request '.length)) as { id: string; ms: number };
+        if (fields.id === id) return fields.ms;
+      }
+      return undefined;
     };
+
+    const pull = (webhookId: string, waitSeconds: number) =>
+      request({ url: server.url, apiKey: secretKey }, 'POST', `/api/v1/webhooks/${webhookId}/pull`, { body: { waitSeconds } }).then(async (answer) => {
+        expect(answer.status).to.equal(200);
+        const at = performance.now();
+        const id = answer.headers.get('x-request-id');
+        await until(() => serverMs(id) !== undefined, 10_000, `the request line of pull ${id}`);
+        // Woken rather than timed out is the server's own count (its request line's ms) below the
+        // wait: not the test's clock, which a busy machine stretches while 60 answers are read.
+        return { at, woken: serverMs(id)! < waitSeconds * 1000, items: (answer.body as { items: PulledWebhookDelivery[] }).items };
+      });
 
     it(`when ${WAITERS} pulls wait (waiting pulls cost a statement while nothing happens), then they cost no statement at all until something happens, and a new event still wakes every one of them at once`, async () => {
       const endpoints: string[] = [];
@@ -63,17 +75,20 @@ for (const backend of backends()) {
           pulls.push(pull(id, 25));
           await until(() => statements.filter((text) => text === PULL_PROBE).length >= pulls.length, 10_000, `pull ${pulls.length} waiting`);
         }
-        // The last probe's answer reaches its pull, which then waits.
+        // The last probe's answer reaches its pull, which then waits: nothing shows that step, so a
+        // poll's time for it (the window below is what is tested).
         await sleep(PULL_POLL_MS);
         const from = statements.length;
         const started = performance.now();
+        // The window is the subject: what is tested is that no statement runs while they wait.
         await sleep(WINDOW_MS);
         const watched = { statements: statements.slice(from), ms: performance.now() - started };
 
         const item = await publicClient.feedback.create({ title: 'Wakes every listener' });
         const answers = await Promise.all(pulls);
         const after = statements.length;
-        // Nobody waits any more: no look is left running.
+        // Nobody waits any more: no look is left running. A window of three polls is the subject:
+        // what is tested is that nothing runs in it.
         await sleep(3 * PULL_POLL_MS);
         return { watched, item, answers, afterAll: statements.slice(after) };
       });
@@ -85,7 +100,7 @@ for (const backend of backends()) {
         expect(answer.items.map((delivery) => JSON.parse(delivery.body).data.feedback.id)).to.deep.equal([result.item.id]);
         // Woken by the event, not by the end of its wait (the longest the contract allows), however
         // long a busy machine takes to answer 60 of them.
-        expect(answer.at, 'woken by the event, before its wait ended').to.be.below(answer.deadline);
+        expect(answer.woken, 'woken by the event, before its wait ended').to.equal(true);
       }
       expect(result.afterAll.filter((text) => text === PULL_PROBE)).to.deep.equal([]);
     });
@@ -106,7 +121,7 @@ for (const backend of backends()) {
       expect(again.items.map((delivery) => [delivery.deliveryId, delivery.attempt])).to.deep.equal([[first!.deliveryId, 2]]);
       // Not before it came due (a second), and woken then rather than at the end of its 10 s wait.
       expect(again.at - started).to.be.at.least(500);
-      expect(again.at, 'woken by the look, before its wait ended').to.be.below(again.deadline);
+      expect(again.woken, 'woken by the look, before its wait ended').to.equal(true);
       expect(nothing.items).to.deep.equal([]);
       expect(nothing.at - started, 'the bystander waited out its wait').to.be.at.least(2_900);
     });
@@ -124,11 +139,13 @@ for (const backend of backends()) {
         await until(() => statements.includes(PULL_PROBE), 10_000, 'the pull looking for itself');
         gone.abort();
         expect(await waiting).to.equal('gone');
-        // The server sees the connection close, and the look that may be under way ends.
+        // The server sees the connection close, and the look that may be under way ends (nothing
+        // shows that it has: three polls' time).
         await sleep(3 * PULL_POLL_MS);
         const from = statements.length;
         // A write that would have woken it.
         await publicClient.feedback.create({ title: 'Nobody waits for this' });
+        // The window is the subject: no probe may run in it.
         await sleep(3 * PULL_POLL_MS);
         return statements.slice(from);
       });
@@ -142,7 +159,7 @@ for (const backend of backends()) {
       const entry = await client.changelog.create({ title: 'Out soon', body: '', publishAt: new Date(Date.now() + 3_000).toISOString() });
       const answer = await waiting;
       expect(answer.items.map((delivery) => JSON.parse(delivery.body).data.entry.id)).to.deep.equal([entry.id]);
-      expect(answer.at, 'woken by the announcement, before its wait ended').to.be.below(answer.deadline);
+      expect(answer.woken, 'woken by the announcement, before its wait ended').to.equal(true);
     });
 
     if (backend.name === 'postgres') {
@@ -162,7 +179,7 @@ for (const backend of backends()) {
           expect(made.status).to.equal(201);
           const answer = await waiting;
           expect(answer.items.map((delivery) => JSON.parse(delivery.body).data.feedback.id)).to.deep.equal([made.body.feedback.id]);
-          expect(answer.at, 'woken by the other server, before its wait ended').to.be.below(answer.deadline);
+          expect(answer.woken, 'woken by the other server, before its wait ended').to.equal(true);
         } finally {
           await other.server.close();
         }

@@ -11,7 +11,7 @@ import {
   MAX_WEBHOOK_URL_LENGTH,
   webhookDispatcher,
   type WebhookDispatcherOptions,
-} from '../../server/src/delivery/webhooks/safe-target.js';
+} from '@feedbackd/server/testing';
 
 /**
  * Webhook targets (issue 27): an API caller chooses the URL, the server connects to it, so the

@@ -1,15 +1,19 @@
 import { expect } from 'chai';
 import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
-import { checkInputLimits } from '../../server/src/http/body.js';
-import { toValidationDetails } from '../../server/src/http/errors.js';
-import type { BoardProject } from '../../server/src/web/board/projects.js';
-import { boardPage } from '../../server/src/web/board/views/board-page.js';
-import { itemPage } from '../../server/src/web/board/views/item-page.js';
-import { submitPage } from '../../server/src/web/board/views/submit-page.js';
-import { CONTRACT_MESSAGES, contractMessage } from '../../server/src/web/kit/contract-messages.js';
-import { ENGLISH, i18nFor } from '../../server/src/web/kit/i18n.js';
-import { parseListQuery } from '../../server/src/web/kit/lists.js';
-import { voteButton } from '../../server/src/web/kit/views/parts.js';
+import {
+  boardPage,
+  type BoardProject,
+  checkInputLimits,
+  CONTRACT_MESSAGES,
+  contractMessage,
+  ENGLISH,
+  i18nFor,
+  itemPage,
+  parseListQuery,
+  submitPage,
+  toValidationDetails,
+  voteButton,
+} from '@feedbackd/server/testing';
 import { ASSETS, detail, listItem } from './page-checks.js';
 
 /** The board's pages in other languages (docs/board.md, "Languages"): the contract's messages, Arabic's direction, plurals and dates. */

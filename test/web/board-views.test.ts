@@ -1,14 +1,22 @@
 import { expect } from 'chai';
-import type { BoardProject } from '../../server/src/web/board/projects.js';
-import { boardPage, type BoardView } from '../../server/src/web/board/views/board-page.js';
-import { errorPage } from '../../server/src/web/board/views/error-page.js';
-import { itemPage } from '../../server/src/web/board/views/item-page.js';
-import { roadmapPage } from '../../server/src/web/board/views/roadmap-page.js';
-import { roadmapColumnPage } from '../../server/src/web/board/views/roadmap-column-page.js';
-import { submitPage } from '../../server/src/web/board/views/submit-page.js';
-import type { SafeHtml } from '../../server/src/web/kit/html.js';
-import { pageNumbers, pagination } from '../../server/src/web/kit/views/list-parts.js';
-import { EXCERPT_LENGTH, excerpt, grouped, itemMeta, itemRow } from '../../server/src/web/kit/views/parts.js';
+import {
+  boardPage,
+  type BoardProject,
+  type BoardView,
+  errorPage,
+  excerpt,
+  EXCERPT_LENGTH,
+  grouped,
+  itemMeta,
+  itemPage,
+  itemRow,
+  pageNumbers,
+  pagination,
+  roadmapColumnPage,
+  roadmapPage,
+  type SafeHtml,
+  submitPage,
+} from '@feedbackd/server/testing';
 import { ASSETS, HOSTILE, HOSTILE_ESCAPED, ITEM_ID, OTHER_ID, detail, expectEscaped, expectIsolated, expectLabelledControls, expectLandmarks, expectNoSummary, expectSummary, listItem, occurrences, titleOf } from './page-checks.js';
 
 /** The board's pages rendered from fixtures: no server, no database, no browser. */

@@ -1,25 +1,31 @@
 import { expect } from 'chai';
-import type { BoardProject } from '../../server/src/web/board/projects.js';
-import { page } from '../../server/src/web/board/layout.js';
-import { errorPage } from '../../server/src/web/board/views/error-page.js';
-import { html, type SafeHtml } from '../../server/src/web/kit/html.js';
-import { teamErrorPage, teamPage } from '../../server/src/web/team/layout.js';
-import { signInPage } from '../../server/src/web/team/views/sign-in-page.js';
-import { i18nFor, type I18n } from '../../server/src/web/kit/i18n.js';
+import {
+  boardPage,
+  type BoardProject,
+  type BoardView,
+  changelogPage,
+  errorPage,
+  html,
+  type I18n,
+  i18nFor,
+  initials,
+  itemPage,
+  page,
+  parseListQuery,
+  problemsOf,
+  roadmapColumnPage,
+  roadmapPage,
+  type SafeHtml,
+  signInPage,
+  submitPage,
+  teamErrorPage,
+  teamPage,
+  toValidationDetails,
+} from '@feedbackd/server/testing';
 import { expectAllInCatalogue, PSEUDO, textsForPeople } from '../helpers/pseudo-locale.js';
 import { ASSETS, detail, HOSTILE, listItem, OTHER_ID } from './page-checks.js';
-import { boardPage, type BoardView } from '../../server/src/web/board/views/board-page.js';
-import { itemPage } from '../../server/src/web/board/views/item-page.js';
-import { roadmapPage } from '../../server/src/web/board/views/roadmap-page.js';
-import { roadmapColumnPage } from '../../server/src/web/board/views/roadmap-column-page.js';
-import { submitPage } from '../../server/src/web/board/views/submit-page.js';
-import { parseListQuery } from '../../server/src/web/kit/lists.js';
-import { problemsOf } from '../../server/src/web/kit/views/parts.js';
-import { initials } from '../../server/src/web/kit/views/people.js';
-import { toValidationDetails } from '../../server/src/http/errors.js';
 import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
 import { TEAM_PAGES, TEAM_DATA } from './team-pages.js';
-import { changelogPage } from '../../server/src/web/board/views/changelog-page.js';
 
 const TEAM_ASSETS = { ...ASSETS, teamCss: '/team/assets/team.abc.css' };
 

@@ -2,10 +2,7 @@ import { expect } from 'chai';
 import { parseFeed } from '@rowanmanning/feed-parser';
 import { XMLValidator } from 'fast-xml-parser';
 import type { ChangelogEntry } from '@feedbackd/sdk/contract';
-import { markdownHtml } from '../../server/src/web/kit/markdown.js';
-import { changelogFeed } from '../../server/src/web/board/changelog-feed.js';
-import type { BoardProject } from '../../server/src/web/board/projects.js';
-import { i18nFor } from '../../server/src/web/kit/i18n.js';
+import { type BoardProject, changelogFeed, i18nFor, markdownHtml } from '@feedbackd/server/testing';
 
 const project: BoardProject & { origin: string } = { id: 'p1', slug: 'acme', name: 'Acme & <Co>', voterSalt: 'salt', identitySecret: null, frameOrigins: [], origin: 'https://feedback.example.com' };
 

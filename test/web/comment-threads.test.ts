@@ -1,11 +1,6 @@
 import { expect } from 'chai';
 import type { Comment } from '@feedbackd/sdk/contract';
-import { html } from '../../server/src/web/kit/html.js';
-import { ENGLISH } from '../../server/src/web/kit/i18n.js';
-import { unsignedGuard } from '../../server/src/web/kit/form-guard.js';
-import { threads } from '../../server/src/web/kit/views/thread.js';
-import { conversation } from '../../server/src/web/board/views/comment-parts.js';
-import { teamConversation } from '../../server/src/web/team/views/comment-parts.js';
+import { conversation, ENGLISH, html, teamConversation, threads, unsignedGuard } from '@feedbackd/server/testing';
 
 /** The conversation's views (kit/views/thread.ts, board and team comment-parts.ts), rendered without a server. */
 

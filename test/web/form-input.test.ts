@@ -1,10 +1,15 @@
 import { expect } from 'chai';
-import type { AppContext } from '../../server/src/http/context.js';
-import { submitForm } from '../../server/src/web/board/actions.js';
-import type { FormInput, FormResult } from '../../server/src/web/kit/forms.js';
-import { bulkStatusForm } from '../../server/src/web/team/inbox.js';
-import { mergeForm, replyForm, statusForm } from '../../server/src/web/team/items.js';
-import { signInForm } from '../../server/src/web/team/sign-in.js';
+import {
+  type AppContext,
+  bulkStatusForm,
+  type FormInput,
+  type FormResult,
+  mergeForm,
+  replyForm,
+  signInForm,
+  statusForm,
+  submitForm,
+} from '@feedbackd/server/testing';
 import { ITEM_ID, OTHER_ID } from './page-checks.js';
 
 /**

@@ -1,10 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import { EncodedPages } from '../../server/src/web/kit/compression.js';
-import { html } from '../../server/src/web/kit/html.js';
-import { RenderedPages } from '../../server/src/web/kit/rendered-pages.js';
-import { voterKeyOf } from '../../server/src/domain/votes/votes.js';
+import { EncodedPages, html, RenderedPages, voterKeyOf } from '@feedbackd/server/testing';
 
 /** The board's page caches (kit/compression.ts, kit/rendered-pages.ts) and the voter keys kept (db/voter-secret.ts). */
 

@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import { html } from '../../server/src/web/kit/html.js';
-import { documentFrame } from '../../server/src/web/kit/layout.js';
-import { errorSummary } from '../../server/src/web/kit/views/parts.js';
+import { documentFrame, errorSummary, html } from '@feedbackd/server/testing';
 import { ASSETS, HOSTILE, expectEscaped, expectLabelledControls, expectLandmarks, expectSummary } from './page-checks.js';
 
 /** The view tests' checks fail on the faults they are there to find (else a passing view test would prove nothing). */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { FeedbackDetail, FeedbackListItem } from '@feedbackd/sdk/contract';
-import type { SafeHtml } from '../../server/src/web/kit/html.js';
+import type { SafeHtml } from '@feedbackd/server/testing';
 
 /*
  * What every page rendered from fixtures is checked for, without a server or a browser (as

@@ -1,8 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { safeReturn } from '../../server/src/web/board/actions.js';
-import { returnPathUnder } from '../../server/src/web/kit/forms.js';
-import { safeTeamReturn } from '../../server/src/web/team/requests.js';
+import { returnPathUnder, safeReturn, safeTeamReturn } from '@feedbackd/server/testing';
 
 /**
  * Where the pages' forms and the board's sign-in link may send a browser (kit/forms.ts,

@@ -1,6 +1,4 @@
-import type { TeamProject } from '../../server/src/web/team/session.js';
-import type { InboxView } from '../../server/src/web/team/views/inbox-page.js';
-import type { TeamItemView } from '../../server/src/web/team/views/item-page.js';
+import type { InboxView, TeamItemView, TeamProject } from '@feedbackd/server/testing';
 import { ASSETS as BOARD_ASSETS, HOSTILE, OTHER_ID, detail, listItem } from './page-checks.js';
 
 /** The team's views' fixtures (team-views tests, catalogue-pages.test.ts): what the routes would give them. */

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { i18nFor } from '../../server/src/web/kit/i18n.js';
-import { teamItemPage } from '../../server/src/web/team/views/item-page.js';
+import { i18nFor, teamItemPage } from '@feedbackd/server/testing';
 import { itemView } from './team-fixtures.js';
 
 /** The team's item page says how many subscribers a status change tells, before it is saved (docs/notifications.md). */

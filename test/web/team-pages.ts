@@ -1,11 +1,4 @@
-import type { SafeHtml } from '../../server/src/web/kit/html.js';
-import { Messages } from '../../server/src/i18n/index.js';
-import type { I18n } from '../../server/src/web/kit/i18n.js';
-import { initials } from '../../server/src/web/kit/views/people.js';
-import { noticeOf } from '../../server/src/web/team/inbox-notices.js';
-import { inboxPage } from '../../server/src/web/team/views/inbox-page.js';
-import { teamItemPage } from '../../server/src/web/team/views/item-page.js';
-import { deletePage } from '../../server/src/web/team/views/remove-parts.js';
+import { deletePage, type I18n, inboxPage, initials, Messages, noticeOf, type SafeHtml, teamItemPage } from '@feedbackd/server/testing';
 import { HOSTILE, ITEM_ID, listItem } from './page-checks.js';
 import { ASSETS, COUNTS, inboxView, itemView, project } from './team-fixtures.js';
 

@@ -1,10 +1,5 @@
 import { expect } from 'chai';
-import { i18nFor } from '../../server/src/web/kit/i18n.js';
-import { noticeOf } from '../../server/src/web/team/inbox-notices.js';
-import { problemsIn, teamProblem } from '../../server/src/web/team/team-problems.js';
-import { inboxPage } from '../../server/src/web/team/views/inbox-page.js';
-import { teamItemPage } from '../../server/src/web/team/views/item-page.js';
-import { deletePage } from '../../server/src/web/team/views/remove-parts.js';
+import { deletePage, i18nFor, inboxPage, noticeOf, problemsIn, teamItemPage, teamProblem } from '@feedbackd/server/testing';
 import { expectLabelledControls, listItem, occurrences, titleOf } from './page-checks.js';
 import { ASSETS, COUNTS, inboxView, itemView, project } from './team-fixtures.js';
 

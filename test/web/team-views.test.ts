@@ -1,9 +1,5 @@
 import { expect } from 'chai';
-import { teamErrorPage } from '../../server/src/web/team/layout.js';
-import { inboxPage } from '../../server/src/web/team/views/inbox-page.js';
-import { teamItemPage } from '../../server/src/web/team/views/item-page.js';
-import { deletePage } from '../../server/src/web/team/views/remove-parts.js';
-import { signInPage } from '../../server/src/web/team/views/sign-in-page.js';
+import { deletePage, inboxPage, signInPage, teamErrorPage, teamItemPage } from '@feedbackd/server/testing';
 import { HOSTILE, HOSTILE_ESCAPED, ITEM_ID, OTHER_ID, expectEscaped, expectIsolated, expectLabelledControls, expectLandmarks, expectNoSummary, expectSummary, listItem, occurrences, titleOf } from './page-checks.js';
 import { ASSETS, COUNTS, inboxView, itemView, project } from './team-fixtures.js';
 

@@ -1,13 +1,22 @@
 import { expect } from 'chai';
 import { CreateFeedbackRequestSchema } from '@feedbackd/sdk/contract';
-import { html, type SafeHtml } from '../../server/src/web/kit/html.js';
-import { i18nFor, type I18n } from '../../server/src/web/kit/i18n.js';
-import { problemsOf } from '../../server/src/web/kit/views/parts.js';
-import { toValidationDetails } from '../../server/src/http/errors.js';
-import type { PanelState, Tab } from '../../server/src/web/widget/panel-state.js';
-import { panelPage } from '../../server/src/web/widget/views/panel.js';
-import { errorPanel } from '../../server/src/web/widget/views/error-panel.js';
-import { boardTab, changesTab, feedbackTab, mineTab, type MyRequest } from '../../server/src/web/widget/views/tabs.js';
+import {
+  boardTab,
+  changesTab,
+  errorPanel,
+  feedbackTab,
+  html,
+  type I18n,
+  i18nFor,
+  mineTab,
+  type MyRequest,
+  panelPage,
+  type PanelState,
+  problemsOf,
+  type SafeHtml,
+  type Tab,
+  toValidationDetails,
+} from '@feedbackd/server/testing';
 import { expectAllInCatalogue, PSEUDO } from '../helpers/pseudo-locale.js';
 import { HOSTILE, HOSTILE_ESCAPED, listItem, OTHER_ID } from './page-checks.js';
 
